@@ -1,0 +1,393 @@
+/*
+ * gpuk.h - the public API of libgpuk.
+ *
+ * One backend-neutral tensor and op API; the work is done by a backend
+ * plugin (backend_cpu.so, backend_cuda.so) loaded at run time.  Every
+ * function returns a gpuk_status; a non-OK status comes with a message,
+ * naming the bad argument, that gpuk_context_error() returns.  The library
+ * never aborts or exits.
+ *
+ * Thread safety: a context and everything created from it may be used by
+ * one thread at a time.  Distinct contexts are independent and may be used
+ * from different threads concurrently.  Functions that take no context
+ * (gpuk_strerror, gpuk_op_name, ...) are safe everywhere.
+ *
+ * Handles: gpuk_tensor and gpuk_csr pointers are opaque tokens, not
+ * addresses.  Each is checked on every call: a handle that was destroyed,
+ * never created, or made by another context is rejected with
+ * GPUK_ERR_HANDLE or GPUK_ERR_CONTEXT, never dereferenced.
+ */
+#ifndef GPUK_H
+#define GPUK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUK_VERSION_MAJOR 0
+#define GPUK_VERSION_MINOR 1
+#define GPUK_VERSION_PATCH 0
+#define GPUK_VERSION_STRING "0.1.0"
+
+/* Version of the library actually loaded (may differ from the header). */
+const char *gpuk_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Status codes.  Values are stable: new codes are only ever appended.  */
+
+typedef enum gpuk_status {
+    GPUK_OK = 0,
+    GPUK_ERR_NULL = 1,              /* a required pointer argument is NULL */
+    GPUK_ERR_INVALID = 2,           /* a value outside its domain (enum, axis, count) */
+    GPUK_ERR_DTYPE = 3,             /* a tensor has the wrong element type */
+    GPUK_ERR_SHAPE = 4,             /* shapes disagree, or ndim/dimension out of range */
+    GPUK_ERR_LAYOUT = 5,            /* strides the op cannot take, or a view outside its storage */
+    GPUK_ERR_OVERFLOW = 6,          /* an element count or byte size overflows */
+    GPUK_ERR_ALIAS = 7,             /* an output overlaps an input where the op forbids it */
+    GPUK_ERR_HANDLE = 8,            /* not a live handle (destroyed or never created) */
+    GPUK_ERR_CONTEXT = 9,           /* the handle belongs to another context */
+    GPUK_ERR_SPARSE = 10,           /* invalid CSR structure */
+    GPUK_ERR_INDEX = 11,            /* an index value (embedding id) is out of range */
+    GPUK_ERR_SIZE = 12,             /* a host buffer size differs from the tensor's */
+    GPUK_ERR_VARIANT = 13,          /* no such variant of this op on this backend */
+    GPUK_ERR_UNSUPPORTED = 14,      /* the backend does not implement this */
+    GPUK_ERR_NO_MEMORY = 15,        /* host memory exhausted */
+    GPUK_ERR_DEVICE_MEMORY = 16,    /* device memory exhausted; the context stays usable */
+    GPUK_ERR_BACKEND_NOT_FOUND = 17,/* no plugin file for the requested backend */
+    GPUK_ERR_BACKEND_LOAD = 18,     /* the plugin file could not be loaded (dlopen) */
+    GPUK_ERR_BACKEND_SYMBOL = 19,   /* the plugin lacks the entry symbol */
+    GPUK_ERR_BACKEND_ABI = 20,      /* the plugin was built for another ABI */
+    GPUK_ERR_NO_DRIVER = 21,        /* the backend's driver is missing or too old */
+    GPUK_ERR_NO_DEVICE = 22,        /* the driver sees no usable device */
+    GPUK_ERR_DEVICE = 23,           /* the device reported an error (kernel, launch) */
+    GPUK_ERR_LIBRARY = 24,          /* a vendor library (cuBLAS, cuSPARSE, OpenBLAS) failed */
+    GPUK_ERR_CHECK = 25,            /* GPUK_CHECK shadow run disagrees beyond tolerance */
+    GPUK_ERR_ENV = 26,              /* an environment variable has an invalid value */
+    GPUK_ERR_INTERNAL = 27          /* a bug in libgpuk: please report it */
+} gpuk_status;
+
+/* A fixed description of a status code; never NULL. */
+const char *gpuk_strerror(gpuk_status status);
+
+/* ------------------------------------------------------------------ */
+/* Element types, ops, variants                                         */
+
+typedef enum gpuk_dtype {
+    GPUK_F32 = 1,
+    GPUK_I32 = 2
+} gpuk_dtype;
+
+/* Bytes per element, or 0 for an unknown dtype. */
+size_t gpuk_dtype_size(gpuk_dtype dtype);
+/* "f32", "i32", or "?" */
+const char *gpuk_dtype_name(gpuk_dtype dtype);
+
+#define GPUK_MAX_DIMS 4
+
+/* The op families.  Each backend implements each op as a ladder of
+ * variants, listed by gpuk_variant_count() / gpuk_variant_get(). */
+typedef enum gpuk_op {
+    GPUK_OP_MATMUL = 1,
+    GPUK_OP_BATCHED_MATMUL = 2,
+    GPUK_OP_MINPLUS = 3,
+    GPUK_OP_TRANSPOSE = 4,
+    GPUK_OP_REDUCE = 5,
+    GPUK_OP_ADD = 6,
+    GPUK_OP_SCALE = 7,
+    GPUK_OP_RELU = 8,
+    GPUK_OP_BIAS_RELU = 9,
+    GPUK_OP_COPY = 10,
+    GPUK_OP_SOFTMAX = 11,
+    GPUK_OP_EMBEDDING = 12,
+    GPUK_OP_MEANPOOL = 13,
+    GPUK_OP_SPMV = 14,
+    GPUK_OP_DOT = 15,
+    GPUK_OP_GEMV = 16,
+    GPUK_OP_GEMM = 17
+} gpuk_op;
+
+#define GPUK_OP_FIRST GPUK_OP_MATMUL
+#define GPUK_OP_LAST  GPUK_OP_GEMM
+
+/* "matmul", "batched_matmul", "minplus", ... or NULL for an unknown op. */
+const char *gpuk_op_name(gpuk_op op);
+/* Inverse of gpuk_op_name: GPUK_ERR_INVALID for an unknown name. */
+gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
+
+/* Variant flags (the same bits as a backend's kernel table). */
+#define GPUK_VARIANT_DEFAULT 0x1u  /* chosen when the variant is NULL or "auto" */
+#define GPUK_VARIANT_LIBRARY 0x2u  /* a vendor library (cuBLAS, cuSPARSE, OpenBLAS) */
+#define GPUK_VARIANT_TF32    0x4u  /* reduced precision (TF32 inputs, u = 2^-11) */
+
+typedef struct gpuk_variant_info {
+    const char *name;     /* e.g. "tiled"; valid while the context is open */
+    const char *summary;  /* one line: what this rung changes and why it pays */
+    uint32_t flags;       /* GPUK_VARIANT_* */
+} gpuk_variant_info;
+
+/* ------------------------------------------------------------------ */
+/* Context                                                              */
+
+typedef struct gpuk_context gpuk_context;
+typedef struct gpuk_load_report gpuk_load_report;
+
+/* Options of gpuk_context_open_ex.  Fields left at their gpuk_options_init
+ * value fall back to the environment, then to the default. */
+typedef struct gpuk_options {
+    size_t size;          /* sizeof(gpuk_options): set by gpuk_options_init */
+    const char *backend;  /* "cpu", "cuda", "auto", a path to a .so; NULL: GPUK_BACKEND, then "auto" */
+    int device;           /* device ordinal; -1: GPUK_DEVICE, then 0 */
+    int num_threads;      /* CPU threads; 0: GPUK_NUM_THREADS, OMP_NUM_THREADS, then all cores */
+    int check;            /* shadow mode; -1: GPUK_CHECK, then off */
+    int verbose;          /* log level; -1: GPUK_VERBOSE, then 0 */
+} gpuk_options;
+
+void gpuk_options_init(gpuk_options *opts);
+
+/* Open a context on a backend ("cpu", "cuda", "auto", a path to a plugin
+ * .so, or NULL to follow GPUK_BACKEND).  On failure *ctx is NULL. */
+gpuk_status gpuk_context_open(gpuk_context **ctx, const char *backend);
+
+/* As gpuk_context_open, with options.  If report is not NULL, *report
+ * receives the load report (every candidate plugin and why it was taken or
+ * rejected) whether or not the open succeeded; free it with
+ * gpuk_load_report_free. */
+gpuk_status gpuk_context_open_ex(gpuk_context **ctx, const gpuk_options *opts,
+                                 gpuk_load_report **report);
+
+/* Close a context: waits for pending work and frees every tensor and CSR
+ * matrix still alive in it.  NULL is a no-op. */
+void gpuk_context_close(gpuk_context *ctx);
+
+/* The message of the last failed call on this context ("" if none).
+ * Valid until the next call on the context. */
+const char *gpuk_context_error(const gpuk_context *ctx);
+
+/* The load report of the context (owned by the context). */
+const gpuk_load_report *gpuk_context_load_report(const gpuk_context *ctx);
+
+typedef struct gpuk_info {
+    const char *backend;          /* "cpu", "cuda", ... */
+    const char *backend_version;  /* the plugin's own version */
+    const char *backend_path;     /* file the plugin was loaded from */
+    const char *device;           /* e.g. "NVIDIA H100 80GB HBM3" or the CPU model */
+    int device_ordinal;
+    int num_threads;              /* CPU backend: threads used; else 0 */
+    uint64_t device_memory;       /* bytes; 0 when unknown */
+    int multiprocessors;          /* SMs (CUDA) or cores (CPU) */
+    int check;                    /* shadow mode on? */
+    unsigned abi_major, abi_minor;/* the plugin's ABI */
+} gpuk_info;
+
+/* Strings stay valid while the context is open. */
+gpuk_status gpuk_context_info(gpuk_context *ctx, gpuk_info *info);
+
+/* Wait until every op issued on the context has finished; returns the
+ * first asynchronous error, if any. */
+gpuk_status gpuk_sync(gpuk_context *ctx);
+
+/* Load reports. */
+typedef struct gpuk_load_attempt {
+    const char *backend;  /* backend name tried ("cpu", "cuda", or the path given) */
+    const char *path;     /* candidate file, or "" when no file was found */
+    gpuk_status status;   /* GPUK_OK for the plugin taken */
+    const char *reason;   /* why it was taken or rejected */
+    int chosen;           /* nonzero for the plugin the context uses */
+} gpuk_load_attempt;
+
+size_t gpuk_load_report_count(const gpuk_load_report *report);
+const gpuk_load_attempt *gpuk_load_report_get(const gpuk_load_report *report, size_t i);
+/* The whole report as text, one line per candidate. */
+const char *gpuk_load_report_text(const gpuk_load_report *report);
+void gpuk_load_report_free(gpuk_load_report *report);
+
+/* Variants of an op on the context's backend, in ladder order (first:
+ * the naive rung). */
+gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count);
+gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
+                             gpuk_variant_info *info);
+
+/* Timing on the backend's clock (CUDA events on the GPU, a monotonic clock
+ * on the CPU).  gpuk_timer_stop waits for the work issued since start and
+ * returns the elapsed milliseconds. */
+gpuk_status gpuk_timer_start(gpuk_context *ctx);
+gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms);
+
+/* Ceilings measured by the backend's own micro-kernels. */
+typedef enum gpuk_peak {
+    GPUK_PEAK_COPY_GBS = 1,      /* device copy bandwidth, GB/s counting read + write */
+    GPUK_PEAK_FMA_GFLOPS = 2,    /* FP32 fused multiply-add rate, GFLOP/s (2 per FMA) */
+    GPUK_PEAK_ADDMIN_GOPS = 3    /* add+min rate, Gop/s (2 per step) */
+} gpuk_peak;
+
+/* GPUK_ERR_UNSUPPORTED if the backend has no micro-kernel for it. */
+gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value);
+
+/* ------------------------------------------------------------------ */
+/* Tensors                                                              */
+
+typedef struct gpuk_tensor gpuk_tensor;
+
+typedef struct gpuk_tensor_info {
+    gpuk_dtype dtype;
+    int ndim;
+    int64_t shape[GPUK_MAX_DIMS];
+    int64_t strides[GPUK_MAX_DIMS];  /* in elements */
+    int64_t offset;                  /* first element, in elements from the storage start */
+    int64_t numel;
+    size_t bytes;                    /* numel * element size: what read/write move */
+    int contiguous;                  /* dense row-major? */
+} gpuk_tensor_info;
+
+/* A new dense row-major tensor of ndim (1..4) dimensions.  A dimension of
+ * 0 makes an empty tensor; a negative one is GPUK_ERR_SHAPE.  The contents
+ * are undefined until written. */
+gpuk_status gpuk_tensor_create(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
+                               const int64_t *shape, gpuk_tensor **out);
+
+/* A view of base's storage: ndim, shape, strides (elements, >= 0) and an
+ * offset (elements from the start of the storage).  Every element it can
+ * reach must lie inside the storage.  The storage lives until the base and
+ * all its views are destroyed.  strides NULL means dense row-major. */
+gpuk_status gpuk_tensor_view(gpuk_context *ctx, const gpuk_tensor *base, int ndim,
+                             const int64_t *shape, const int64_t *strides,
+                             int64_t offset, gpuk_tensor **out);
+
+/* NULL is a no-op. */
+gpuk_status gpuk_tensor_destroy(gpuk_context *ctx, gpuk_tensor *t);
+
+/* Copy between host memory (dense row-major, exactly info.bytes bytes)
+ * and the tensor.  Write is ordered with the ops of the context; read
+ * waits for them. */
+gpuk_status gpuk_tensor_write(gpuk_context *ctx, gpuk_tensor *t, const void *src,
+                              size_t bytes);
+gpuk_status gpuk_tensor_read(gpuk_context *ctx, const gpuk_tensor *t, void *dst,
+                             size_t bytes);
+
+gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *t,
+                                 gpuk_tensor_info *info);
+
+/* ------------------------------------------------------------------ */
+/* Sparse matrices (CSR, f32 values, i32 indices)                       */
+
+typedef struct gpuk_csr gpuk_csr;
+
+/* Copy a CSR matrix from host arrays to the backend.  Validated here:
+ * row_ptr[0] == 0, row_ptr non-decreasing, row_ptr[rows] == nnz, every
+ * column index in [0, cols).  Counts must fit in int32. */
+gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
+                            const int32_t *row_ptr, const int32_t *col_idx,
+                            const float *values, gpuk_csr **out);
+/* NULL is a no-op. */
+gpuk_status gpuk_csr_destroy(gpuk_context *ctx, gpuk_csr *m);
+
+/* ------------------------------------------------------------------ */
+/* Ops.  All are f32 unless stated.  `variant` names a rung of the op's
+ * ladder on the context's backend; NULL or "auto" takes its default.
+ *
+ * Layout: the matrix operands of matmul, batched_matmul, transpose, gemv
+ * and gemm may be strided views with unit stride in the last dimension;
+ * every other tensor argument must be contiguous.  Outputs may not overlap
+ * inputs, except that the elementwise ops and softmax may write in place
+ * (output identical to an input).
+ *
+ * Empty tensors: an op whose output has no elements does nothing.  A sum
+ * over an empty dimension is 0 (matmul/gemm with k = 0 give the bias or
+ * beta*C), a mean over one is NaN, a min over one (min-plus) is +inf.
+ *
+ * NaN and infinity in inputs are not errors: they propagate as IEEE
+ * arithmetic says. */
+
+/* c[m,n] = a[m,k] . b[k,n] (+ bias[n] on every row if bias is not NULL). */
+gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                        const gpuk_tensor *bias, gpuk_tensor *c, const char *variant);
+
+/* c[i] = a[i or 0] . b[i or 0] for 3-D a[ba,m,k], b[bb,k,n], c[bc,m,n];
+ * a batch dimension of 1 broadcasts (ba, bb in {1, bc}).  Any strides
+ * with unit last stride. */
+gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a,
+                                const gpuk_tensor *b, gpuk_tensor *c, const char *variant);
+
+/* r[i,j] = min_k (a[i,k] + b[k,j]) for a[m,k], b[k,n], r[m,n]; a and b may
+ * be the same tensor (the shortcut problem r = d (x) d).  Bit-exact on
+ * every backend and variant. */
+gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                         gpuk_tensor *r, const char *variant);
+
+/* y[n,m] = x[m,n]^T. */
+gpuk_status gpuk_transpose(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *y,
+                           const char *variant);
+
+typedef enum gpuk_reduce_kind {
+    GPUK_REDUCE_SUM = 0,
+    GPUK_REDUCE_MEAN = 1
+} gpuk_reduce_kind;
+
+/* out = sum or mean of x along axis (0 <= axis < ndim).  out has x's shape
+ * with that dimension removed; a 1-D x reduces to shape [1]. */
+gpuk_status gpuk_reduce(gpuk_context *ctx, gpuk_reduce_kind kind, const gpuk_tensor *x,
+                        int axis, gpuk_tensor *out, const char *variant);
+
+/* Elementwise over same-shape tensors (no broadcasting). */
+gpuk_status gpuk_add(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *y,
+                     gpuk_tensor *out, const char *variant);
+gpuk_status gpuk_scale(gpuk_context *ctx, float alpha, const gpuk_tensor *x,
+                       gpuk_tensor *out, const char *variant);
+gpuk_status gpuk_relu(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                      const char *variant);
+/* out[..., j] = max(x[..., j] + bias[j], 0); bias is 1-D, the length of
+ * x's last dimension. */
+gpuk_status gpuk_bias_relu(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *bias,
+                           gpuk_tensor *out, const char *variant);
+gpuk_status gpuk_copy(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                      const char *variant);
+
+/* Numerically stable softmax along the last dimension. */
+gpuk_status gpuk_softmax(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                         const char *variant);
+
+/* out[..., :] = table[ids[...], :] for table[V,d] (f32) and ids (i32, 1-3
+ * dimensions); out has ids' shape plus d.  Every id must lie in [0, V):
+ * the ids are checked before the gather (on a GPU this reads them back,
+ * which waits for the ops issued before). */
+gpuk_status gpuk_embedding(gpuk_context *ctx, const gpuk_tensor *table,
+                           const gpuk_tensor *ids, gpuk_tensor *out, const char *variant);
+
+/* Mean over the second-to-last dimension: x[b,t,d] -> out[b,d], or
+ * x[t,d] -> out[d] (average pooling over tokens). */
+gpuk_status gpuk_meanpool(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                          const char *variant);
+
+/* y[rows] = A x[cols]. */
+gpuk_status gpuk_spmv(gpuk_context *ctx, const gpuk_csr *a, const gpuk_tensor *x,
+                      gpuk_tensor *y, const char *variant);
+
+/* BLAS-shaped ops on row-major tensors. */
+typedef enum gpuk_trans {
+    GPUK_NO_TRANS = 0,
+    GPUK_TRANS = 1
+} gpuk_trans;
+
+/* out[0] = x . y for 1-D x[n], y[n]; out has shape [1]. */
+gpuk_status gpuk_dot(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *y,
+                     gpuk_tensor *out, const char *variant);
+
+/* y = alpha op(a) x + beta y; a[m,n], op(a) = a or a^T.  With beta == 0, y
+ * is not read (NaN in y does not propagate). */
+gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha,
+                      const gpuk_tensor *a, const gpuk_tensor *x, float beta,
+                      gpuk_tensor *y, const char *variant);
+
+/* c[m,n] = alpha op(a) op(b) + beta c.  With beta == 0, c is not read. */
+gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
+                      float alpha, const gpuk_tensor *a, const gpuk_tensor *b,
+                      float beta, gpuk_tensor *c, const char *variant);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUK_H */

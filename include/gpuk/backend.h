@@ -1,0 +1,228 @@
+/*
+ * gpuk/backend.h - the plugin ABI of libgpuk.
+ *
+ * A backend is a shared object that exports exactly one symbol,
+ * GPUK_BACKEND_ENTRY ("gpuk_backend_entry"), a function returning a
+ * pointer to one const struct gpuk_backend.  The loader reads abi_major
+ * first and rejects a plugin of another major version before it touches
+ * any other field; it reads only the first `size` bytes, so a later minor
+ * version can append members without breaking older plugins (absent
+ * members count as NULL).
+ *
+ * Core validates every argument before a backend sees it (rule 1 of
+ * DESIGN.md), and hands kernels operands in the canonical shapes listed
+ * at gpuk_args below.  Kernels assume valid input and stay short.  They
+ * never abort: every failure is a gpuk_status, with text for last_error().
+ *
+ * Members marked (optional) may be NULL.
+ */
+#ifndef GPUK_BACKEND_H
+#define GPUK_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gpuk.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUK_ABI_MAJOR 1
+#define GPUK_ABI_MINOR 0
+
+#define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
+
+/* Visibility: plugins build with -fvisibility=hidden and mark the entry
+ * function with GPUK_PLUGIN_EXPORT. */
+#if defined(__GNUC__)
+#define GPUK_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define GPUK_PLUGIN_EXPORT
+#endif
+
+/* The backend's per-context state, private to the plugin. */
+typedef struct gpuk_bctx gpuk_bctx;
+
+/* A validated tensor operand as a kernel sees it. */
+typedef struct gpuk_tdesc {
+    void *data;                       /* backend address of element [0,...,0] */
+    gpuk_dtype dtype;
+    int ndim;
+    int64_t shape[GPUK_MAX_DIMS];
+    int64_t stride[GPUK_MAX_DIMS];    /* elements; >= 0 */
+} gpuk_tdesc;
+
+/* A validated CSR matrix in backend memory. */
+typedef struct gpuk_csr_desc {
+    int64_t rows, cols, nnz;
+    const int32_t *row_ptr;           /* rows + 1 entries */
+    const int32_t *col_idx;           /* nnz entries, each in [0, cols) */
+    const float *values;              /* nnz entries */
+    int64_t max_row_nnz;              /* longest row (computed on the host at creation) */
+    void *prepared;                   /* set by csr_prepare (optional), else NULL */
+} gpuk_csr_desc;
+
+/*
+ * Arguments of one op, in canonical form.  Core reshapes the public call's
+ * tensors into these shapes (collapsing or prepending dimensions) so each
+ * kernel handles one layout.  Every output has at least one element; a
+ * reduction length (k, len, t, nnz of a row, n of dot) may be 0.
+ *
+ *   op              operands                                     scalars
+ *   MATMUL          in0 a[m,k], in1 b[k,n], in2 bias[n], out c[m,n] has_bias
+ *   BATCHED_MATMUL  in0 a[B,m,k], in1 b[B,k,n], out c[B,m,n]        -
+ *                   (a broadcast batch has stride[0] == 0)
+ *   MINPLUS         in0 a[m,k], in1 b[k,n], out r[m,n]              -
+ *   TRANSPOSE       in0 x[m,n], out y[n,m]                          -
+ *   REDUCE          in0 x[outer,len,inner], out [outer,inner]       reduce_kind
+ *   ADD             in0 x[n], in1 y[n], out[n]                      -
+ *   SCALE           in0 x[n], out[n]                                alpha
+ *   RELU, COPY      in0 x[n], out[n]                                -
+ *   BIAS_RELU       in0 x[rows,n], in1 bias[n], out[rows,n]         -
+ *   SOFTMAX         in0 x[rows,n], out[rows,n]                      -
+ *   EMBEDDING       in0 table[V,d], in1 ids[T] (i32), out[T,d]      -
+ *                   (every id already checked to lie in [0, V))
+ *   MEANPOOL        in0 x[b,t,d], out[b,d]                          -
+ *   SPMV            csr[rows,cols], in0 x[cols], out y[rows]        -
+ *   DOT             in0 x[n], in1 y[n], out[1]                      -
+ *   GEMV            in0 a[m,n], in1 x, out y                        trans_a, alpha, beta
+ *                   (x[n], y[m]; or x[m], y[n] when trans_a)
+ *   GEMM            in0 a (stored [m,k], or [k,m] if trans_a),      trans_a, trans_b,
+ *                   in1 b (stored [k,n], or [n,k] if trans_b),      alpha, beta
+ *                   out c[m,n]
+ *
+ * Layout: the matrix operands of MATMUL, BATCHED_MATMUL, TRANSPOSE, GEMV
+ * and GEMM (a, b, c, x, y of the table, not bias or vectors) have unit
+ * stride in their last dimension and any other strides; every other
+ * operand is dense row-major.  Data pointers need not be 16-byte aligned:
+ * a vectorized kernel checks alignment and keeps a scalar path.
+ * Outputs do not overlap inputs, except ADD/SCALE/RELU/BIAS_RELU/COPY/
+ * SOFTMAX, whose output may be exactly an input.  With beta == 0, GEMV and
+ * GEMM must not read their output.
+ */
+typedef struct gpuk_args {
+    gpuk_op op;
+    int n_in;
+    gpuk_tdesc in[3];
+    gpuk_tdesc out;
+    const gpuk_csr_desc *csr;
+    float alpha, beta;
+    int axis;          /* the public call's axis (REDUCE); informative only */
+    int reduce_kind;   /* gpuk_reduce_kind */
+    int trans_a, trans_b;
+    int has_bias;
+} gpuk_args;
+
+typedef gpuk_status (*gpuk_kernel_fn)(gpuk_bctx *b, const gpuk_args *args);
+
+/* Kernel flags: the same bits as GPUK_VARIANT_* of gpuk.h. */
+#define GPUK_KF_DEFAULT GPUK_VARIANT_DEFAULT
+#define GPUK_KF_LIBRARY GPUK_VARIANT_LIBRARY
+#define GPUK_KF_TF32    GPUK_VARIANT_TF32
+
+/* One row of a backend's kernel table.  Rows of an op are listed in
+ * ladder order: the naive rung first, library variants last. */
+typedef struct gpuk_kernel {
+    gpuk_op op;
+    const char *variant;   /* lower-case name, unique per op: "naive", "tiled", ... */
+    uint32_t flags;        /* GPUK_KF_* */
+    gpuk_kernel_fn fn;
+    const char *summary;   /* one line: what this rung changes and why it is faster */
+} gpuk_kernel;
+
+#define GPUK_MAX_DEVICES 16
+
+typedef struct gpuk_device_desc {
+    char name[128];
+    uint64_t memory_bytes;  /* 0 when unknown */
+    int multiprocessors;    /* SMs, or CPU cores */
+    int cc_major, cc_minor; /* compute capability; 0 for a CPU */
+    int clock_mhz;          /* 0 when unknown */
+} gpuk_device_desc;
+
+typedef struct gpuk_probe_result {
+    gpuk_status status;     /* GPUK_OK when init can succeed; else NO_DRIVER, NO_DEVICE, ... */
+    char reason[256];       /* why not usable; or a one-line summary (driver version) */
+    int device_count;
+    gpuk_device_desc devices[GPUK_MAX_DEVICES];
+} gpuk_probe_result;
+
+typedef struct gpuk_init_args {
+    size_t size;            /* sizeof(gpuk_init_args) as core was built */
+    int device;             /* device ordinal (>= 0) */
+    int num_threads;        /* > 0: use exactly this many; 0: the backend decides */
+    int verbose;
+} gpuk_init_args;
+
+/* Backend-wide flags. */
+#define GPUK_BF_HOST_MEMORY 0x1u  /* data pointers are host addresses core may read */
+
+typedef struct gpuk_backend {
+    /* --- ABI: read first, never moved --- */
+    uint32_t abi_major;     /* GPUK_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor;
+    uint32_t size;          /* sizeof(struct gpuk_backend) the plugin was built with */
+    uint32_t flags;         /* GPUK_BF_* */
+
+    const char *name;       /* "cpu", "cuda" */
+    const char *version;    /* the plugin's version */
+    const char *description;
+
+    /* Can this backend run here?  Fills *out (status, reason, devices). */
+    gpuk_status (*probe)(gpuk_probe_result *out);
+
+    /* Per-context state.  On failure writes a message into msg. */
+    gpuk_status (*init)(const gpuk_init_args *args, gpuk_bctx **out, char *msg, size_t msglen);
+    void (*fini)(gpuk_bctx *b);
+
+    /* Text describing the last non-OK status returned on b ("" if none). */
+    const char *(*last_error)(gpuk_bctx *b);
+
+    /* The device the context runs on, and the CPU thread count (0 if n/a). */
+    void (*info)(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads);
+
+    /* Memory.  alloc never gets 0 bytes; out of memory is
+     * GPUK_ERR_DEVICE_MEMORY (or GPUK_ERR_NO_MEMORY on the host) and
+     * leaves the context usable.  write is ordered after pending ops;
+     * read waits for them.  Pointers may be interior (storage + offset). */
+    gpuk_status (*alloc)(gpuk_bctx *b, size_t bytes, void **out);
+    void (*free)(gpuk_bctx *b, void *p);
+    gpuk_status (*write)(gpuk_bctx *b, void *dst, const void *host_src, size_t bytes);
+    gpuk_status (*read)(gpuk_bctx *b, void *host_dst, const void *src, size_t bytes);
+    gpuk_status (*copy)(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+    gpuk_status (*sync)(gpuk_bctx *b);
+
+    /* Elapsed time of the work issued between start and stop, in ms
+     * (device events on a GPU); stop waits for that work. */
+    gpuk_status (*timer_start)(gpuk_bctx *b);
+    gpuk_status (*timer_stop)(gpuk_bctx *b, double *ms);
+
+    const gpuk_kernel *kernels;
+    size_t n_kernels;
+
+    /* (optional) Build per-matrix state (a cuSPARSE descriptor, say) in
+     * csr->prepared when a CSR matrix is created; released at destroy. */
+    gpuk_status (*csr_prepare)(gpuk_bctx *b, gpuk_csr_desc *csr);
+    void (*csr_release)(gpuk_bctx *b, gpuk_csr_desc *csr);
+
+    /* (optional) Measure a ceiling with the backend's own micro-kernel. */
+    gpuk_status (*peak)(gpuk_bctx *b, gpuk_peak kind, double *value);
+} gpuk_backend;
+
+typedef const gpuk_backend *(*gpuk_backend_entry_fn)(void);
+
+/* ---- small helpers for kernels ---- */
+
+static inline int64_t gpuk_tdesc_numel(const gpuk_tdesc *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->ndim; i++)
+        n *= t->shape[i];
+    return n;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUK_BACKEND_H */

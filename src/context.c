@@ -1,0 +1,391 @@
+/*
+ * context.c - opening and closing contexts, options and environment,
+ * messages, and the context-level calls (info, sync, timers, peaks,
+ * variant listing).
+ */
+#include "gpuk_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static atomic_uint context_serial;
+
+gpuk_status gk_fail(gpuk_context *ctx, gpuk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    if (ctx->verbose >= 1)
+        fprintf(stderr, "gpuk: error: %s (%s)\n", ctx->err, gpuk_strerror(st));
+    return st;
+}
+
+gpuk_status gk_backend_fail(gpuk_context *ctx, gpuk_status st, const char *what)
+{
+    const char *msg = ctx->be->last_error(ctx->b);
+    return gk_fail(ctx, st, "%s on %s: %s", what, ctx->be->name,
+                   msg && msg[0] ? msg : gpuk_strerror(st));
+}
+
+uint64_t gk_new_token(gpuk_context *ctx)
+{
+    if (ctx->next_obj >= (1ULL << GK_OBJ_BITS))
+        return 0;
+    return ((uint64_t)ctx->serial << GK_OBJ_BITS) | ctx->next_obj++;
+}
+
+/* Parse an integer environment variable.  Absent or empty: *present = 0. */
+gpuk_status gk_env_int(const char *name, int lo, int hi, int *out, int *present, char *err,
+                       size_t errlen)
+{
+    const char *s = getenv(name);
+    *present = 0;
+    if (!s || !*s)
+        return GPUK_OK;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi) {
+        snprintf(err, errlen, "%s='%s' is not an integer in [%d, %d]", name, s, lo, hi);
+        return GPUK_ERR_ENV;
+    }
+    *out = (int)v;
+    *present = 1;
+    return GPUK_OK;
+}
+
+void gpuk_options_init(gpuk_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->size = sizeof *opts;
+    opts->backend = NULL;
+    opts->device = -1;
+    opts->num_threads = 0;
+    opts->check = -1;
+    opts->verbose = -1;
+}
+
+/* The API wins over the environment; the environment over the defaults. */
+static gpuk_status resolve(const gpuk_options *o, gpuk_options *r, char *err, size_t errlen)
+{
+    int v, present;
+    gpuk_status st;
+    gpuk_options_init(r);
+
+    r->backend = o->backend;
+    if (!r->backend) {
+        const char *e = getenv("GPUK_BACKEND");
+        r->backend = (e && *e) ? e : "auto";
+    }
+    if (!r->backend[0]) {
+        snprintf(err, errlen, "opts->backend is an empty string: use cpu, cuda, auto or a path");
+        return GPUK_ERR_INVALID;
+    }
+
+    if (o->device >= 0) {
+        r->device = o->device;
+    } else if (o->device != -1) {
+        snprintf(err, errlen, "opts->device = %d: use a device ordinal >= 0, or -1 for "
+                 "GPUK_DEVICE", o->device);
+        return GPUK_ERR_INVALID;
+    } else {
+        if ((st = gk_env_int("GPUK_DEVICE", 0, 1023, &v, &present, err, errlen)) != GPUK_OK)
+            return st;
+        r->device = present ? v : 0;
+    }
+
+    if (o->num_threads > 0) {
+        r->num_threads = o->num_threads;
+    } else if (o->num_threads < 0) {
+        snprintf(err, errlen, "opts->num_threads = %d: use a count > 0, or 0 for the "
+                 "environment", o->num_threads);
+        return GPUK_ERR_INVALID;
+    } else {
+        if ((st = gk_env_int("GPUK_NUM_THREADS", 1, 4096, &v, &present, err, errlen)) != GPUK_OK)
+            return st;
+        r->num_threads = present ? v : 0;
+    }
+
+    if (o->check == 0 || o->check == 1) {
+        r->check = o->check;
+    } else if (o->check != -1) {
+        snprintf(err, errlen, "opts->check = %d: use 0, 1, or -1 for GPUK_CHECK", o->check);
+        return GPUK_ERR_INVALID;
+    } else {
+        if ((st = gk_env_int("GPUK_CHECK", 0, 1, &v, &present, err, errlen)) != GPUK_OK)
+            return st;
+        r->check = present ? v : 0;
+    }
+
+    if (o->verbose >= 0 && o->verbose <= 2) {
+        r->verbose = o->verbose;
+    } else if (o->verbose != -1) {
+        snprintf(err, errlen, "opts->verbose = %d: use 0, 1, 2, or -1 for GPUK_VERBOSE",
+                 o->verbose);
+        return GPUK_ERR_INVALID;
+    } else {
+        if ((st = gk_env_int("GPUK_VERBOSE", 0, 2, &v, &present, err, errlen)) != GPUK_OK)
+            return st;
+        r->verbose = present ? v : 0;
+    }
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_context_open(gpuk_context **ctx, const char *backend)
+{
+    gpuk_options o;
+    gpuk_options_init(&o);
+    o.backend = backend;
+    return gpuk_context_open_ex(ctx, &o, NULL);
+}
+
+gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
+                                 gpuk_load_report **report_out)
+{
+    gpuk_options defaults, r;
+    char err[1024] = "";
+    gpuk_status st;
+
+    if (report_out)
+        *report_out = NULL;
+    if (!out)
+        return GPUK_ERR_NULL;
+    *out = NULL;
+    if (!opts) {
+        gpuk_options_init(&defaults);
+        opts = &defaults;
+    } else if (opts->size != sizeof(gpuk_options)) {
+        /* a caller built against a future header with a larger struct, or
+         * one that forgot gpuk_options_init */
+        return GPUK_ERR_INVALID;
+    }
+
+    gpuk_load_report *rep = calloc(1, sizeof *rep);
+    gpuk_context *ctx = calloc(1, sizeof *ctx);
+    if (!rep || !ctx) {
+        free(rep);
+        free(ctx);
+        return GPUK_ERR_NO_MEMORY;
+    }
+    st = resolve(opts, &r, err, sizeof err);
+    if (st != GPUK_OK) {
+        gk_report_add(rep, opts->backend ? opts->backend : "", "", st, "%s", err);
+        goto fail;
+    }
+
+    gpuk_init_args init = { sizeof(gpuk_init_args), r.device, r.num_threads, r.verbose };
+    st = gk_load(r.backend, &init, rep, &ctx->plugin, &ctx->b, err, sizeof err);
+    if (r.verbose >= 1)
+        fprintf(stderr, "gpuk: loading backend '%s':\n%s", r.backend,
+                gpuk_load_report_text(rep));
+    if (st != GPUK_OK)
+        goto fail;
+
+    ctx->be = ctx->plugin->be;
+    ctx->report = rep;
+    ctx->serial = (atomic_fetch_add(&context_serial, 1) % ((1u << GK_CTX_BITS) - 1)) + 1;
+    ctx->next_obj = 1;
+    ctx->device = r.device;
+    ctx->check = r.check;
+    ctx->verbose = r.verbose;
+    ctx->be->info(ctx->b, &ctx->dev, &ctx->num_threads);
+    ctx->dev.name[sizeof ctx->dev.name - 1] = '\0';
+
+    /* GPUK_CHECK replays every op on the CPU backend's first (naive) rung,
+     * in a context of its own, even when the main one is a CPU context */
+    if (ctx->check) {
+        gpuk_options so;
+        gpuk_options_init(&so);
+        so.backend = "cpu";
+        so.check = 0;
+        so.verbose = 0;
+        so.num_threads = r.num_threads;
+        st = gpuk_context_open_ex(&ctx->shadow, &so, NULL);
+        if (st != GPUK_OK) {
+            snprintf(err, sizeof err, "GPUK_CHECK needs the cpu backend as its shadow, which "
+                     "did not open: %s", gpuk_strerror(st));
+            gk_report_add(rep, "check", "", st, "%s", err);
+            goto fail;
+        }
+        if (!(ctx->shadow->be->flags & GPUK_BF_HOST_MEMORY)) {
+            st = GPUK_ERR_BACKEND_ABI;
+            snprintf(err, sizeof err, "GPUK_CHECK: the cpu backend found (%s) does not use host "
+                     "memory, so it cannot serve as the shadow", ctx->shadow->plugin->path);
+            goto fail;
+        }
+    }
+    if (report_out)
+        *report_out = gk_report_clone(rep);
+    *out = ctx;
+    return GPUK_OK;
+
+fail:
+    if (r.verbose >= 1)
+        fprintf(stderr, "gpuk: cannot open a context: %s\n", err);
+    gpuk_context_close(ctx->shadow);
+    if (ctx->b)
+        ctx->plugin->be->fini(ctx->b);
+    gk_plugin_release(ctx->plugin);
+    free(ctx);
+    if (report_out) {
+        *report_out = rep;
+        /* make the reason readable even by callers that only print the
+         * report: the last line is the overall verdict */
+        gk_report_add(rep, r.backend ? r.backend : "", "", st, "%s", err);
+    } else {
+        gpuk_load_report_free(rep);
+    }
+    return st;
+}
+
+static void free_object(void *obj, void *arg)
+{
+    if (*(int *)obj == GK_KIND_TENSOR)
+        gk_tensor_release(arg, obj);
+    else
+        gk_csr_release(arg, obj);
+}
+
+void gpuk_context_close(gpuk_context *ctx)
+{
+    if (!ctx)
+        return;
+    ctx->be->sync(ctx->b);   /* errors of pending work have nobody to go to now */
+    gk_handles_each(&ctx->handles, free_object, ctx);
+    gk_handles_free(&ctx->handles);
+    gpuk_context_close(ctx->shadow);
+    ctx->be->fini(ctx->b);
+    gk_plugin_release(ctx->plugin);
+    gpuk_load_report_free(ctx->report);
+    free(ctx);
+}
+
+const char *gpuk_context_error(const gpuk_context *ctx)
+{
+    return ctx ? ctx->err : "context is NULL";
+}
+
+const gpuk_load_report *gpuk_context_load_report(const gpuk_context *ctx)
+{
+    return ctx ? ctx->report : NULL;
+}
+
+gpuk_status gpuk_context_info(gpuk_context *ctx, gpuk_info *info)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!info)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_context_info: info is NULL");
+    memset(info, 0, sizeof *info);
+    info->backend = ctx->be->name;
+    info->backend_version = ctx->be->version;
+    info->backend_path = ctx->plugin->path;
+    info->device = ctx->dev.name;
+    info->device_ordinal = ctx->device;
+    info->num_threads = ctx->num_threads;
+    info->device_memory = ctx->dev.memory_bytes;
+    info->multiprocessors = ctx->dev.multiprocessors;
+    info->check = ctx->check;
+    info->abi_major = ctx->be->abi_major;
+    info->abi_minor = ctx->be->abi_minor;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_sync(gpuk_context *ctx)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    gpuk_status st = ctx->be->sync(ctx->b);
+    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "sync");
+}
+
+gpuk_status gpuk_timer_start(gpuk_context *ctx)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    gpuk_status st = ctx->be->timer_start(ctx->b);
+    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "timer_start");
+}
+
+gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!ms)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_timer_stop: ms is NULL");
+    gpuk_status st = ctx->be->timer_stop(ctx->b, ms);
+    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "timer_stop");
+}
+
+gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!value)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_peak_measure: value is NULL");
+    if (kind != GPUK_PEAK_COPY_GBS && kind != GPUK_PEAK_FMA_GFLOPS &&
+        kind != GPUK_PEAK_ADDMIN_GOPS)
+        return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_peak_measure: kind %d is not a gpuk_peak",
+                       (int)kind);
+    if (!GK_BE_HAS(ctx->be, peak))
+        return gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "backend %s has no peak micro-kernels",
+                       ctx->be->name);
+    gpuk_status st = ctx->be->peak(ctx->b, kind, value);
+    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "peak");
+}
+
+static gpuk_status check_op(gpuk_context *ctx, gpuk_op op, const char *fn)
+{
+    if (!gpuk_op_name(op))
+        return gk_fail(ctx, GPUK_ERR_INVALID, "%s: op %d is not a gpuk_op", fn, (int)op);
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!count)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_variant_count: count is NULL");
+    gpuk_status st = check_op(ctx, op, "gpuk_variant_count");
+    if (st != GPUK_OK)
+        return st;
+    size_t n = 0;
+    for (size_t i = 0; i < ctx->be->n_kernels; i++)
+        n += ctx->be->kernels[i].op == op;
+    *count = n;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
+                             gpuk_variant_info *info)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!info)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_variant_get: info is NULL");
+    gpuk_status st = check_op(ctx, op, "gpuk_variant_get");
+    if (st != GPUK_OK)
+        return st;
+    size_t n = 0;
+    for (size_t i = 0; i < ctx->be->n_kernels; i++) {
+        const gpuk_kernel *k = &ctx->be->kernels[i];
+        if (k->op != op)
+            continue;
+        if (n++ == index) {
+            info->name = k->variant;
+            info->summary = k->summary ? k->summary : "";
+            info->flags = k->flags;
+            return GPUK_OK;
+        }
+    }
+    return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_variant_get: index %zu, but %s has %zu "
+                   "variants on %s", index, gpuk_op_name(op), n, ctx->be->name);
+}

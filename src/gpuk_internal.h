@@ -1,0 +1,174 @@
+/*
+ * gpuk_internal.h - what the files of libgpuk's core share.  Nothing here
+ * is exported: internal functions are named gk_* (only gpuk_* leaves the
+ * library, see src/local.mk).
+ */
+#ifndef GPUK_INTERNAL_H
+#define GPUK_INTERNAL_H
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuk.h>
+#include <gpuk/backend.h>
+
+/* Handles are 64-bit tokens typed as pointers (see gpuk.h): the upper 24
+ * bits name the context, the lower 40 count objects in it.  Nothing is
+ * ever dereferenced before the context's table says the token is live. */
+_Static_assert(sizeof(void *) == 8, "libgpuk's handle tokens need 64-bit pointers");
+#define GK_CTX_BITS 24
+#define GK_OBJ_BITS 40
+
+enum gk_kind { GK_KIND_TENSOR = 1, GK_KIND_CSR = 2 };
+
+/* --- handle table: token -> object, open addressing --- */
+typedef struct gk_slot {
+    uint64_t key;   /* 0: empty; GK_TOMB: deleted */
+    void *obj;
+} gk_slot;
+
+typedef struct gk_handles {
+    gk_slot *slots;
+    size_t cap;     /* power of two, or 0 */
+    size_t used;    /* live + tombstones */
+    size_t live;
+} gk_handles;
+
+int gk_handles_put(gk_handles *h, uint64_t key, void *obj);   /* 0 ok, -1 no memory */
+void *gk_handles_get(const gk_handles *h, uint64_t key);
+void *gk_handles_del(gk_handles *h, uint64_t key);
+/* Calls fn on every live object (fn may not modify the table). */
+void gk_handles_each(const gk_handles *h, void (*fn)(void *obj, void *arg), void *arg);
+void gk_handles_free(gk_handles *h);
+
+/* --- objects --- */
+typedef struct gk_storage {
+    void *data;       /* backend memory; NULL for 0 bytes */
+    size_t bytes;
+    int refs;
+} gk_storage;
+
+typedef struct gk_tensor {
+    int kind;         /* GK_KIND_TENSOR */
+    uint64_t token;
+    gk_storage *st;
+    gpuk_dtype dtype;
+    int ndim;
+    int64_t shape[GPUK_MAX_DIMS];
+    int64_t stride[GPUK_MAX_DIMS];
+    int64_t offset;   /* elements from st->data */
+    int64_t numel;
+} gk_tensor;
+
+typedef struct gk_csr {
+    int kind;         /* GK_KIND_CSR */
+    uint64_t token;
+    gpuk_csr_desc d;
+    void *row_ptr, *col_idx, *values;   /* backend allocations */
+} gk_csr;
+
+/* Free an object whose handle is already out of the table. */
+void gk_tensor_release(gpuk_context *ctx, gk_tensor *t);
+void gk_csr_release(gpuk_context *ctx, gk_csr *m);
+
+/* --- plugins and load reports --- */
+typedef struct gk_plugin {
+    char *path;
+    void *dl;
+    const gpuk_backend *be;
+} gk_plugin;
+
+struct gpuk_load_report {
+    gpuk_load_attempt *v;
+    size_t n, cap;
+    char *text;       /* built on demand */
+};
+
+void gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
+                   gpuk_status st, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+gpuk_load_report *gk_report_clone(const gpuk_load_report *r);
+void gk_report_clear(gpuk_load_report *r);
+
+/* The optional members of a plugin exist only if its struct is large
+ * enough to hold them (plugins of an older minor version are smaller). */
+#define GK_BE_HAS(be, member) \
+    ((be)->size >= offsetof(gpuk_backend, member) + sizeof((be)->member) && (be)->member != NULL)
+
+/* Load a backend by request ("cpu", "cuda", "auto", a path) and open its
+ * per-context state.  Every candidate goes into rep; on failure err holds
+ * the reason. */
+gpuk_status gk_load(const char *request, const gpuk_init_args *init, gpuk_load_report *rep,
+                    gk_plugin **plugin, gpuk_bctx **bctx, char *err, size_t errlen);
+void gk_plugin_release(gk_plugin *p);
+
+/* --- the context --- */
+struct gpuk_context {
+    uint32_t serial;
+    uint64_t next_obj;
+    gk_plugin *plugin;
+    const gpuk_backend *be;
+    gpuk_bctx *b;
+    gpuk_load_report *report;
+    gk_handles handles;
+    int device, num_threads, check, verbose;
+    gpuk_device_desc dev;
+    gpuk_context *shadow;   /* GPUK_CHECK: a CPU context the ops are replayed on */
+    char err[1024];
+};
+
+/* Record a failure on ctx and return st. */
+gpuk_status gk_fail(gpuk_context *ctx, gpuk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Turn a backend's non-OK status into the context's message, prefixed. */
+gpuk_status gk_backend_fail(gpuk_context *ctx, gpuk_status st, const char *what);
+
+uint64_t gk_new_token(gpuk_context *ctx);
+
+/* --- handle lookup and argument checks (validate.c) --- */
+gk_tensor *gk_tensor_arg(gpuk_context *ctx, const gpuk_tensor *h, const char *name, gpuk_status *st);
+gk_csr *gk_csr_arg(gpuk_context *ctx, const gpuk_csr *h, const char *name, gpuk_status *st);
+
+gpuk_status gk_need_dtype(gpuk_context *ctx, const gk_tensor *t, gpuk_dtype dt, const char *name);
+gpuk_status gk_need_ndim(gpuk_context *ctx, const gk_tensor *t, int lo, int hi, const char *name);
+gpuk_status gk_need_contiguous(gpuk_context *ctx, const gk_tensor *t, const char *name);
+gpuk_status gk_need_unit_last(gpuk_context *ctx, const gk_tensor *t, const char *name);
+gpuk_status gk_need_dim(gpuk_context *ctx, const gk_tensor *t, int dim, int64_t want,
+                        const char *name, const char *why);
+gpuk_status gk_need_injective(gpuk_context *ctx, const gk_tensor *t, const char *name);
+/* out must not overlap in at all (exact_ok: unless it is exactly the same view). */
+gpuk_status gk_need_disjoint(gpuk_context *ctx, const gk_tensor *out, const char *out_name,
+                             const gk_tensor *in, const char *in_name, int exact_ok);
+gpuk_status gk_need_same_shape(gpuk_context *ctx, const gk_tensor *a, const char *an,
+                               const gk_tensor *b, const char *bn);
+
+int gk_is_contiguous(const gk_tensor *t);
+void gk_shape_str(const gk_tensor *t, char *buf, size_t len);
+size_t gk_elsize(gpuk_dtype dt);
+
+/* --- dispatch (dispatch.c) --- */
+/* Make a kernel operand from a tensor (optionally reshaped). */
+void gk_desc(const gk_tensor *t, gpuk_tdesc *d);
+void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d);
+/* Copy a dense host buffer to or from a (strided) operand. */
+gpuk_status gk_transfer(gpuk_context *ctx, const gpuk_tdesc *d, void *host, int to_device);
+/* Find the variant, skip empty outputs, run, log, shadow-check. */
+gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant);
+const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, const char *variant,
+                                  gpuk_status *st);
+
+/* --- GPUK_CHECK shadow mode (shadow.c) --- */
+typedef struct gk_shadow gk_shadow;
+/* Before the kernel runs: copy its inputs to the host.  NULL + status on failure. */
+gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status *st);
+/* After it ran: recompute on the CPU shadow and compare; frees sh. */
+gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *args,
+                          const gpuk_kernel *k);
+
+/* --- environment helpers (context.c) --- */
+gpuk_status gk_env_int(const char *name, int lo, int hi, int *out, int *present, char *err,
+                       size_t errlen);
+
+#endif

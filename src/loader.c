@@ -1,0 +1,499 @@
+/*
+ * loader.c - find, dlopen and check backend plugins; the load report.
+ *
+ * Search order for a backend named NAME: each folder of GPUK_BACKEND_PATH,
+ * the configured plugin folder (GPUK_PLUGIN_DIR), the plugin folder next
+ * to wherever libgpuk.so itself was loaded from (so an installed tree
+ * moved to another prefix still finds its plugins), then plain
+ * "backend_NAME.so" for the system loader (LD_LIBRARY_PATH, ld.so.cache).
+ * Every candidate and why it was taken or rejected goes into the report.
+ *
+ * Plugins are opened RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE: an OpenMP
+ * runtime pulled in by a plugin keeps worker threads whose code must stay
+ * mapped even after the plugin is released.
+ */
+#define _GNU_SOURCE
+#include "gpuk_internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef GPUK_PLUGIN_DIR
+#define GPUK_PLUGIN_DIR "/usr/local/lib/libgpuk"
+#endif
+
+/* ------------------------------------------------------------ report */
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
+                   gpuk_status st, const char *fmt, ...)
+{
+    if (!r)
+        return;
+    if (r->n == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 8;
+        gpuk_load_attempt *nv = realloc(r->v, ncap * sizeof *nv);
+        if (!nv)
+            return;   /* the report is best effort; the status still tells */
+        r->v = nv;
+        r->cap = ncap;
+    }
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    gpuk_load_attempt *a = &r->v[r->n];
+    a->backend = dupstr(backend ? backend : "");
+    a->path = dupstr(path ? path : "");
+    a->reason = dupstr(reason);
+    a->status = st;
+    a->chosen = 0;
+    if (!a->backend || !a->path || !a->reason) {
+        free((char *)a->backend);
+        free((char *)a->path);
+        free((char *)a->reason);
+        return;
+    }
+    r->n++;
+    free(r->text);
+    r->text = NULL;
+}
+
+void gk_report_clear(gpuk_load_report *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free((char *)r->v[i].backend);
+        free((char *)r->v[i].path);
+        free((char *)r->v[i].reason);
+    }
+    free(r->v);
+    free(r->text);
+    memset(r, 0, sizeof *r);
+}
+
+gpuk_load_report *gk_report_clone(const gpuk_load_report *r)
+{
+    gpuk_load_report *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < r->n; i++) {
+        const gpuk_load_attempt *a = &r->v[i];
+        gk_report_add(c, a->backend, a->path, a->status, "%s", a->reason);
+        if (c->n == i + 1)
+            c->v[i].chosen = a->chosen;
+    }
+    return c;
+}
+
+size_t gpuk_load_report_count(const gpuk_load_report *report)
+{
+    return report ? report->n : 0;
+}
+
+const gpuk_load_attempt *gpuk_load_report_get(const gpuk_load_report *report, size_t i)
+{
+    if (!report || i >= report->n)
+        return NULL;
+    return &report->v[i];
+}
+
+const char *gpuk_load_report_text(const gpuk_load_report *report)
+{
+    if (!report)
+        return "";
+    gpuk_load_report *r = (gpuk_load_report *)report;  /* the text is a cache */
+    if (r->text)
+        return r->text;
+    size_t len = 1;
+    for (size_t i = 0; i < r->n; i++)
+        len += strlen(r->v[i].backend) + strlen(r->v[i].path) + strlen(r->v[i].reason) + 32;
+    r->text = malloc(len);
+    if (!r->text)
+        return "";
+    size_t at = 0;
+    r->text[0] = '\0';
+    for (size_t i = 0; i < r->n; i++) {
+        const gpuk_load_attempt *a = &r->v[i];
+        at += (size_t)snprintf(r->text + at, len - at, "%s %s: %s%s%s\n",
+                               a->chosen ? "*" : "-", a->backend, a->path,
+                               a->path[0] ? ": " : "", a->reason);
+    }
+    return r->text;
+}
+
+void gpuk_load_report_free(gpuk_load_report *report)
+{
+    if (!report)
+        return;
+    gk_report_clear(report);
+    free(report);
+}
+
+/* ------------------------------------------------------------ one file */
+
+/* The members every ABI 1.x plugin must fill. */
+static const char *missing_member(const gpuk_backend *be)
+{
+#define REQ(m) if (!be->m) return #m
+    REQ(name); REQ(version); REQ(probe); REQ(init); REQ(fini); REQ(last_error); REQ(info);
+    REQ(alloc); REQ(free); REQ(write); REQ(read); REQ(copy); REQ(sync);
+    REQ(timer_start); REQ(timer_stop); REQ(kernels);
+#undef REQ
+    return NULL;
+}
+
+/* A malformed kernel table would make dispatch misbehave later: reject
+ * it now, naming the row. */
+static int bad_table(const gpuk_backend *be, char *why, size_t len)
+{
+    for (size_t i = 0; i < be->n_kernels; i++) {
+        const gpuk_kernel *k = &be->kernels[i];
+        if ((int)k->op < GPUK_OP_FIRST || (int)k->op > GPUK_OP_LAST) {
+            snprintf(why, len, "kernel table row %zu has unknown op %d", i, (int)k->op);
+            return 1;
+        }
+        if (!k->variant || !k->variant[0] || !k->fn) {
+            snprintf(why, len, "kernel table row %zu (%s) lacks a variant name or function", i,
+                     gpuk_op_name(k->op));
+            return 1;
+        }
+        if (strcmp(k->variant, "auto") == 0) {
+            snprintf(why, len, "kernel table row %zu (%s) uses the reserved name 'auto'", i,
+                     gpuk_op_name(k->op));
+            return 1;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (be->kernels[j].op == k->op && strcmp(be->kernels[j].variant, k->variant) == 0) {
+                snprintf(why, len, "kernel table rows %zu and %zu both define %s/%s", j, i,
+                         gpuk_op_name(k->op), k->variant);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Try one candidate file: load, check ABI, probe.  On success *out is a
+ * plugin ready for init. */
+static gpuk_status try_file(const char *backend, const char *path, gpuk_load_report *rep,
+                            gk_plugin **out, char *err, size_t errlen)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        snprintf(err, errlen, "%s: not found", path);
+        gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_NOT_FOUND, "not found");
+        return GPUK_ERR_BACKEND_NOT_FOUND;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_LOAD, "not a regular file");
+        return GPUK_ERR_BACKEND_LOAD;
+    }
+    dlerror();
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!dl) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "cannot load %s: %s", path, e ? e : "unknown dlopen error");
+        gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_LOAD, "dlopen failed: %s",
+                      e ? e : "unknown error");
+        return GPUK_ERR_BACKEND_LOAD;
+    }
+    gpuk_backend_entry_fn entry;
+    void *sym = dlsym(dl, GPUK_BACKEND_ENTRY);
+    memcpy(&entry, &sym, sizeof entry);
+    if (!sym) {
+        snprintf(err, errlen, "%s has no entry symbol %s: not a libgpuk backend", path,
+                 GPUK_BACKEND_ENTRY);
+        gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_SYMBOL, "entry symbol %s missing",
+                      GPUK_BACKEND_ENTRY);
+        dlclose(dl);
+        return GPUK_ERR_BACKEND_SYMBOL;
+    }
+    const gpuk_backend *be = entry();
+    gpuk_status st = GPUK_OK;
+    char why[256] = "";
+    const char *miss;
+    /* abi_major first: a plugin of another major version may lay out
+     * everything after the first words differently. */
+    if (!be) {
+        st = GPUK_ERR_BACKEND_ABI;
+        snprintf(why, sizeof why, "entry function returned NULL");
+    } else if (be->abi_major != GPUK_ABI_MAJOR) {
+        st = GPUK_ERR_BACKEND_ABI;
+        snprintf(why, sizeof why, "plugin ABI %u.%u, libgpuk needs %u.x", be->abi_major,
+                 be->abi_minor, GPUK_ABI_MAJOR);
+    } else if (be->size < offsetof(gpuk_backend, csr_prepare)) {
+        st = GPUK_ERR_BACKEND_ABI;
+        snprintf(why, sizeof why, "plugin struct is %u bytes, smaller than ABI %u.0 requires",
+                 be->size, GPUK_ABI_MAJOR);
+    } else if ((miss = missing_member(be)) != NULL) {
+        st = GPUK_ERR_BACKEND_ABI;
+        snprintf(why, sizeof why, "required member '%s' is NULL", miss);
+    } else if (bad_table(be, why, sizeof why)) {
+        st = GPUK_ERR_BACKEND_ABI;
+    }
+    if (st != GPUK_OK) {
+        snprintf(err, errlen, "%s rejected: %s", path, why);
+        gk_report_add(rep, backend, path, st, "rejected: %s", why);
+        dlclose(dl);
+        return st;
+    }
+    gpuk_probe_result pr;
+    memset(&pr, 0, sizeof pr);
+    st = be->probe(&pr);
+    if (st != GPUK_OK) {
+        pr.reason[sizeof pr.reason - 1] = '\0';
+        snprintf(err, errlen, "%s backend cannot run here: %s", be->name,
+                 pr.reason[0] ? pr.reason : gpuk_strerror(st));
+        gk_report_add(rep, backend, path, st, "rejected: %s",
+                      pr.reason[0] ? pr.reason : gpuk_strerror(st));
+        dlclose(dl);
+        return st;
+    }
+    gk_plugin *p = calloc(1, sizeof *p);
+    char *pathcopy = dupstr(path);
+    if (!p || !pathcopy) {
+        free(p);
+        free(pathcopy);
+        dlclose(dl);
+        snprintf(err, errlen, "out of host memory loading %s", path);
+        return GPUK_ERR_NO_MEMORY;
+    }
+    p->path = pathcopy;
+    p->dl = dl;
+    p->be = be;
+    *out = p;
+    return GPUK_OK;
+}
+
+void gk_plugin_release(gk_plugin *p)
+{
+    if (!p)
+        return;
+    dlclose(p->dl);   /* RTLD_NODELETE: stays mapped */
+    free(p->path);
+    free(p);
+}
+
+/* Later stages of failure say more than earlier ones: a plugin found but
+ * without a device beats "not found" elsewhere. */
+static int stage(gpuk_status st)
+{
+    switch (st) {
+    case GPUK_ERR_BACKEND_NOT_FOUND: return 0;
+    case GPUK_ERR_BACKEND_LOAD: return 1;
+    case GPUK_ERR_BACKEND_SYMBOL: return 2;
+    case GPUK_ERR_BACKEND_ABI: return 3;
+    default: return 4;
+    }
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) > 64)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* Folder of the libgpuk.so this code runs from, plus "/libgpuk". */
+static int relocated_dir(char *buf, size_t len)
+{
+    Dl_info info;
+    if (!dladdr((void *)gpuk_version, &info) || !info.dli_fname)
+        return 0;
+    char real[PATH_MAX];
+    if (!realpath(info.dli_fname, real))
+        return 0;
+    char *slash = strrchr(real, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return snprintf(buf, len, "%s/libgpuk", real) < (int)len;
+}
+
+static int same_dir(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    if (!realpath(a, ra) || !realpath(b, rb))
+        return strcmp(a, b) == 0;
+    return strcmp(ra, rb) == 0;
+}
+
+/* Find and load the plugin for a backend name.  On success *out is set. */
+static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin **out,
+                              char *err, size_t errlen)
+{
+    char file[96], path[PATH_MAX + 128], e[512];
+    gpuk_status best = GPUK_ERR_BACKEND_NOT_FOUND, st;
+    snprintf(file, sizeof file, "backend_%s.so", name);
+    snprintf(err, errlen, "no plugin %s found (searched GPUK_BACKEND_PATH, %s, and the system "
+             "library path)", file, GPUK_PLUGIN_DIR);
+
+    const char *env = getenv("GPUK_BACKEND_PATH");
+    if (env && *env) {
+        char *copy = dupstr(env), *save = NULL;
+        if (!copy)
+            return GPUK_ERR_NO_MEMORY;
+        for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+            struct stat sb;
+            if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+                gk_report_add(rep, name, dir, GPUK_ERR_BACKEND_NOT_FOUND,
+                              "GPUK_BACKEND_PATH entry is not a directory");
+                continue;
+            }
+            snprintf(path, sizeof path, "%s/%s", dir, file);
+            st = try_file(name, path, rep, out, e, sizeof e);
+            if (st == GPUK_OK) {
+                free(copy);
+                return GPUK_OK;
+            }
+            if (stage(st) >= stage(best)) {
+                best = st;
+                if (st != GPUK_ERR_BACKEND_NOT_FOUND)
+                    snprintf(err, errlen, "%s", e);
+            }
+        }
+        free(copy);
+    }
+
+    char reloc[PATH_MAX];
+    const char *dirs[2] = { GPUK_PLUGIN_DIR, NULL };
+    if (relocated_dir(reloc, sizeof reloc) && !same_dir(reloc, GPUK_PLUGIN_DIR))
+        dirs[1] = reloc;
+    for (int i = 0; i < 2 && dirs[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dirs[i], file);
+        st = try_file(name, path, rep, out, e, sizeof e);
+        if (st == GPUK_OK)
+            return GPUK_OK;
+        if (stage(st) >= stage(best)) {
+            best = st;
+            if (st != GPUK_ERR_BACKEND_NOT_FOUND)
+                snprintf(err, errlen, "%s", e);
+        }
+    }
+
+    /* Last: the system loader's own search.  dlopen of a bare name either
+     * finds it or not; we cannot stat first. */
+    dlerror();
+    void *probe = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!probe) {
+        const char *de = dlerror();
+        /* "cannot open shared object file" means absent; anything else is a
+         * real load error worth reporting */
+        if (de && !strstr(de, "cannot open shared object file")) {
+            gk_report_add(rep, name, file, GPUK_ERR_BACKEND_LOAD, "dlopen failed: %s", de);
+            if (stage(GPUK_ERR_BACKEND_LOAD) >= stage(best)) {
+                best = GPUK_ERR_BACKEND_LOAD;
+                snprintf(err, errlen, "cannot load %s: %s", file, de);
+            }
+        } else {
+            gk_report_add(rep, name, file, GPUK_ERR_BACKEND_NOT_FOUND,
+                          "not found by the system loader");
+        }
+        return best;
+    }
+    Dl_info info;
+    void *sym = dlsym(probe, GPUK_BACKEND_ENTRY);
+    const char *where = (sym && dladdr(sym, &info) && info.dli_fname) ? info.dli_fname : file;
+    snprintf(path, sizeof path, "%s", where);
+    dlclose(probe);
+    st = try_file(name, path, rep, out, e, sizeof e);
+    if (st == GPUK_OK)
+        return GPUK_OK;
+    if (stage(st) >= stage(best)) {
+        best = st;
+        snprintf(err, errlen, "%s", e);
+    }
+    return best;
+}
+
+static gpuk_status open_bctx(gk_plugin *p, const char *backend, const gpuk_init_args *init,
+                             gpuk_load_report *rep, gpuk_bctx **bctx, char *err, size_t errlen)
+{
+    char msg[512] = "";
+    gpuk_status st = p->be->init(init, bctx, msg, sizeof msg);
+    msg[sizeof msg - 1] = '\0';
+    if (st != GPUK_OK) {
+        *bctx = NULL;
+        snprintf(err, errlen, "%s backend failed to start: %s", p->be->name,
+                 msg[0] ? msg : gpuk_strerror(st));
+        gk_report_add(rep, backend, p->path, st, "rejected: init failed: %s",
+                      msg[0] ? msg : gpuk_strerror(st));
+        return st;
+    }
+    return GPUK_OK;
+}
+
+static gpuk_status load_one(const char *request, const gpuk_init_args *init,
+                            gpuk_load_report *rep, gk_plugin **plugin, gpuk_bctx **bctx,
+                            char *err, size_t errlen)
+{
+    gk_plugin *p = NULL;
+    gpuk_status st;
+    if (strchr(request, '/')) {
+        st = try_file(request, request, rep, &p, err, errlen);
+    } else if (valid_name(request)) {
+        st = find_named(request, rep, &p, err, errlen);
+    } else {
+        snprintf(err, errlen, "'%s' is not a backend: use cpu, cuda, auto, or a path to a "
+                 "backend .so", request);
+        gk_report_add(rep, request, "", GPUK_ERR_BACKEND_NOT_FOUND,
+                      "not a backend name (lower-case letters, digits, '_') or a path");
+        return GPUK_ERR_BACKEND_NOT_FOUND;
+    }
+    if (st != GPUK_OK)
+        return st;
+    st = open_bctx(p, request, init, rep, bctx, err, errlen);
+    if (st != GPUK_OK) {
+        gk_plugin_release(p);
+        return st;
+    }
+    gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)", p->be->name,
+                  p->be->version, p->be->abi_major, p->be->abi_minor);
+    rep->v[rep->n - 1].chosen = 1;
+    *plugin = p;
+    return GPUK_OK;
+}
+
+gpuk_status gk_load(const char *request, const gpuk_init_args *init, gpuk_load_report *rep,
+                    gk_plugin **plugin, gpuk_bctx **bctx, char *err, size_t errlen)
+{
+    *plugin = NULL;
+    *bctx = NULL;
+    if (strcmp(request, "auto") != 0)
+        return load_one(request, init, rep, plugin, bctx, err, errlen);
+
+    /* auto: the GPU when it loads and sees a device, else the CPU, and the
+     * report says why */
+    char cuda_err[512];
+    gpuk_status st = load_one("cuda", init, rep, plugin, bctx, cuda_err, sizeof cuda_err);
+    if (st == GPUK_OK)
+        return GPUK_OK;
+    gk_report_add(rep, "auto", "", st, "cuda unavailable (%s); falling back to cpu", cuda_err);
+    st = load_one("cpu", init, rep, plugin, bctx, err, errlen);
+    if (st != GPUK_OK) {
+        char cpu_err[512];
+        snprintf(cpu_err, sizeof cpu_err, "%s", err);
+        snprintf(err, errlen, "auto: no backend could run: cuda: %s; cpu: %s", cuda_err,
+                 cpu_err);
+    }
+    return st;
+}

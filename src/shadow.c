@@ -1,0 +1,294 @@
+/*
+ * shadow.c - GPUK_CHECK=1: every op is replayed on the CPU backend's
+ * first (naive) rung and the two answers compared.
+ *
+ * Before the kernel runs, its inputs are copied to the host (an op may
+ * overwrite its own input in place, and GEMM/GEMV read their output when
+ * beta != 0).  Afterwards the output is read back, the naive CPU rung runs
+ * on the host copies (the CPU backend works on plain host pointers), and
+ * each element must agree:
+ *   - bit for bit for the exact ops (min-plus, transpose, copy, gather,
+ *     relu, and the one-rounding elementwise ops add, scale, bias+relu);
+ *   - for sums, within 2 * (2 gamma_K + 2u) * M, where M is the same op
+ *     run on absolute values (so M = sum |a||b| for a product) and gamma_K
+ *     = K u / (1 - K u): DESIGN.md's bound for each of the two results,
+ *     added;
+ *   - for softmax, within (4 gamma_n + 16u) |y| (exp and the normalizing
+ *     sum each carry a few roundings).
+ * NaN must meet NaN, and infinities must match in place and sign.
+ */
+#include "gpuk_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gk_shadow {
+    gpuk_args host;          /* the op on dense host copies */
+    void *buf[5];            /* in[0..2], out (initial), csr arrays block */
+    gpuk_csr_desc csr;
+};
+
+static void dense_like(const gpuk_tdesc *d, void *data, gpuk_tdesc *h)
+{
+    *h = *d;
+    h->data = data;
+    int64_t s = 1;
+    for (int i = d->ndim - 1; i >= 0; i--) {
+        h->stride[i] = s;
+        s *= d->shape[i];
+    }
+}
+
+static void shadow_free(gk_shadow *sh)
+{
+    if (!sh)
+        return;
+    for (int i = 0; i < 5; i++)
+        free(sh->buf[i]);
+    free(sh);
+}
+
+/* A dense host copy of a backend operand; the broadcast batches of
+ * batched matmul (stride 0) are copied once per batch, which is what the
+ * naive rung expects of a dense operand. */
+static gpuk_status snapshot(gpuk_context *ctx, const gpuk_tdesc *d, void **buf, gpuk_tdesc *h)
+{
+    size_t bytes = (size_t)gpuk_tdesc_numel(d) * gk_elsize(d->dtype);
+    *buf = malloc(bytes ? bytes : 1);
+    if (!*buf)
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: no host memory for a %zu-byte copy",
+                       bytes);
+    gpuk_status st = gk_transfer(ctx, d, *buf, 0);
+    if (st != GPUK_OK)
+        return gk_backend_fail(ctx, st, "GPUK_CHECK: copying an operand to the host");
+    dense_like(d, *buf, h);
+    return GPUK_OK;
+}
+
+gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status *st)
+{
+    gk_shadow *sh = calloc(1, sizeof *sh);
+    if (!sh) {
+        *st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
+        return NULL;
+    }
+    sh->host = *args;
+    for (int i = 0; i < args->n_in; i++)
+        if ((*st = snapshot(ctx, &args->in[i], &sh->buf[i], &sh->host.in[i])) != GPUK_OK)
+            goto fail;
+    if ((*st = snapshot(ctx, &args->out, &sh->buf[3], &sh->host.out)) != GPUK_OK)
+        goto fail;
+    if (args->csr) {
+        const gpuk_csr_desc *c = args->csr;
+        size_t rp = (size_t)(c->rows + 1) * 4, nz = (size_t)c->nnz * 4;
+        char *blk = malloc(rp + 2 * nz);
+        sh->buf[4] = blk;
+        if (!blk) {
+            *st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
+            goto fail;
+        }
+        gpuk_status s1 = ctx->be->read(ctx->b, blk, c->row_ptr, rp);
+        gpuk_status s2 = nz ? ctx->be->read(ctx->b, blk + rp, c->col_idx, nz) : GPUK_OK;
+        gpuk_status s3 = nz ? ctx->be->read(ctx->b, blk + rp + nz, c->values, nz) : GPUK_OK;
+        if (s1 != GPUK_OK || s2 != GPUK_OK || s3 != GPUK_OK) {
+            *st = gk_backend_fail(ctx, s1 != GPUK_OK ? s1 : s2 != GPUK_OK ? s2 : s3,
+                                  "GPUK_CHECK: copying the CSR matrix to the host");
+            goto fail;
+        }
+        sh->csr = *c;
+        sh->csr.row_ptr = (const int32_t *)blk;
+        sh->csr.col_idx = (const int32_t *)(blk + rp);
+        sh->csr.values = (const float *)(blk + rp + nz);
+        sh->csr.prepared = NULL;
+        sh->host.csr = &sh->csr;
+    }
+    *st = GPUK_OK;
+    return sh;
+fail:
+    shadow_free(sh);
+    return NULL;
+}
+
+static int exact_op(gpuk_op op)
+{
+    switch (op) {
+    case GPUK_OP_MINPLUS: case GPUK_OP_TRANSPOSE: case GPUK_OP_COPY: case GPUK_OP_EMBEDDING:
+    case GPUK_OP_RELU: case GPUK_OP_ADD: case GPUK_OP_SCALE: case GPUK_OP_BIAS_RELU:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Terms in each output's sum (the K of gamma_K). */
+static int64_t sum_length(const gpuk_args *a)
+{
+    switch (a->op) {
+    case GPUK_OP_MATMUL: return a->in[0].shape[1] + a->has_bias;
+    case GPUK_OP_BATCHED_MATMUL: return a->in[0].shape[2];
+    case GPUK_OP_GEMM: return (a->trans_a ? a->in[0].shape[0] : a->in[0].shape[1]) + 1;
+    case GPUK_OP_GEMV: return (a->trans_a ? a->in[0].shape[0] : a->in[0].shape[1]) + 1;
+    case GPUK_OP_DOT: return a->in[0].shape[0];
+    case GPUK_OP_SPMV: return a->csr->max_row_nnz;
+    case GPUK_OP_REDUCE: return a->in[0].shape[1];
+    case GPUK_OP_MEANPOOL: return a->in[0].shape[1];
+    case GPUK_OP_SOFTMAX: return a->in[0].shape[1];
+    default: return 1;
+    }
+}
+
+static const gpuk_kernel *naive_of(gpuk_context *shadow, gpuk_op op)
+{
+    for (size_t i = 0; i < shadow->be->n_kernels; i++)
+        if (shadow->be->kernels[i].op == op)
+            return &shadow->be->kernels[i];
+    return NULL;
+}
+
+/* Run the naive rung on host copies: out receives the result; with abs,
+ * on |inputs| (and |alpha|, |beta|, |initial out|). */
+static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_shadow *sh,
+                          float *out, int abs_inputs)
+{
+    gpuk_context *s = ctx->shadow;
+    gpuk_args a = sh->host;
+    void *tmp[4] = { 0 };
+    size_t n_out = (size_t)gpuk_tdesc_numel(&a.out);
+    memcpy(out, sh->buf[3], n_out * sizeof *out);   /* the initial output (beta) */
+    a.out.data = out;
+    gpuk_csr_desc csr;
+    if (abs_inputs) {
+        for (int i = 0; i < a.n_in; i++) {
+            size_t n = (size_t)gpuk_tdesc_numel(&a.in[i]);
+            if (a.in[i].dtype != GPUK_F32)
+                continue;
+            float *f = malloc(n ? n * sizeof *f : 1);
+            if (!f)
+                goto oom;
+            for (size_t j = 0; j < n; j++)
+                f[j] = fabsf(((const float *)sh->buf[i])[j]);
+            tmp[i] = f;
+            a.in[i].data = f;
+        }
+        for (size_t j = 0; j < n_out; j++)
+            out[j] = fabsf(out[j]);
+        a.alpha = fabsf(a.alpha);
+        a.beta = fabsf(a.beta);
+        if (a.csr) {
+            csr = *a.csr;
+            float *v = malloc(csr.nnz ? (size_t)csr.nnz * sizeof *v : 1);
+            if (!v)
+                goto oom;
+            for (int64_t j = 0; j < csr.nnz; j++)
+                v[j] = fabsf(sh->csr.values[j]);
+            tmp[3] = v;
+            csr.values = v;
+            a.csr = &csr;
+        }
+    }
+    gpuk_status st = ref->fn(s->b, &a);
+    for (int i = 0; i < 4; i++)
+        free(tmp[i]);
+    if (st != GPUK_OK)
+        return gk_fail(ctx, st, "GPUK_CHECK: the cpu shadow's %s/%s failed: %s",
+                       gpuk_op_name(a.op), ref->variant, s->be->last_error(s->b));
+    return GPUK_OK;
+oom:
+    for (int i = 0; i < 4; i++)
+        free(tmp[i]);
+    return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
+}
+
+static int same_bits(float x, float y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y);
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *args,
+                          const gpuk_kernel *k)
+{
+    gpuk_status st = GPUK_OK;
+    float *got = NULL, *want = NULL, *mag = NULL;
+    if (!args)   /* the kernel failed: only clean up */
+        goto done;
+    const gpuk_kernel *ref = naive_of(ctx->shadow, args->op);
+    if (!ref) {
+        st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "GPUK_CHECK: the cpu shadow has no %s rung",
+                     gpuk_op_name(args->op));
+        goto done;
+    }
+    size_t n = (size_t)gpuk_tdesc_numel(&args->out);
+    got = malloc(n * sizeof *got);
+    want = malloc(n * sizeof *want);
+    mag = malloc(n * sizeof *mag);
+    if (!got || !want || !mag) {
+        st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
+        goto done;
+    }
+    if ((st = gk_transfer(ctx, &args->out, got, 0)) != GPUK_OK) {
+        st = gk_backend_fail(ctx, st, "GPUK_CHECK: reading the result");
+        goto done;
+    }
+    if ((st = replay(ctx, ref, sh, want, 0)) != GPUK_OK)
+        goto done;
+    int exact = exact_op(args->op);
+    double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : ldexp(1.0, -24);
+    double K = (double)sum_length(args), gamma = K * u / (1 - K * u), factor = 0;
+    if (!exact) {
+        if (args->op == GPUK_OP_SOFTMAX) {
+            memcpy(mag, want, n * sizeof *mag);
+            factor = 4 * gamma + 16 * u;
+        } else {
+            if ((st = replay(ctx, ref, sh, mag, 1)) != GPUK_OK)
+                goto done;
+            factor = 2 * (2 * gamma + 2 * u);
+        }
+    }
+    size_t worst = n;
+    double worst_ratio = 0, worst_diff = 0, worst_bound = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ratio, diff = 0, bound = 0;
+        if (exact || isnan(got[i]) || isnan(want[i]) || isinf(got[i]) || isinf(want[i])) {
+            ratio = same_bits(got[i], want[i]) || (!exact && got[i] == want[i]) ? 0 : INFINITY;
+        } else {
+            diff = fabs((double)got[i] - want[i]);
+            bound = factor * fabs((double)mag[i]) + 1e-37;
+            ratio = diff / bound;
+        }
+        if (ratio > 1 && ratio > worst_ratio) {
+            worst = i;
+            worst_ratio = ratio;
+            worst_diff = diff;
+            worst_bound = bound;
+        }
+    }
+    if (worst < n) {
+        char shape[64];
+        int64_t cols = args->out.ndim >= 2 ? args->out.shape[args->out.ndim - 1] : 0;
+        if (cols)
+            snprintf(shape, sizeof shape, "[%lld,%lld]", (long long)(worst / cols),
+                     (long long)(worst % cols));
+        else
+            snprintf(shape, sizeof shape, "[%zu]", worst);
+        if (exact || isinf(worst_ratio))
+            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
+                         "rung: out%s = %.9g, expected %.9g (must match exactly); out has %zu "
+                         "elements", gpuk_op_name(args->op), k->variant, ctx->be->name,
+                         ref->variant, shape, got[worst], want[worst], n);
+        else
+            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
+                         "rung: out%s = %.9g, expected %.9g, error %.3g > bound %.3g; out has "
+                         "%zu elements", gpuk_op_name(args->op), k->variant, ctx->be->name,
+                         ref->variant, shape, got[worst], want[worst], worst_diff, worst_bound, n);
+    }
+done:
+    free(got);
+    free(want);
+    free(mag);
+    shadow_free(sh);
+    return st;
+}

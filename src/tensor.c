@@ -1,0 +1,308 @@
+/*
+ * tensor.c - creating, viewing, destroying, writing and reading tensors.
+ *
+ * A tensor is a view (shape, strides, offset) of a reference-counted
+ * storage in backend memory.  Views keep their storage alive, so a base
+ * may be destroyed before its views.
+ */
+#include "gpuk_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* numel and bytes of a shape, with overflow checks; returns 0 on overflow. */
+static int count(const gk_tensor *t, size_t es, int64_t *numel, size_t *bytes)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->ndim; i++)
+        if (__builtin_mul_overflow(n, t->shape[i], &n))
+            return 0;
+    int64_t b;
+    if (__builtin_mul_overflow(n, (int64_t)es, &b) || (uint64_t)b > SIZE_MAX)
+        return 0;
+    *numel = n;
+    *bytes = (size_t)b;
+    return 1;
+}
+
+static gpuk_status check_shape(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
+                               const int64_t *shape, const char *fn)
+{
+    if (!gk_elsize(dtype))
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dtype %d is not a gpuk_dtype", fn, (int)dtype);
+    if (ndim < 1 || ndim > GPUK_MAX_DIMS)
+        return gk_fail(ctx, GPUK_ERR_SHAPE, "%s: ndim is %d, must be 1 to %d", fn, ndim,
+                       GPUK_MAX_DIMS);
+    if (!shape)
+        return gk_fail(ctx, GPUK_ERR_NULL, "%s: shape is NULL", fn);
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] < 0)
+            return gk_fail(ctx, GPUK_ERR_SHAPE, "%s: shape[%d] is %lld, must be >= 0", fn, i,
+                           (long long)shape[i]);
+    return GPUK_OK;
+}
+
+static gpuk_status enroll(gpuk_context *ctx, gk_tensor *t, gpuk_tensor **out)
+{
+    t->kind = GK_KIND_TENSOR;
+    t->token = gk_new_token(ctx);
+    if (!t->token)
+        return gk_fail(ctx, GPUK_ERR_OVERFLOW, "this context has made 2^40 handles; open a new one");
+    if (gk_handles_put(&ctx->handles, t->token, t) != 0)
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "out of host memory for the handle table");
+    *out = (gpuk_tensor *)(uintptr_t)t->token;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_tensor_create(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
+                               const int64_t *shape, gpuk_tensor **out)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!out)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_create: out is NULL");
+    *out = NULL;
+    gpuk_status st = check_shape(ctx, dtype, ndim, shape, "gpuk_tensor_create");
+    if (st != GPUK_OK)
+        return st;
+
+    gk_tensor *t = calloc(1, sizeof *t);
+    gk_storage *s = calloc(1, sizeof *s);
+    if (!t || !s) {
+        free(t);
+        free(s);
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_tensor_create: out of host memory");
+    }
+    t->dtype = dtype;
+    t->ndim = ndim;
+    memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+    int64_t stride = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        t->stride[i] = stride;
+        if (shape[i] > 0 && __builtin_mul_overflow(stride, shape[i], &stride))
+            stride = INT64_MAX;
+    }
+    size_t bytes;
+    if (!count(t, gk_elsize(dtype), &t->numel, &bytes)) {
+        free(t);
+        free(s);
+        return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_create: the element count or byte "
+                       "size of this shape overflows");
+    }
+    if (bytes > 0) {
+        st = ctx->be->alloc(ctx->b, bytes, &s->data);
+        if (st != GPUK_OK) {
+            free(t);
+            free(s);
+            return gk_backend_fail(ctx, st, "gpuk_tensor_create: allocating the tensor");
+        }
+    }
+    s->bytes = bytes;
+    s->refs = 1;
+    t->st = s;
+    st = enroll(ctx, t, out);
+    if (st != GPUK_OK) {
+        if (s->data)
+            ctx->be->free(ctx->b, s->data);
+        free(s);
+        free(t);
+    }
+    return st;
+}
+
+gpuk_status gpuk_tensor_view(gpuk_context *ctx, const gpuk_tensor *base, int ndim,
+                             const int64_t *shape, const int64_t *strides, int64_t offset,
+                             gpuk_tensor **out)
+{
+    gpuk_status st;
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!out)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_view: out is NULL");
+    *out = NULL;
+    gk_tensor *b = gk_tensor_arg(ctx, base, "base", &st);
+    if (!b)
+        return st;
+    if ((st = check_shape(ctx, b->dtype, ndim, shape, "gpuk_tensor_view")) != GPUK_OK)
+        return st;
+    if (offset < 0)
+        return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: offset is %lld, must be >= 0",
+                       (long long)offset);
+
+    gk_tensor v;
+    memset(&v, 0, sizeof v);
+    v.dtype = b->dtype;
+    v.ndim = ndim;
+    v.offset = offset;
+    memcpy(v.shape, shape, (size_t)ndim * sizeof *shape);
+    int64_t dense = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (strides && strides[i] < 0)
+            return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: strides[%d] is %lld, must be "
+                           ">= 0", i, (long long)strides[i]);
+        v.stride[i] = strides ? strides[i] : dense;
+        if (shape[i] > 0 && __builtin_mul_overflow(dense, shape[i], &dense))
+            dense = INT64_MAX;
+    }
+    size_t bytes;
+    if (!count(&v, gk_elsize(v.dtype), &v.numel, &bytes))
+        return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: the element count of this "
+                       "shape overflows");
+    /* every reachable element must be inside the storage */
+    int64_t store = (int64_t)(b->st->bytes / gk_elsize(b->dtype));
+    int64_t last = offset, step;
+    if (v.numel > 0) {
+        for (int i = 0; i < ndim; i++) {
+            if (__builtin_mul_overflow(shape[i] - 1, v.stride[i], &step) ||
+                __builtin_add_overflow(last, step, &last))
+                return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: the offset of the "
+                               "last element overflows");
+        }
+        if (last >= store)
+            return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: the view reaches element "
+                           "%lld, but the storage holds %lld elements", (long long)last,
+                           (long long)store);
+    } else if (offset > store) {
+        return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: offset %lld is past the end of "
+                       "the storage (%lld elements)", (long long)offset, (long long)store);
+    }
+
+    gk_tensor *t = malloc(sizeof *t);
+    if (!t)
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_tensor_view: out of host memory");
+    *t = v;
+    t->st = b->st;
+    st = enroll(ctx, t, out);
+    if (st != GPUK_OK) {
+        free(t);
+        return st;
+    }
+    t->st->refs++;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_tensor_destroy(gpuk_context *ctx, gpuk_tensor *h)
+{
+    gpuk_status st;
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!h)
+        return GPUK_OK;
+    gk_tensor *t = gk_tensor_arg(ctx, h, "t", &st);
+    if (!t)
+        return st;
+    gk_handles_del(&ctx->handles, t->token);
+    gk_tensor_release(ctx, t);
+    return GPUK_OK;
+}
+
+void gk_tensor_release(gpuk_context *ctx, gk_tensor *t)
+{
+    if (--t->st->refs == 0) {
+        if (t->st->data)
+            ctx->be->free(ctx->b, t->st->data);
+        free(t->st);
+    }
+    free(t);
+}
+
+gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *h, gpuk_tensor_info *info)
+{
+    gpuk_status st;
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    gk_tensor *t = gk_tensor_arg(ctx, h, "t", &st);
+    if (!t)
+        return st;
+    if (!info)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_get_info: info is NULL");
+    memset(info, 0, sizeof *info);
+    info->dtype = t->dtype;
+    info->ndim = t->ndim;
+    memcpy(info->shape, t->shape, sizeof t->shape);
+    memcpy(info->strides, t->stride, sizeof t->stride);
+    info->offset = t->offset;
+    info->numel = t->numel;
+    info->bytes = (size_t)t->numel * gk_elsize(t->dtype);
+    info->contiguous = gk_is_contiguous(t);
+    return GPUK_OK;
+}
+
+/* Move data between a dense host buffer and a (possibly strided) operand:
+ * one backend call when it is contiguous, else one per contiguous run of
+ * the last dimension (one element per call if that stride is not 1).
+ * Returns the backend's status; the caller words the message. */
+gpuk_status gk_transfer(gpuk_context *ctx, const gpuk_tdesc *d, void *host, int to_device)
+{
+    size_t es = gk_elsize(d->dtype);
+    int64_t numel = gpuk_tdesc_numel(d), expect = 1;
+    int dense = 1;
+    char *h = host;
+    if (numel == 0)
+        return GPUK_OK;
+    for (int i = d->ndim - 1; i >= 0; i--) {
+        if (d->shape[i] != 1 && d->stride[i] != expect)
+            dense = 0;
+        expect *= d->shape[i];
+    }
+    if (dense) {
+        size_t n = (size_t)numel * es;
+        return to_device ? ctx->be->write(ctx->b, d->data, h, n)
+                         : ctx->be->read(ctx->b, h, d->data, n);
+    }
+    int last = d->ndim - 1;
+    int64_t run = d->stride[last] == 1 ? d->shape[last] : 1;
+    int64_t idx[GPUK_MAX_DIMS] = { 0 };
+    for (int64_t done = 0; done < numel; done += run) {
+        int64_t off = 0;
+        for (int i = 0; i < d->ndim; i++)
+            off += idx[i] * d->stride[i];
+        char *dev = (char *)d->data + (size_t)off * es;
+        size_t n = (size_t)run * es;
+        gpuk_status st = to_device ? ctx->be->write(ctx->b, dev, h, n)
+                                   : ctx->be->read(ctx->b, h, dev, n);
+        if (st != GPUK_OK)
+            return st;
+        h += n;
+        /* advance the multi-index by `run` elements */
+        for (int i = run == 1 ? last : last - 1; i >= 0; i--) {
+            if (++idx[i] < d->shape[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    return GPUK_OK;
+}
+
+static gpuk_status rw(gpuk_context *ctx, const gpuk_tensor *h, void *buf, size_t bytes,
+                      int to_device, const char *fn)
+{
+    gpuk_status st;
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    gk_tensor *t = gk_tensor_arg(ctx, h, "t", &st);
+    if (!t)
+        return st;
+    size_t want = (size_t)t->numel * gk_elsize(t->dtype);
+    if (!buf && want > 0)
+        return gk_fail(ctx, GPUK_ERR_NULL, "%s: %s is NULL", fn, to_device ? "src" : "dst");
+    if (bytes != want)
+        return gk_fail(ctx, GPUK_ERR_SIZE, "%s: bytes is %zu, the tensor holds %zu (%lld %s "
+                       "elements)", fn, bytes, want, (long long)t->numel,
+                       gpuk_dtype_name(t->dtype));
+    gpuk_tdesc d;
+    gk_desc(t, &d);
+    st = gk_transfer(ctx, &d, buf, to_device);
+    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, fn);
+}
+
+gpuk_status gpuk_tensor_write(gpuk_context *ctx, gpuk_tensor *t, const void *src, size_t bytes)
+{
+    return rw(ctx, t, (void *)src, bytes, 1, "gpuk_tensor_write");
+}
+
+gpuk_status gpuk_tensor_read(gpuk_context *ctx, const gpuk_tensor *t, void *dst, size_t bytes)
+{
+    return rw(ctx, t, dst, bytes, 0, "gpuk_tensor_read");
+}
