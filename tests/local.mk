@@ -14,3 +14,46 @@ check_PROGRAMS += tests/t_ops_cpu tests/t_ops_cuda
 TESTS += tests/t_ops_cpu tests/t_ops_cuda
 tests_t_ops_cpu_LDADD = $(TEST_LIBS)
 tests_t_ops_cuda_LDADD = $(TEST_LIBS)
+
+# test-only plugins: one source, built with different flags (see plugin_fake.c)
+FAKE_LDFLAGS = -module -avoid-version -shared -no-undefined -rpath /nowhere
+FAKE_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+check_LTLIBRARIES += tests/fake_ok.la tests/fake_abi2.la tests/fake_minor99.la \
+	tests/fake_noentry.la tests/fake_probefail.la tests/fake_initfail.la \
+	tests/fake_small.la tests/fake_duprows.la tests/fake_wrong.la
+tests_fake_ok_la_SOURCES = tests/plugin_fake.c
+tests_fake_ok_la_CFLAGS = $(FAKE_CFLAGS)
+tests_fake_ok_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_abi2_la_SOURCES = tests/plugin_fake.c
+tests_fake_abi2_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MAJOR=2
+tests_fake_abi2_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_minor99_la_SOURCES = tests/plugin_fake.c
+tests_fake_minor99_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MINOR=99
+tests_fake_minor99_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_noentry_la_SOURCES = tests/plugin_fake.c
+tests_fake_noentry_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_NO_ENTRY
+tests_fake_noentry_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_probefail_la_SOURCES = tests/plugin_fake.c
+tests_fake_probefail_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_PROBE_FAIL
+tests_fake_probefail_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_initfail_la_SOURCES = tests/plugin_fake.c
+tests_fake_initfail_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_INIT_FAIL
+tests_fake_initfail_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_small_la_SOURCES = tests/plugin_fake.c
+tests_fake_small_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_SMALL
+tests_fake_small_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_duprows_la_SOURCES = tests/plugin_fake.c
+tests_fake_duprows_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_DUP_ROWS
+tests_fake_duprows_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_wrong_la_SOURCES = tests/plugin_fake.c
+tests_fake_wrong_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_WRONG
+tests_fake_wrong_la_LDFLAGS = $(FAKE_LDFLAGS)
+
+# the loader, contexts and environment; tensors, views, handles, CSR
+check_PROGRAMS += tests/t_loader tests/t_tensor
+TESTS += tests/t_loader tests/t_tensor
+tests_t_loader_LDADD = $(TEST_LIBS)
+tests_t_tensor_LDADD = $(TEST_LIBS)
+
+# reliability: bad-input catalogue, faults, threads, fuzzing (see that file)
+include tests/reliability.mk

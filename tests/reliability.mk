@@ -1,0 +1,1 @@
+# tests/reliability.mk: owned by the reliability work (issue 6)
