@@ -1,0 +1,82 @@
+#!/bin/bash
+# device-check.sh - the one script run on the GPU machine: build, test,
+# sanitize and benchmark in one call, logs under $OUT.
+#
+#   tools/device-check.sh [STEP...]     default: env build check sanitize bench
+#
+# STEPs: env       nvidia-smi, nvcc, CPU
+#        build     configure --with-cuda in _build/ and make (no autotools needed:
+#                  carry configure, Makefile.in, aclocal.m4, build-aux, m4, config.h.in)
+#        check     make check (the CUDA tests must run, not skip)
+#        sanitize  compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes)
+#        bench     bench/run-all.sh: the full benchmark into bench/results/
+#        textclf   the text classifier on cpu and cuda, and against PyTorch
+#
+# Results: $OUT/summary.txt (one line per step) and $OUT/logs.tar.gz (every
+# log and result file), because only a few files come back from the machine.
+set -u
+OUT=${OUT:-$PWD/_device_out}
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$src/_build
+logs=$OUT/logs
+mkdir -p "$logs"
+summary=$OUT/summary.txt
+: > "$summary"
+steps=${*:-env build check sanitize bench}
+jobs=$(nproc)
+export GPUK_BACKEND_PATH=$build/backends/cpu/.libs:$build/backends/cuda/.libs
+
+note() { echo "$*" | tee -a "$summary"; }
+run_step() {   # name, command...: log to $logs/name.log, record status and time
+  local name=$1; shift
+  local t0=$(date +%s)
+  ( set -o pipefail; "$@" ) > "$logs/$name.log" 2>&1
+  local rc=$?
+  note "$(printf '%-22s rc=%-3s %4ss  log %s.log' "$name" "$rc" "$(( $(date +%s) - t0 ))" "$name")"
+  tail -n 5 "$logs/$name.log" | sed 's/^/    /' >> "$summary"
+  return $rc
+}
+
+do_env() {
+  nvidia-smi; nvcc --version; lscpu | head -20; uname -a; date -u
+}
+do_build() {
+  mkdir -p "$build" && cd "$build" &&
+  { [ -f config.status ] || "$src/configure" --with-cuda --disable-maintainer-mode; } &&
+  make -j"$jobs"
+}
+do_check() {
+  cd "$build" && make -j"$jobs" check; local rc=$?
+  cp tests/*.log "$logs/" 2>/dev/null
+  grep -h "SKIP" tests/t_ops_cuda.log 2>/dev/null | head -5
+  return $rc
+}
+do_sanitize() {
+  cd "$build" || return 1
+  local rc=0
+  for tool in memcheck racecheck synccheck initcheck; do
+    GPUK_TEST_QUICK=1 timeout 900 ./libtool --mode=execute compute-sanitizer --tool "$tool" \
+      --error-exitcode 99 tests/t_ops_cuda > "$logs/sanitizer-$tool.log" 2>&1
+    local r=$?
+    echo "$tool: rc=$r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool.log" | tail -1)"
+    [ $r -eq 0 ] || rc=$r
+  done
+  return $rc
+}
+do_bench() {
+  bash "$src/bench/run-all.sh" "$build" && cp -r "$src/bench/results" "$logs/bench-results"
+}
+do_textclf() {
+  bash "$src/examples/textclf/device-run.sh" "$build" "$logs"
+}
+
+note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
+for s in $steps; do
+  case $s in
+    env|build|check|sanitize|bench|textclf) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
+    *) note "unknown step $s" ;;
+  esac
+done
+tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$logs"
+cat "$summary"
