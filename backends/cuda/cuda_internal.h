@@ -1,0 +1,243 @@
+/*
+ * cuda_internal.h - what the .cu files of backend_cuda.so share: the
+ * per-context state, status mapping for CUDA / cuBLAS / cuSPARSE returns,
+ * launch helpers that respect the grid limits, block-wide reductions, and
+ * the kernel entry points listed in table.cu.
+ *
+ * Every symbol here is hidden (-fvisibility=hidden); the plugin exports
+ * only gpuk_backend_entry.  Internal names start with gkc_.
+ */
+#ifndef GPUK_CUDA_INTERNAL_H
+#define GPUK_CUDA_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <cusparse.h>
+#include <gpuk/backend.h>
+
+/* Scratch buffers owned by a context, reused across ops (single stream, so
+ * reuse is ordered; growing one frees the old buffer, and cudaFree waits for
+ * the device).  Each op family uses fixed slots. */
+enum gkc_slot {
+    GKC_SLOT_A = 0,      /* packed or transposed left operand (cublas, minplus v1) */
+    GKC_SLOT_B = 1,      /* packed right operand (cublas) */
+    GKC_SLOT_WORK = 2,   /* reduce partials, cuSPARSE workspace, peak output */
+    GKC_NSLOTS = 3
+};
+
+struct gpuk_bctx {
+    int device;
+    cudaStream_t stream;        /* every op of the context runs on it */
+    cudaEvent_t t0, t1;         /* timer_start / timer_stop */
+    int timing;
+    cublasHandle_t blas;        /* created on first use, bound to stream */
+    cusparseHandle_t sparse;    /* likewise */
+    void *scratch[GKC_NSLOTS];
+    size_t scratch_bytes[GKC_NSLOTS];
+    gpuk_device_desc dev;
+    char err[512];
+};
+
+/* ---------------------------------------------------------------- status */
+
+/* Record a message in b->err and return st. */
+gpuk_status gkc_fail(gpuk_bctx *b, gpuk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Map a CUDA runtime error: out of memory -> GPUK_ERR_DEVICE_MEMORY (the
+ * non-sticky error is cleared so the context stays usable), else
+ * GPUK_ERR_DEVICE.  `what` names the call or op. */
+gpuk_status gkc_cuda_error(gpuk_bctx *b, cudaError_t e, const char *what);
+gpuk_status gkc_blas_error(gpuk_bctx *b, cublasStatus_t s, const char *what);
+gpuk_status gkc_sparse_error(gpuk_bctx *b, cusparseStatus_t s, const char *what);
+/* After a launch: cudaGetLastError, mapped to GPUK_ERR_DEVICE naming op and variant. */
+gpuk_status gkc_launched(gpuk_bctx *b, const char *op, const char *variant);
+
+#define GKC_CUDA(b, call, what)                                              \
+    do {                                                                     \
+        cudaError_t gkc_e_ = (call);                                         \
+        if (gkc_e_ != cudaSuccess)                                           \
+            return gkc_cuda_error((b), gkc_e_, (what));                      \
+    } while (0)
+#define GKC_BLAS(b, call, what)                                              \
+    do {                                                                     \
+        cublasStatus_t gkc_s_ = (call);                                      \
+        if (gkc_s_ != CUBLAS_STATUS_SUCCESS)                                 \
+            return gkc_blas_error((b), gkc_s_, (what));                      \
+    } while (0)
+#define GKC_SPARSE(b, call, what)                                            \
+    do {                                                                     \
+        cusparseStatus_t gkc_s_ = (call);                                    \
+        if (gkc_s_ != CUSPARSE_STATUS_SUCCESS)                               \
+            return gkc_sparse_error((b), gkc_s_, (what));                    \
+    } while (0)
+#define GKC_TRY(expr)                                                        \
+    do {                                                                     \
+        gpuk_status gkc_st_ = (expr);                                        \
+        if (gkc_st_ != GPUK_OK)                                              \
+            return gkc_st_;                                                  \
+    } while (0)
+/* Check the launch just made (cudaGetLastError after every launch). */
+#define GKC_LAUNCHED(b, op, variant) GKC_TRY(gkc_launched((b), (op), (variant)))
+
+/* ---------------------------------------------------------------- context helpers */
+
+/* Make b's device current for this thread (a context may move between threads). */
+gpuk_status gkc_enter(gpuk_bctx *b);
+/* A scratch buffer of at least `bytes` in slot; grown (never shrunk) on demand. */
+gpuk_status gkc_scratch(gpuk_bctx *b, int slot, size_t bytes, void **out);
+/* Lazily created library handles, bound to b->stream. */
+gpuk_status gkc_blas(gpuk_bctx *b, cublasHandle_t *out);
+gpuk_status gkc_sparse(gpuk_bctx *b, cusparseHandle_t *out);
+
+/* ---------------------------------------------------------------- launch helpers */
+
+#define GKC_MAX_GRID_YZ 65535
+
+/* Blocks to cover n items with `per_block` items each: at least 1, at most cap. */
+static inline unsigned gkc_blocks(int64_t n, int64_t per_block, int64_t cap)
+{
+    int64_t g = (n + per_block - 1) / per_block;
+    if (g < 1)
+        g = 1;
+    if (g > cap)
+        g = cap;
+    return (unsigned)g;
+}
+
+/* A cap for grid-stride kernels: enough blocks to fill every SM several times. */
+static inline int64_t gkc_grid_cap(const gpuk_bctx *b)
+{
+    int sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+    return (int64_t)sms * 32;
+}
+
+#ifdef __CUDACC__
+/* Launch a 3-D grid of gx x gy x gz blocks in pieces that respect the y and
+ * z limits (65535): launch(grid, y0, z0) is called once per piece, and the
+ * kernel adds y0 / z0 to blockIdx.y / blockIdx.z.  Every launch is checked. */
+template <class Launch>
+static gpuk_status gkc_launch_grid(gpuk_bctx *b, const char *op, const char *variant,
+                                   int64_t gx, int64_t gy, int64_t gz, Launch launch)
+{
+    if (gx < 1 || gy < 1 || gz < 1)
+        return GPUK_OK;     /* nothing to do: no kernel with zero blocks */
+    if (gx > INT32_MAX)
+        return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "%s/%s: %lld column blocks exceed the grid limit",
+                        op, variant, (long long)gx);
+    for (int64_t z0 = 0; z0 < gz; z0 += GKC_MAX_GRID_YZ) {
+        for (int64_t y0 = 0; y0 < gy; y0 += GKC_MAX_GRID_YZ) {
+            int64_t ny = gy - y0 < GKC_MAX_GRID_YZ ? gy - y0 : GKC_MAX_GRID_YZ;
+            int64_t nz = gz - z0 < GKC_MAX_GRID_YZ ? gz - z0 : GKC_MAX_GRID_YZ;
+            launch(dim3((unsigned)gx, (unsigned)ny, (unsigned)nz), y0, z0);
+            GKC_LAUNCHED(b, op, variant);
+        }
+    }
+    return GPUK_OK;
+}
+
+/* ---------------------------------------------------------------- device helpers */
+
+/* Sum over the warp; every lane gets the result (butterfly). */
+__device__ __forceinline__ float gkc_warp_sum(float v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+/* Max over the warp; every lane gets it.  fmaxf drops NaN, so callers that
+ * must propagate NaN do it through the values that follow. */
+__device__ __forceinline__ float gkc_warp_max(float v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+/* Block-wide sum / max, broadcast to every thread.  blockDim.x is a
+ * multiple of 32; sh holds 32 floats.  The leading barrier makes it safe to
+ * call twice in a row with the same sh. */
+__device__ __forceinline__ float gkc_block_sum(float v, float *sh)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    v = gkc_warp_sum(v);
+    __syncthreads();
+    if (lane == 0)
+        sh[warp] = v;
+    __syncthreads();
+    return gkc_warp_sum(lane < nwarps ? sh[lane] : 0.0f);
+}
+
+__device__ __forceinline__ float gkc_block_max(float v, float *sh)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    v = gkc_warp_max(v);
+    __syncthreads();
+    if (lane == 0)
+        sh[warp] = v;
+    __syncthreads();
+    return gkc_warp_max(lane < nwarps ? sh[lane] : -INFINITY);
+}
+#endif /* __CUDACC__ */
+
+/* ---------------------------------------------------------------- shared pieces */
+
+/* dst[c, r] = src[r, c] for src[rows, cols] (row strides lds, ldd), on b's
+ * stream with the padded shared-memory kernel (transpose.cu). */
+gpuk_status gkc_transpose_into(gpuk_bctx *b, const float *src, int64_t rows, int64_t cols,
+                               int64_t lds, float *dst, int64_t ldd, const char *op,
+                               const char *variant);
+/* ---------------------------------------------------------------- kernels (table.cu) */
+
+#define GKC_KERNEL(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args)
+
+GKC_KERNEL(gkc_matmul_naive);
+GKC_KERNEL(gkc_matmul_coalesced);
+GKC_KERNEL(gkc_matmul_tiled);
+GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_cublas_tf32);
+GKC_KERNEL(gkc_batched_tiled);
+GKC_KERNEL(gkc_batched_cublas);
+GKC_KERNEL(gkc_minplus_v0);
+GKC_KERNEL(gkc_minplus_v1);
+GKC_KERNEL(gkc_minplus_v2);
+GKC_KERNEL(gkc_minplus_v3);
+GKC_KERNEL(gkc_minplus_v4);
+GKC_KERNEL(gkc_transpose_naive);
+GKC_KERNEL(gkc_transpose_smem);
+GKC_KERNEL(gkc_transpose_smem_padded);
+GKC_KERNEL(gkc_reduce_smem_tree);
+GKC_KERNEL(gkc_reduce_warp_shuffle);
+GKC_KERNEL(gkc_reduce_grid_stride);
+GKC_KERNEL(gkc_add_coalesced);
+GKC_KERNEL(gkc_add_float4);
+GKC_KERNEL(gkc_scale_coalesced);
+GKC_KERNEL(gkc_scale_float4);
+GKC_KERNEL(gkc_relu_coalesced);
+GKC_KERNEL(gkc_relu_float4);
+GKC_KERNEL(gkc_bias_relu_coalesced);
+GKC_KERNEL(gkc_bias_relu_float4);
+GKC_KERNEL(gkc_copy_coalesced);
+GKC_KERNEL(gkc_copy_float4);
+GKC_KERNEL(gkc_softmax_block_row);
+GKC_KERNEL(gkc_embedding_block_row);
+GKC_KERNEL(gkc_meanpool_block_row);
+GKC_KERNEL(gkc_spmv_scalar);
+GKC_KERNEL(gkc_spmv_vector);
+GKC_KERNEL(gkc_spmv_cusparse);
+GKC_KERNEL(gkc_dot_cublas);
+GKC_KERNEL(gkc_gemv_cublas);
+GKC_KERNEL(gkc_gemm_cublas);
+
+extern const gpuk_kernel gkc_kernels[];
+extern const size_t gkc_n_kernels;
+
+/* Optional members of the backend struct. */
+gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr);
+void gkc_csr_release(gpuk_bctx *b, gpuk_csr_desc *csr);
+gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value);
+
+#endif /* GPUK_CUDA_INTERNAL_H */

@@ -1,0 +1,114 @@
+/*
+ * cusparse.cu - the cuSPARSE rung of SpMV, through the generic API
+ * (cusparseSpMV on a CSR descriptor, 32-bit indices, FP32).
+ *
+ * The CSR descriptor is built once per matrix by csr_prepare (called when
+ * core creates the matrix) and kept in csr->prepared; the dense-vector
+ * descriptors are cheap host objects made per call.  The work buffer comes
+ * from a scratch slot of the context, so steady-state calls allocate
+ * nothing.
+ */
+#include <stdlib.h>
+#include "cuda_internal.h"
+
+namespace {
+
+struct csr_state {
+    cusparseConstSpMatDescr_t mat;
+};
+
+gpuk_status make_descr(gpuk_bctx *b, const gpuk_csr_desc *csr, cusparseConstSpMatDescr_t *out)
+{
+    GKC_SPARSE(b,
+               cusparseCreateConstCsr(out, csr->rows, csr->cols, csr->nnz, csr->row_ptr,
+                                      csr->col_idx, csr->values, CUSPARSE_INDEX_32I,
+                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+               "spmv/cusparse: cusparseCreateConstCsr");
+    return GPUK_OK;
+}
+
+/* Destroys the descriptors it holds when the call returns, on every path. */
+struct spmv_descrs {
+    cusparseConstSpMatDescr_t own_mat = NULL;
+    cusparseConstDnVecDescr_t vx = NULL;
+    cusparseDnVecDescr_t vy = NULL;
+    ~spmv_descrs()
+    {
+        if (vy)
+            cusparseDestroyDnVec(vy);
+        if (vx)
+            cusparseDestroyDnVec(vx);
+        if (own_mat)
+            cusparseDestroySpMat(own_mat);
+    }
+};
+
+}  // namespace
+
+gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr)
+{
+    csr->prepared = NULL;
+    if (csr->nnz == 0)
+        return GPUK_OK;       /* spmv writes zeros without cuSPARSE */
+    csr_state *st = (csr_state *)calloc(1, sizeof *st);
+    if (!st)
+        return gkc_fail(b, GPUK_ERR_NO_MEMORY, "csr_prepare: out of host memory");
+    gpuk_status s = make_descr(b, csr, &st->mat);
+    if (s != GPUK_OK) {
+        free(st);
+        return s;
+    }
+    csr->prepared = st;
+    return GPUK_OK;
+}
+
+void gkc_csr_release(gpuk_bctx *b, gpuk_csr_desc *csr)
+{
+    csr_state *st = (csr_state *)csr->prepared;
+    if (!st)
+        return;
+    cusparseDestroySpMat(st->mat);
+    free(st);
+    csr->prepared = NULL;
+}
+
+GKC_KERNEL(gkc_spmv_cusparse)
+{
+    GKC_TRY(gkc_enter(b));
+    const gpuk_csr_desc *A = args->csr;
+    float *y = (float *)args->out.data;
+    /* beta = 0 below, but y may hold anything (NaN): start it from zeros
+     * rather than rely on the library not reading it. */
+    GKC_CUDA(b, cudaMemsetAsync(y, 0, (size_t)A->rows * sizeof(float), b->stream),
+             "spmv/cusparse: cudaMemsetAsync");
+    if (A->nnz == 0)
+        return GPUK_OK;
+    cusparseHandle_t h;
+    GKC_TRY(gkc_sparse(b, &h));
+    spmv_descrs d;
+    cusparseConstSpMatDescr_t mat;
+    if (A->prepared) {
+        mat = ((const csr_state *)A->prepared)->mat;
+    } else {
+        GKC_TRY(make_descr(b, A, &d.own_mat));
+        mat = d.own_mat;
+    }
+    GKC_SPARSE(b, cusparseCreateConstDnVec(&d.vx, A->cols, args->in[0].data, CUDA_R_32F),
+               "spmv/cusparse: cusparseCreateConstDnVec");
+    GKC_SPARSE(b, cusparseCreateDnVec(&d.vy, A->rows, y, CUDA_R_32F),
+               "spmv/cusparse: cusparseCreateDnVec");
+    const float alpha = 1.0f, beta = 0.0f;
+    size_t bytes = 0;
+    GKC_SPARSE(b,
+               cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, d.vx,
+                                       &beta, d.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
+               "spmv/cusparse: cusparseSpMV_bufferSize");
+    void *work = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, bytes, &work));
+    GKC_SPARSE(b,
+               cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, mat, d.vx, &beta, d.vy,
+                            CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, work),
+               "spmv/cusparse: cusparseSpMV");
+    GKC_LAUNCHED(b, "spmv", "cusparse");
+    return GPUK_OK;
+}

@@ -1,0 +1,300 @@
+/*
+ * minplus.cu - r[i][j] = min_k a[i][k] + b[k][j], seed 003's GPU ladder
+ * (v0 naive ... v4 float4 + register reuse).
+ *
+ * Bit-exact on every rung: each term is one float add, rounded the same
+ * everywhere, and min is exact in any order.  Cells outside the matrices
+ * are +inf, which never wins a min; an empty k leaves the +inf start value.
+ * No rung may use fast-math: fminf and a plain add only.
+ */
+#include "cuda_internal.h"
+
+namespace {
+
+struct mp {
+    const float *a, *b;
+    float *r;
+    int64_t m, n, k, lda, ldb, ldr;
+};
+
+mp mp_from(const gpuk_args *args)
+{
+    mp p;
+    p.a = (const float *)args->in[0].data;
+    p.b = (const float *)args->in[1].data;
+    p.r = (float *)args->out.data;
+    p.m = args->in[0].shape[0];
+    p.k = args->in[0].shape[1];
+    p.n = args->in[1].shape[1];
+    p.lda = args->in[0].stride[0];
+    p.ldb = args->in[1].stride[0];
+    p.ldr = args->out.stride[0];
+    return p;
+}
+
+int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+constexpr int T = 16;
+
+/* v0: one thread per output, threadIdx.x walking rows i (seed 003's V0).
+ * A warp's loads of a[i][k] are lda apart: 32 transactions per step. */
+__global__ void minplus_v0(mp p, int64_t y0)
+{
+    int64_t i = (int64_t)blockIdx.x * T + threadIdx.x;
+    int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
+    if (i >= p.m || j >= p.n)
+        return;
+    float v = INFINITY;
+    for (int64_t k = 0; k < p.k; k++)
+        v = fminf(v, p.a[i * p.lda + k] + p.b[k * p.ldb + j]);
+    p.r[i * p.ldr + j] = v;
+}
+
+/* v1: same mapping, but a was transposed into at[k][m] first (a scratch
+ * buffer of the context), so the warp's 32 rows i are 32 consecutive floats
+ * of at: one transaction per step instead of 32.  (Seed 003 transposes d
+ * because r = d (x) d; with two operands it is the one indexed by the fast
+ * thread index, a, that needs it.) */
+__global__ void minplus_v1(mp p, const float *at, int64_t y0)
+{
+    int64_t i = (int64_t)blockIdx.x * T + threadIdx.x;
+    int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
+    if (i >= p.m || j >= p.n)
+        return;
+    float v = INFINITY;
+    for (int64_t k = 0; k < p.k; k++)
+        v = fminf(v, at[k * p.m + i] + p.b[k * p.ldb + j]);
+    p.r[i * p.ldr + j] = v;
+}
+
+/* v2: 16x16 tiles of a and b staged in shared memory; each global load now
+ * serves 16 threads, and the inner loop reads only shared memory. */
+__global__ void minplus_v2(mp p, int64_t y0)
+{
+    __shared__ float as[T][T];
+    __shared__ float bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int64_t j = (int64_t)blockIdx.x * T + tx;
+    int64_t i = (y0 + blockIdx.y) * T + ty;
+    float v = INFINITY;
+    for (int64_t k0 = 0; k0 < p.k; k0 += T) {
+        as[ty][tx] = (i < p.m && k0 + tx < p.k) ? p.a[i * p.lda + k0 + tx] : INFINITY;
+        bs[ty][tx] = (k0 + ty < p.k && j < p.n) ? p.b[(k0 + ty) * p.ldb + j] : INFINITY;
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < T; k++)
+            v = fminf(v, as[ty][k] + bs[k][tx]);
+        __syncthreads();
+    }
+    if (i < p.m && j < p.n)
+        p.r[i * p.ldr + j] = v;
+}
+
+/* v3: each thread owns a 4x4 block of outputs (rows ty+16r, cols tx+16c of
+ * a 64x64 block tile), so each value loaded from shared memory feeds 4
+ * add+min steps from registers: 4x less shared traffic per operation.  The
+ * a tile is stored k-major (as[k][row], padded) so the 4 row values of a
+ * step are one broadcast each. */
+constexpr int T3 = 64, K3 = 16;
+__global__ void minplus_v3(mp p, int64_t y0)
+{
+    __shared__ float as[K3][T3 + 1];
+    __shared__ float bs[K3][T3];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int64_t i0 = (y0 + blockIdx.y) * T3, j0 = (int64_t)blockIdx.x * T3;
+    float v[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            v[r][c] = INFINITY;
+    for (int64_t k0 = 0; k0 < p.k; k0 += K3) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int64_t i = i0 + ty + 16 * q, k = k0 + tx;
+            as[tx][ty + 16 * q] = (i < p.m && k < p.k) ? p.a[i * p.lda + k] : INFINITY;
+            int64_t j = j0 + tx + 16 * q, kb = k0 + ty;
+            bs[ty][tx + 16 * q] = (kb < p.k && j < p.n) ? p.b[kb * p.ldb + j] : INFINITY;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < K3; k++) {
+            float x[4], y[4];
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                x[q] = as[k][ty + 16 * q];
+                y[q] = bs[k][tx + 16 * q];
+            }
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+#pragma unroll
+                for (int c = 0; c < 4; c++)
+                    v[r][c] = fminf(v[r][c], x[r] + y[c]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            int64_t i = i0 + ty + 16 * r, j = j0 + tx + 16 * c;
+            if (i < p.m && j < p.n)
+                p.r[i * p.ldr + j] = v[r][c];
+        }
+}
+
+/* v4: an 8x8 register tile per thread (128x128 block tile, k depth 8), with
+ * float4 everywhere it pays: four 16-byte shared loads feed 64 add+min steps
+ * (16 per loaded float, v3 had 4), and the tiles come from global memory as
+ * float4 when the rows are 16-byte aligned (VEC), else element by element.
+ * A thread's rows are ty*4+{0..3} and 64+ty*4+{0..3}, its columns likewise
+ * from tx, so a warp's float4 reads of bs are contiguous (no bank conflict);
+ * as is k-major and padded by 4 so its transposed stores do not conflict. */
+constexpr int T4 = 128, K4 = 8;
+template <bool VEC>
+__global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
+{
+    __shared__ __align__(16) float as[K4][T4 + 4];
+    __shared__ __align__(16) float bs[K4][T4];
+    int tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
+    int64_t i0 = (y0 + blockIdx.y) * T4, j0 = (int64_t)blockIdx.x * T4;
+    float v[8][8];
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int c = 0; c < 8; c++)
+            v[r][c] = INFINITY;
+    int arow = t >> 1, akq = (t & 1) * 4;      /* this thread's float4 of the a tile */
+    int bk = t >> 5, bcol = (t & 31) * 4;      /* and of the b tile */
+    for (int64_t k0 = 0; k0 < p.k; k0 += K4) {
+        int64_t i = i0 + arow, k = k0 + akq;
+        float4 x;
+        if (VEC && i < p.m && k + 3 < p.k) {
+            x = *(const float4 *)(p.a + i * p.lda + k);
+        } else {
+            const float *ar = p.a + i * p.lda;
+            bool in = i < p.m;
+            x.x = in && k + 0 < p.k ? ar[k + 0] : INFINITY;
+            x.y = in && k + 1 < p.k ? ar[k + 1] : INFINITY;
+            x.z = in && k + 2 < p.k ? ar[k + 2] : INFINITY;
+            x.w = in && k + 3 < p.k ? ar[k + 3] : INFINITY;
+        }
+        as[akq + 0][arow] = x.x;
+        as[akq + 1][arow] = x.y;
+        as[akq + 2][arow] = x.z;
+        as[akq + 3][arow] = x.w;
+        int64_t kb = k0 + bk, j = j0 + bcol;
+        float4 y;
+        if (VEC && kb < p.k && j + 3 < p.n) {
+            y = *(const float4 *)(p.b + kb * p.ldb + j);
+        } else {
+            const float *br = p.b + kb * p.ldb;
+            bool in = kb < p.k;
+            y.x = in && j + 0 < p.n ? br[j + 0] : INFINITY;
+            y.y = in && j + 1 < p.n ? br[j + 1] : INFINITY;
+            y.z = in && j + 2 < p.n ? br[j + 2] : INFINITY;
+            y.w = in && j + 3 < p.n ? br[j + 3] : INFINITY;
+        }
+        *(float4 *)&bs[bk][bcol] = y;
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < K4; kk++) {
+            float4 a0 = *(const float4 *)&as[kk][ty * 4];
+            float4 a1 = *(const float4 *)&as[kk][64 + ty * 4];
+            float4 b0 = *(const float4 *)&bs[kk][tx * 4];
+            float4 b1 = *(const float4 *)&bs[kk][64 + tx * 4];
+            float xa[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            float yb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int r = 0; r < 8; r++)
+#pragma unroll
+                for (int c = 0; c < 8; c++)
+                    v[r][c] = fminf(v[r][c], xa[r] + yb[c]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        int64_t i = i0 + (r < 4 ? ty * 4 + r : 64 + ty * 4 + r - 4);
+        if (i >= p.m)
+            continue;
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            int64_t j = j0 + (c < 4 ? tx * 4 + c : 64 + tx * 4 + c - 4);
+            if (j < p.n)
+                p.r[i * p.ldr + j] = v[r][c];
+        }
+    }
+}
+
+bool aligned16(const void *ptr)
+{
+    return ((uintptr_t)ptr & 15u) == 0;
+}
+
+}  // namespace
+
+GKC_KERNEL(gkc_minplus_v0)
+{
+    GKC_TRY(gkc_enter(b));
+    mp p = mp_from(args);
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v0", cdiv(p.m, T), cdiv(p.n, T), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               minplus_v0<<<g, dim3(T, T), 0, s>>>(p, y0);
+                           });
+}
+
+GKC_KERNEL(gkc_minplus_v1)
+{
+    GKC_TRY(gkc_enter(b));
+    mp p = mp_from(args);
+    void *at = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_A, (size_t)(p.m * p.k) * sizeof(float), &at));
+    GKC_TRY(gkc_transpose_into(b, p.a, p.m, p.k, p.lda, (float *)at, p.m, "minplus", "v1"));
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v1", cdiv(p.m, T), cdiv(p.n, T), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               minplus_v1<<<g, dim3(T, T), 0, s>>>(p, (const float *)at, y0);
+                           });
+}
+
+GKC_KERNEL(gkc_minplus_v2)
+{
+    GKC_TRY(gkc_enter(b));
+    mp p = mp_from(args);
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v2", cdiv(p.n, T), cdiv(p.m, T), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               minplus_v2<<<g, dim3(T, T), 0, s>>>(p, y0);
+                           });
+}
+
+GKC_KERNEL(gkc_minplus_v3)
+{
+    GKC_TRY(gkc_enter(b));
+    mp p = mp_from(args);
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v3", cdiv(p.n, T3), cdiv(p.m, T3), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               minplus_v3<<<g, dim3(16, 16), 0, s>>>(p, y0);
+                           });
+}
+
+GKC_KERNEL(gkc_minplus_v4)
+{
+    GKC_TRY(gkc_enter(b));
+    mp p = mp_from(args);
+    bool vec = aligned16(p.a) && aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0;
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v4", cdiv(p.n, T4), cdiv(p.m, T4), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               if (vec)
+                                   minplus_v4<true><<<g, dim3(16, 16), 0, s>>>(p, y0);
+                               else
+                                   minplus_v4<false><<<g, dim3(16, 16), 0, s>>>(p, y0);
+                           });
+}

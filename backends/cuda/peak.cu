@@ -1,0 +1,170 @@
+/*
+ * peak.cu - the ceilings gpuk-bench reports percentages against, measured
+ * with this backend's own micro-kernels (the optional `peak` member):
+ *   COPY    device copy bandwidth, GB/s of bytes read + written: a float4
+ *           grid-stride copy of 256 MiB, far above any L2;
+ *   FMA     FP32 FFMA rate with the inner loop of a register-tiled SGEMM:
+ *           an 8x8 accumulator tile fed by four float4 shared-memory loads
+ *           per step, 64 FFMA (128 flop) per step;
+ *   ADDMIN  the same tile doing min-plus steps, c = fminf(c, a + b): one
+ *           FADD and one FMNMX per element, counted as 2 ops.
+ * Each is the median of 5 timed runs after a warm-up, on the context's
+ * stream with events of its own (the user's timer is left alone).
+ */
+#include "cuda_internal.h"
+
+namespace {
+
+constexpr int NT = 256, ROWS = 64, ITERS = 1024;
+
+__global__ void peak_copy(const float4 *src, float4 *dst, int64_t n4)
+{
+    int64_t step = (int64_t)gridDim.x * NT;
+    for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n4; i += step)
+        dst[i] = src[i];
+}
+
+/* The shared rows cycle through 64 entries so the compiler cannot keep the
+ * operands in registers across iterations: every step really loads. */
+template <bool MINPLUS>
+__global__ void __launch_bounds__(NT) peak_tile(float *out, float seed)
+{
+    __shared__ __align__(16) float sa[ROWS][8];
+    __shared__ __align__(16) float sb[ROWS][8];
+    for (int i = threadIdx.x; i < ROWS * 8; i += NT) {
+        sa[i / 8][i % 8] = seed * (float)(i % 13 + 1);
+        sb[i / 8][i % 8] = seed * (float)(i % 7 + 2);
+    }
+    __syncthreads();
+    float c[8][8];
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+            c[r][q] = MINPLUS ? 1.0e30f : 0.0f;
+    for (int it = 0; it < ITERS; it++) {
+        int s = it & (ROWS - 1);   /* same row for the warp: a broadcast */
+        float4 a0 = *(const float4 *)&sa[s][0], a1 = *(const float4 *)&sa[s][4];
+        float4 b0 = *(const float4 *)&sb[s][0], b1 = *(const float4 *)&sb[s][4];
+        float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+#pragma unroll
+            for (int q = 0; q < 8; q++)
+                c[r][q] = MINPLUS ? fminf(c[r][q], a[r] + bv[q]) : fmaf(a[r], bv[q], c[r][q]);
+    }
+    float sum = 0.0f;
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+            sum += c[r][q];
+    out[(int64_t)blockIdx.x * NT + threadIdx.x] = sum;
+}
+
+/* Median of 5 timed runs of launch() after one warm-up, in ms. */
+template <class Launch>
+gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *ms)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    float t[5];
+    gpuk_status st = GPUK_OK;
+    cudaError_t e = cudaEventCreate(&e0);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&e1);
+    if (e == cudaSuccess) {
+        launch();
+        st = gkc_launched(b, "peak", what);
+    }
+    for (int i = 0; e == cudaSuccess && st == GPUK_OK && i < 5; i++) {
+        e = cudaEventRecord(e0, b->stream);
+        launch();
+        st = gkc_launched(b, "peak", what);
+        if (e == cudaSuccess && st == GPUK_OK)
+            e = cudaEventRecord(e1, b->stream);
+        if (e == cudaSuccess && st == GPUK_OK)
+            e = cudaEventSynchronize(e1);
+        if (e == cudaSuccess && st == GPUK_OK)
+            e = cudaEventElapsedTime(&t[i], e0, e1);
+    }
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    if (st != GPUK_OK)
+        return st;
+    if (e != cudaSuccess)
+        return gkc_cuda_error(b, e, what);
+    for (int i = 1; i < 5; i++)       /* insertion sort of 5 */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            float x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    *ms = t[2];
+    return GPUK_OK;
+}
+
+gpuk_status peak_copy_gbs(gpuk_bctx *b, double *value)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *src = NULL, *dst = NULL;
+    cudaError_t e = cudaMalloc(&src, bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&dst, bytes);
+    gpuk_status st = GPUK_OK;
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(src, 0x3f, bytes, b->stream);
+    if (e == cudaSuccess) {
+        int64_t n4 = (int64_t)(bytes / 16);
+        unsigned g = gkc_blocks(n4, NT, gkc_grid_cap(b));
+        cudaStream_t s = b->stream;
+        double ms = 0.0;
+        st = time_median(b, "copy", [&] {
+            peak_copy<<<g, NT, 0, s>>>((const float4 *)src, (float4 *)dst, n4);
+        }, &ms);
+        if (st == GPUK_OK)
+            *value = 2.0 * (double)bytes / (ms * 1.0e6);
+    }
+    if (src)
+        cudaFree(src);
+    if (dst)
+        cudaFree(dst);
+    if (e != cudaSuccess)
+        return gkc_cuda_error(b, e, "peak/copy");
+    return st;
+}
+
+template <bool MINPLUS>
+gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
+{
+    int64_t blocks = (int64_t)(b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132) * 8;
+    void *out = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(float), &out));
+    cudaStream_t s = b->stream;
+    double ms = 0.0;
+    GKC_TRY(time_median(b, MINPLUS ? "addmin" : "fma", [&] {
+        peak_tile<MINPLUS><<<(unsigned)blocks, NT, 0, s>>>((float *)out, 1.0e-3f);
+    }, &ms));
+    double ops = (double)blocks * NT * ITERS * 64 * 2;
+    *value = ops / (ms * 1.0e6);   /* Gop/s */
+    return GPUK_OK;
+}
+
+}  // namespace
+
+gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
+{
+    *value = 0.0;
+    GKC_TRY(gkc_enter(b));
+    switch (kind) {
+    case GPUK_PEAK_COPY_GBS:
+        return peak_copy_gbs(b, value);
+    case GPUK_PEAK_FMA_GFLOPS:
+        return peak_tile_rate<false>(b, value);
+    case GPUK_PEAK_ADDMIN_GOPS:
+        return peak_tile_rate<true>(b, value);
+    }
+    return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "peak: unknown ceiling %d", (int)kind);
+}
