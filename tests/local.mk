@@ -5,6 +5,7 @@ check_LTLIBRARIES += tests/libgktest.la
 tests_libgktest_la_SOURCES = \
 	tests/tap.c tests/tap.h \
 	tests/ref.c tests/ref.h \
+	tests/opcases.c tests/opcases.h \
 	tests/opsuite.c tests/opsuite.h
 tests_libgktest_la_CFLAGS = $(AM_CFLAGS)
 TEST_LIBS = tests/libgktest.la src/libgpuk.la $(LIBM)

@@ -126,16 +126,16 @@ static void test_errors(void)
            "reading into NULL: GPUK_ERR_NULL");
     gpuk_tensor *v = NULL;
     int64_t vs[2] = { 4, 4 }, st_out[2] = { 4, 2 }, st_neg[2] = { -1, 1 };
-    EXPECT(gpuk_tensor_view(ctx, t, 2, vs, st_out, 0, &v), GPUK_ERR_LAYOUT, "reaches element",
+    EXPECT(gpuk_tensor_view(ctx, t, 2, vs, st_out, 0, &v), GPUK_ERR_LAYOUT, "reach element",
            "a view past the storage: GPUK_ERR_LAYOUT");
-    EXPECT(gpuk_tensor_view(ctx, t, 2, vs, NULL, 1, &v), GPUK_ERR_LAYOUT, "reaches element",
+    EXPECT(gpuk_tensor_view(ctx, t, 2, vs, NULL, 1, &v), GPUK_ERR_LAYOUT, "reach element",
            "a dense view shifted by one: GPUK_ERR_LAYOUT");
     EXPECT(gpuk_tensor_view(ctx, t, 2, vs, st_neg, 12, &v), GPUK_ERR_LAYOUT, "strides[0]",
            "a negative stride: GPUK_ERR_LAYOUT");
     EXPECT(gpuk_tensor_view(ctx, t, 2, vs, NULL, -1, &v), GPUK_ERR_LAYOUT, "offset",
            "a negative offset: GPUK_ERR_LAYOUT");
     int64_t big[2] = { 1LL << 62, 2 }, bigst[2] = { 1LL << 62, 1 };
-    EXPECT(gpuk_tensor_view(ctx, t, 2, big, bigst, 0, &v), GPUK_ERR_OVERFLOW, "overflow",
+    EXPECT(gpuk_tensor_view(ctx, t, 2, big, bigst, 0, &v), GPUK_ERR_OVERFLOW, "2^63",
            "a view whose last element overflows: GPUK_ERR_OVERFLOW");
 
     /* handles of another context, and things that are not handles */

@@ -1,0 +1,66 @@
+/*
+ * opcases.h - the cases of the op suite: shapes, layouts and inputs of
+ * every op, generated from a seed, and their float64 reference.  The
+ * runner (opsuite.c) places them in guarded storage on a backend and
+ * compares.
+ */
+#ifndef GPUK_TEST_OPCASES_H
+#define GPUK_TEST_OPCASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuk.h>
+
+/* Where a tensor sits in its storage (see oc_arg_set). */
+enum { OC_DENSE, OC_OFF1, OC_STRIDED };
+
+#define OC_GUARD_BACK 16 /* elements of guard after every view */
+
+/* One tensor operand: its view (shape, strides, offset = front) inside a
+ * 1-D storage of `storage` elements. */
+typedef struct oc_arg {
+    gpuk_dtype dtype;
+    int ndim;
+    int64_t shape[GPUK_MAX_DIMS], stride[GPUK_MAX_DIMS];
+    int64_t front, storage, numel;
+    int alias;  /* index of the input whose tensor this is; -1: its own storage */
+    void *vals; /* numel dense values; for an output its initial contents, NULL: poison */
+} oc_arg;
+
+/* One call of one op. */
+typedef struct oc_case {
+    gpuk_op op;
+    char label[96]; /* shape and layout, e.g. "7x33x5 bias strided" */
+    int n_in, exact;
+    oc_arg in[3], out;
+    float alpha, beta;
+    int ta, tb, axis, kind;
+    int64_t bc, ba, bb, m, k, n; /* the sizes the reference takes */
+    int64_t rows, cols, nnz;     /* SPMV: the CSR matrix */
+    int32_t *rp, *ci;
+    float *cv;
+    double *ref[2], *bound[2]; /* [0] at the FP32 u, [1] at the TF32 u (oc_ref) */
+    float *cpu_out;            /* the runner's copy of the CPU backend's output */
+    int cpu_tried;
+} oc_case;
+
+/* malloc that bails out of the TAP run when the host has no memory. */
+void *oc_alloc(size_t n);
+
+/* Case number idx of op, inputs drawn from seed (mixed with op and idx,
+ * so a case does not depend on the ones before it).  Returns 0 past the
+ * last case. */
+int oc_build(gpuk_op op, int idx, uint64_t seed, oc_case *c);
+
+/* Fill c->ref[tf], c->bound[tf] (tf: the variant computes in TF32). */
+void oc_ref(oc_case *c, int tf);
+
+void oc_free(oc_case *c);
+
+/* Storage element of the view's row-major element lin. */
+int64_t oc_arg_pos(const oc_arg *t, int64_t lin);
+
+const char *oc_layout_name(int layout);
+
+#endif

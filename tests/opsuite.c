@@ -1,0 +1,361 @@
+/*
+ * opsuite.c - the op suite (see opsuite.h).
+ *
+ * Every tensor lives in the middle of a larger 1-D storage tensor: the
+ * rest of the storage (guards before and after, and the padding between
+ * rows of a strided view) holds a sentinel, and the whole storage is read
+ * back after the op.  An output's elements start as a NaN poison, so an
+ * element the kernel forgets fails, a write outside the view changes a
+ * sentinel, and a write into an input shows up as a changed input.
+ *
+ * The cases (shapes, layouts, inputs, reference) come from opcases.c; each
+ * is generated once from the seed and run through every variant, so a
+ * failure replays with GPUK_TEST_SEED alone.
+ */
+#include "opsuite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuk.h>
+
+#include "opcases.h"
+#include "ref.h"
+#include "tap.h"
+
+#define SENTINEL 0xDEADBEEFu /* storage outside every view */
+#define POISON 0x7FC0BAD0u   /* a quiet NaN: output elements before the op */
+
+typedef struct suite {
+    const char *be;
+    gpuk_context *ctx, *cpu;
+    uint32_t cpu_flags; /* flags of the CPU's default variant of the current op */
+    unsigned long long seed;
+    int quick; /* GPUK_TEST_QUICK: only the smaller cases */
+} suite;
+
+/* The storage as written: sentinel, with the values (or poison) in place. */
+static uint32_t *arg_image(const oc_arg *t)
+{
+    uint32_t *img = oc_alloc((size_t)t->storage * 4);
+    for (int64_t p = 0; p < t->storage; p++)
+        img[p] = SENTINEL;
+    for (int64_t i = 0; i < t->numel; i++) {
+        uint32_t w = POISON;
+        if (t->vals)
+            memcpy(&w, (const char *)t->vals + 4 * i, 4);
+        img[oc_arg_pos(t, i)] = w;
+    }
+    return img;
+}
+
+static gpuk_status launch(gpuk_context *x, const oc_case *c, gpuk_tensor *const *in,
+                          gpuk_tensor *out, const gpuk_csr *csr, const char *v)
+{
+    switch (c->op) {
+    case GPUK_OP_MATMUL:
+        return gpuk_matmul(x, in[0], in[1], c->n_in > 2 ? in[2] : NULL, out, v);
+    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(x, in[0], in[1], out, v);
+    case GPUK_OP_MINPLUS: return gpuk_minplus(x, in[0], in[1], out, v);
+    case GPUK_OP_TRANSPOSE: return gpuk_transpose(x, in[0], out, v);
+    case GPUK_OP_REDUCE: return gpuk_reduce(x, c->kind, in[0], c->axis, out, v);
+    case GPUK_OP_ADD: return gpuk_add(x, in[0], in[1], out, v);
+    case GPUK_OP_SCALE: return gpuk_scale(x, c->alpha, in[0], out, v);
+    case GPUK_OP_RELU: return gpuk_relu(x, in[0], out, v);
+    case GPUK_OP_BIAS_RELU: return gpuk_bias_relu(x, in[0], in[1], out, v);
+    case GPUK_OP_COPY: return gpuk_copy(x, in[0], out, v);
+    case GPUK_OP_SOFTMAX: return gpuk_softmax(x, in[0], out, v);
+    case GPUK_OP_EMBEDDING: return gpuk_embedding(x, in[0], in[1], out, v);
+    case GPUK_OP_MEANPOOL: return gpuk_meanpool(x, in[0], out, v);
+    case GPUK_OP_SPMV: return gpuk_spmv(x, csr, in[0], out, v);
+    case GPUK_OP_DOT: return gpuk_dot(x, in[0], in[1], out, v);
+    case GPUK_OP_GEMV:
+        return gpuk_gemv(x, (gpuk_trans)c->ta, c->alpha, in[0], in[1], c->beta, out, v);
+    case GPUK_OP_GEMM:
+        return gpuk_gemm(x, (gpuk_trans)c->ta, (gpuk_trans)c->tb, c->alpha, in[0], in[1],
+                         c->beta, out, v);
+    }
+    return GPUK_ERR_INVALID;
+}
+
+/* Run c on ctx with variant v; the dense output goes to got.  Returns 1
+ * when the op succeeded and every storage outside the output view came
+ * back as written; else 0, with why. */
+static int run_case(gpuk_context *ctx, const oc_case *c, const char *v, float *got,
+                    char *why, size_t wl)
+{
+    gpuk_tensor *base[4] = { 0 }, *view[4] = { 0 };
+    uint32_t *img[4] = { 0 };
+    const oc_arg *a[4];
+    gpuk_csr *csr = NULL;
+    gpuk_status st = GPUK_OK;
+    const char *stage = "";
+    int na = c->n_in + 1, outi = c->out.alias >= 0 ? c->out.alias : c->n_in, ok = 1;
+
+    for (int i = 0; i < c->n_in; i++)
+        a[i] = &c->in[i];
+    a[c->n_in] = &c->out;
+    for (int i = 0; i < na && st == GPUK_OK; i++) {
+        if (a[i]->alias >= 0) {
+            view[i] = view[a[i]->alias];
+            continue;
+        }
+        img[i] = arg_image(a[i]);
+        stage = "gpuk_tensor_create";
+        st = gpuk_tensor_create(ctx, a[i]->dtype, 1, &a[i]->storage, &base[i]);
+        if (st == GPUK_OK) {
+            stage = "gpuk_tensor_write";
+            st = gpuk_tensor_write(ctx, base[i], img[i], (size_t)a[i]->storage * 4);
+        }
+        if (st == GPUK_OK) {
+            stage = "gpuk_tensor_view";
+            st = gpuk_tensor_view(ctx, base[i], a[i]->ndim, a[i]->shape, a[i]->stride,
+                                  a[i]->front, &view[i]);
+        }
+    }
+    if (st == GPUK_OK && c->op == GPUK_OP_SPMV) {
+        stage = "gpuk_csr_create";
+        st = gpuk_csr_create(ctx, c->rows, c->cols, c->nnz, c->rp, c->ci, c->cv, &csr);
+    }
+    if (st == GPUK_OK) {
+        stage = gpuk_op_name(c->op);
+        st = launch(ctx, c, view, view[c->n_in], csr, v);
+    }
+    if (st != GPUK_OK) {
+        snprintf(why, wl, "%s returned %s (%d): %s", stage, gpuk_strerror(st), (int)st,
+                 gpuk_context_error(ctx));
+        ok = 0;
+    }
+    for (int i = 0; ok && i < na; i++) {
+        if (!base[i])
+            continue;
+        uint32_t *buf = oc_alloc((size_t)a[i]->storage * 4);
+        st = gpuk_tensor_read(ctx, base[i], buf, (size_t)a[i]->storage * 4);
+        if (st != GPUK_OK) {
+            snprintf(why, wl, "gpuk_tensor_read returned %s: %s", gpuk_strerror(st),
+                     gpuk_context_error(ctx));
+            ok = 0;
+        }
+        for (int64_t e = 0; ok && i == outi && e < c->out.numel; e++) {
+            int64_t p = oc_arg_pos(&c->out, e);
+            memcpy(&got[e], &buf[p], 4);
+            buf[p] = img[i][p]; /* so the rest must equal the image */
+        }
+        for (int64_t p = 0; ok && p < a[i]->storage; p++)
+            if (buf[p] != img[i][p]) {
+                if (i == outi)
+                    snprintf(why, wl, "wrote outside the output view: storage element %lld "
+                             "(view starts at %lld) is 0x%08x, not the guard 0x%08x",
+                             (long long)p, (long long)a[i]->front, buf[p], SENTINEL);
+                else
+                    snprintf(why, wl, "input %d changed: storage element %lld is 0x%08x, "
+                             "was 0x%08x", i, (long long)p, buf[p], img[i][p]);
+                ok = 0;
+            }
+        free(buf);
+    }
+    gpuk_csr_destroy(ctx, csr);
+    for (int i = 0; i < na; i++) {
+        if (base[i]) {
+            gpuk_tensor_destroy(ctx, view[i]);
+            gpuk_tensor_destroy(ctx, base[i]);
+        }
+        free(img[i]);
+    }
+    return ok;
+}
+
+/* ---- checks ---- */
+
+/* One TAP line for a comparison; want/bnd describe the first bad element. */
+static void report(const suite *s, const char *name, const oc_case *c, const ref_cmp *r,
+                   const float *got, double want, double bnd, const char *wname)
+{
+    if (r->bad) {
+        long long i = (long long)r->first_bad;
+        tap_ok(0, "%s: %lld of %lld elements wrong, first [%lld] got %.9g %s %.9g "
+               "(bound %.3g); max err %.3g (seed %llu)", name, (long long)r->bad,
+               (long long)r->n, i, (double)got[i], wname, want, bnd, r->max_err, s->seed);
+    } else if (r->n == 0) {
+        tap_ok(1, "%s: empty output, storage untouched (seed %llu)", name, s->seed);
+    } else if (c->exact) {
+        tap_ok(1, "%s: bit-exact, %lld elements (seed %llu)", name, (long long)r->n, s->seed);
+    } else if (r->worst_ratio < 0) {
+        tap_ok(1, "%s: %lld elements, NaN/inf where expected (seed %llu)", name,
+               (long long)r->n, s->seed);
+    } else if (r->max_err == 0.0) {
+        tap_ok(1, "%s: max err 0 over %lld elements (seed %llu)", name, (long long)r->n,
+               s->seed);
+    } else {
+        tap_ok(1, "%s: max err %.3g <= bound; worst err/bound %.3g, bound %.3g there "
+               "(seed %llu)", name, r->max_err, r->worst_ratio, r->worst_bound, s->seed);
+    }
+}
+
+/* The backend against the CPU backend's default variant, on the same
+ * inputs: within the sum of both bounds, or bit for bit. */
+static void cross(const suite *s, oc_case *c, const char *name, const float *got, int tf)
+{
+    char why[512], cname[200];
+    int ctf = (s->cpu_flags & GPUK_VARIANT_TF32) != 0;
+    ref_cmp r;
+    snprintf(cname, sizeof cname, "%s vs cpu", name);
+    if (!c->cpu_tried) {
+        c->cpu_tried = 1;
+        c->cpu_out = oc_alloc((size_t)c->out.numel * sizeof(float));
+        if (!run_case(s->cpu, c, NULL, c->cpu_out, why, sizeof why)) {
+            tap_diag("cpu backend failed on %s %s: %s", gpuk_op_name(c->op), c->label, why);
+            free(c->cpu_out);
+            c->cpu_out = NULL;
+        }
+    }
+    if (!c->cpu_out) {
+        tap_ok(0, "%s: the cpu backend failed on this case (seed %llu)", cname, s->seed);
+        return;
+    }
+    if (!c->ref[ctf])
+        oc_ref(c, ctf);
+    ref_compare_pair(c->out.numel, got, c->cpu_out, c->bound[tf], c->bound[ctf], c->exact, &r);
+    int64_t i = r.first_bad < 0 ? 0 : r.first_bad;
+    report(s, cname, c, &r, got, r.n ? c->cpu_out[i] : 0.0,
+           r.n ? c->bound[tf][i] + c->bound[ctf][i] : 0.0, "cpu");
+}
+
+static void check(const suite *s, oc_case *c, const char *vname, uint32_t flags)
+{
+    int tf = (flags & GPUK_VARIANT_TF32) != 0;
+    float *got = oc_alloc((size_t)c->out.numel * sizeof(float));
+    char why[512], name[160];
+    ref_cmp r;
+    snprintf(name, sizeof name, "%s %s/%s %s", s->be, gpuk_op_name(c->op),
+             vname ? vname : "(default)", c->label);
+    if (!run_case(s->ctx, c, vname, got, why, sizeof why)) {
+        tap_ok(0, "%s: %s (seed %llu)", name, why, s->seed);
+    } else {
+        if (!c->ref[tf])
+            oc_ref(c, tf);
+        ref_compare(c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &r);
+        int64_t i = r.first_bad < 0 ? 0 : r.first_bad;
+        report(s, name, c, &r, got, r.n ? c->ref[tf][i] : 0.0, r.n ? c->bound[tf][i] : 0.0,
+               "want");
+        if (s->cpu)
+            cross(s, c, name, got, tf);
+    }
+    free(got);
+}
+
+
+/* The flags of op's default variant on ctx (0 if it lists none). */
+static uint32_t default_flags(gpuk_context *ctx, gpuk_op op)
+{
+    size_t n = 0;
+    gpuk_variant_info vi;
+    if (gpuk_variant_count(ctx, op, &n) != GPUK_OK)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (gpuk_variant_get(ctx, op, i, &vi) == GPUK_OK && (vi.flags & GPUK_VARIANT_DEFAULT))
+            return vi.flags;
+    return 0;
+}
+
+/* Element operations of a case, roughly: for the products, outputs times
+ * the inner length; otherwise the elements moved.  GPUK_TEST_QUICK=1 (set
+ * by the compute-sanitizer runs, where kernels run 10-100x slower) skips
+ * the cases above QUICK_WORK. */
+#define QUICK_WORK (1 << 20)
+
+static int64_t case_work(const oc_case *c)
+{
+    int64_t w = c->out.numel;
+    if (c->op == GPUK_OP_MATMUL || c->op == GPUK_OP_BATCHED_MATMUL ||
+        c->op == GPUK_OP_MINPLUS || c->op == GPUK_OP_GEMM)
+        return w * (c->k > 0 ? c->k : 1);
+    for (int i = 0; i < c->n_in; i++)
+        w += c->in[i].numel;
+    return w + c->nnz;
+}
+
+/* Every case of op through every variant the backend lists, and case 1
+ * once more through the default variant (variant NULL). */
+static void op_suite(suite *s, gpuk_op op)
+{
+    size_t nv = 0;
+    gpuk_status st = gpuk_variant_count(s->ctx, op, &nv);
+    gpuk_variant_info *vi;
+    oc_case c;
+
+    if (!tap_ok(st == GPUK_OK && nv > 0, "%s %s: %zu variants listed%s%s", s->be,
+                gpuk_op_name(op), nv, st != GPUK_OK ? ": " : "",
+                st != GPUK_OK ? gpuk_context_error(s->ctx) : ""))
+        return;
+    vi = oc_alloc(nv * sizeof *vi);
+    for (size_t v = 0; v < nv; v++) {
+        st = gpuk_variant_get(s->ctx, op, v, &vi[v]);
+        if (st != GPUK_OK) {
+            tap_ok(0, "%s %s: gpuk_variant_get(%zu) returned %s: %s", s->be,
+                   gpuk_op_name(op), v, gpuk_strerror(st), gpuk_context_error(s->ctx));
+            vi[v].name = NULL;
+        }
+    }
+    s->cpu_flags = s->cpu ? default_flags(s->cpu, op) : 0;
+    for (int idx = 0; oc_build(op, idx, s->seed, &c); idx++) {
+        if (s->quick && case_work(&c) > QUICK_WORK) {
+            oc_free(&c);
+            continue;
+        }
+        for (size_t v = 0; v < nv; v++)
+            if (vi[v].name)
+                check(s, &c, vi[v].name, vi[v].flags);
+        if (idx == 1)
+            check(s, &c, NULL, default_flags(s->ctx, op));
+        oc_free(&c);
+    }
+    free(vi);
+}
+
+/* Open a context on backend; on failure a failed check with the reason
+ * from the load report. */
+static gpuk_context *open_ctx(const char *backend)
+{
+    gpuk_options o;
+    gpuk_load_report *rep = NULL;
+    gpuk_context *ctx = NULL;
+    gpuk_options_init(&o);
+    o.backend = backend;
+    gpuk_status st = gpuk_context_open_ex(&ctx, &o, &rep);
+    if (st != GPUK_OK) {
+        tap_ok(0, "open a %s context: %s", backend, gpuk_strerror(st));
+        for (size_t i = 0; rep && i < gpuk_load_report_count(rep); i++) {
+            const gpuk_load_attempt *a = gpuk_load_report_get(rep, i);
+            tap_diag("tried %s at '%s': %s", a->backend, a->path, a->reason);
+        }
+    }
+    if (rep)
+        gpuk_load_report_free(rep);
+    return st == GPUK_OK ? ctx : NULL;
+}
+
+int opsuite_run(const char *backend)
+{
+    suite s = { 0 };
+    s.be = backend;
+    s.seed = tap_seed();
+    s.quick = getenv("GPUK_TEST_QUICK") && atoi(getenv("GPUK_TEST_QUICK")) > 0;
+    if (s.quick)
+        tap_diag("GPUK_TEST_QUICK: cases above %d element operations are left out", QUICK_WORK);
+    s.ctx = open_ctx(backend);
+    if (!s.ctx)
+        return 1;
+    if (strcmp(backend, "cpu") != 0) {
+        s.cpu = open_ctx("cpu");
+        if (!s.cpu)
+            tap_diag("no cross-check against the cpu backend");
+    }
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
+        op_suite(&s, (gpuk_op)op);
+    gpuk_context_close(s.cpu);
+    gpuk_context_close(s.ctx);
+    return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * opsuite.h - the table-driven op suite shared by t_ops_cpu and t_ops_cuda.
+ *
+ * opsuite_run(backend) opens a context on the backend and, for every op
+ * from GPUK_OP_FIRST to GPUK_OP_LAST and every variant the backend lists
+ * (gpuk_variant_count / gpuk_variant_get: a variant is tested the moment
+ * it is registered), runs the op on odd and non-square shapes with random
+ * inputs from tap_seed(), NaN-poisoned outputs, guard regions around every
+ * tensor, unaligned and row-strided views, and compares with the float64
+ * reference of ref.h: one TAP check per (op, variant, shape).  On a
+ * backend other than "cpu" the same inputs also run on a CPU context and
+ * the two backends are compared with each other.
+ *
+ * Environment: GPUK_TEST_SEED replays a run; GPUK_TEST_QUICK=1 leaves out
+ * the larger cases (for runs under compute-sanitizer).
+ *
+ * Returns 0 when the context opened, else 1 (after a failed check that
+ * says why).  The caller ends with tap_done().
+ */
+#ifndef GPUK_TEST_OPSUITE_H
+#define GPUK_TEST_OPSUITE_H
+
+int opsuite_run(const char *backend);
+
+#endif
