@@ -56,8 +56,13 @@ do_sanitize() {
   cd "$build" || return 1
   local rc=0
   for tool in memcheck racecheck synccheck initcheck; do
-    GPUK_TEST_QUICK=1 timeout 900 ./libtool --mode=execute compute-sanitizer --tool "$tool" \
-      --error-exitcode 99 tests/t_ops_cuda > "$logs/sanitizer-$tool.log" 2>&1
+    # racecheck: cuSPARSE's own csrmv kernel reports a shared-memory hazard
+    # even when called alone, outside libgpuk, with correct results
+    # (bench/results/h200-2026-11-21-issue3.md); only our kernels are judged
+    local extra=
+    [ "$tool" = racecheck ] && extra="--kernel-name-exclude kns=cusparse"
+    GPUK_TEST_QUICK=${GPUK_TEST_QUICK-1} timeout 900 ./libtool --mode=execute compute-sanitizer \
+      --tool "$tool" $extra --error-exitcode 99 tests/t_ops_cuda > "$logs/sanitizer-$tool.log" 2>&1
     local r=$?
     echo "$tool: rc=$r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool.log" | tail -1)"
     [ $r -eq 0 ] || rc=$r
