@@ -311,7 +311,10 @@ gpuk_status gpuk_timer_start(gpuk_context *ctx)
     if (!ctx)
         return GPUK_ERR_NULL;
     gpuk_status st = ctx->be->timer_start(ctx->b);
-    return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "timer_start");
+    if (st != GPUK_OK)
+        return gk_backend_fail(ctx, st, "timer_start");
+    ctx->timing = 1;
+    return GPUK_OK;
 }
 
 gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms)
@@ -320,6 +323,9 @@ gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms)
         return GPUK_ERR_NULL;
     if (!ms)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_timer_stop: ms is NULL");
+    if (!ctx->timing)
+        return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_timer_stop: no gpuk_timer_start is pending");
+    ctx->timing = 0;
     gpuk_status st = ctx->be->timer_stop(ctx->b, ms);
     return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "timer_stop");
 }

@@ -114,6 +114,7 @@ struct gpuk_context {
     gpuk_load_report *report;
     gk_handles handles;
     int device, num_threads, check, verbose;
+    int timing;             /* gpuk_timer_start called, stop not yet */
     gpuk_device_desc dev;
     gpuk_context *shadow;   /* GPUK_CHECK: a CPU context the ops are replayed on */
     char err[1024];

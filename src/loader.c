@@ -2,9 +2,9 @@
  * loader.c - find, dlopen and check backend plugins; the load report.
  *
  * Search order for a backend named NAME: each folder of GPUK_BACKEND_PATH,
- * the configured plugin folder (GPUK_PLUGIN_DIR), the plugin folder next
- * to wherever libgpuk.so itself was loaded from (so an installed tree
- * moved to another prefix still finds its plugins), then plain
+ * the plugin folder next to wherever libgpuk.so itself was loaded from (so
+ * an installed tree moved to another prefix still finds its own plugins),
+ * the configured plugin folder (GPUK_PLUGIN_DIR), then plain
  * "backend_NAME.so" for the system loader (LD_LIBRARY_PATH, ld.so.cache).
  * Every candidate and why it was taken or rejected goes into the report.
  *
@@ -16,7 +16,9 @@
 #include "gpuk_internal.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +190,53 @@ static int bad_table(const gpuk_backend *be, char *why, size_t len)
     return 0;
 }
 
+/* dlopen maps a plugin's segments straight from the file; a segment that
+ * claims bytes past the end of a truncated file faults (SIGBUS) on first
+ * touch, inside the dynamic loader, where no status can be returned.  So
+ * a file that looks like an ELF object must hold every byte its program
+ * headers promise.  Anything else is left for dlopen to refuse. */
+static int elf_truncated(const char *path, off_t size, char *why, size_t len)
+{
+    Elf64_Ehdr eh;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;   /* dlopen will say why it cannot read it */
+    int bad = 0;
+    ssize_t got = read(fd, &eh, sizeof eh);
+    if (got < (ssize_t)EI_NIDENT || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64) {
+        close(fd);
+        return 0;   /* not a 64-bit ELF file: dlopen refuses it cleanly */
+    }
+    if (got < (ssize_t)sizeof eh) {
+        snprintf(why, len, "truncated ELF file (%lld bytes, shorter than its header)",
+                 (long long)size);
+        close(fd);
+        return 1;
+    }
+    uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+    if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > (uint64_t)size) {
+        snprintf(why, len, "truncated or corrupt ELF file: program headers end at byte %llu, "
+                 "the file has %lld", (unsigned long long)ph_end, (long long)size);
+        bad = 1;
+    }
+    for (int i = 0; !bad && i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) !=
+            (ssize_t)sizeof ph) {
+            snprintf(why, len, "cannot read ELF program header %d", i);
+            bad = 1;
+        } else if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > (uint64_t)size) {
+            snprintf(why, len, "truncated ELF file: segment %d needs bytes up to %llu, the "
+                     "file has %lld", i, (unsigned long long)(ph.p_offset + ph.p_filesz),
+                     (long long)size);
+            bad = 1;
+        }
+    }
+    close(fd);
+    return bad;
+}
+
 /* Try one candidate file: load, check ABI, probe.  On success *out is a
  * plugin ready for init. */
 static gpuk_status try_file(const char *backend, const char *path, gpuk_load_report *rep,
@@ -202,6 +251,12 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     if (!S_ISREG(sb.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file", path);
         gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_LOAD, "not a regular file");
+        return GPUK_ERR_BACKEND_LOAD;
+    }
+    char elf_why[256];
+    if (elf_truncated(path, sb.st_size, elf_why, sizeof elf_why)) {
+        snprintf(err, errlen, "cannot load %s: %s", path, elf_why);
+        gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_LOAD, "rejected: %s", elf_why);
         return GPUK_ERR_BACKEND_LOAD;
     }
     dlerror();
@@ -337,6 +392,14 @@ static int same_dir(const char *a, const char *b)
     return strcmp(ra, rb) == 0;
 }
 
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Find and load the plugin for a backend name.  On success *out is set. */
 static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin **out,
                               char *err, size_t errlen)
@@ -374,10 +437,15 @@ static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin
         free(copy);
     }
 
+    /* the plugins installed beside the libgpuk.so that is running come
+     * first: a stale install at the configured prefix must not shadow a
+     * tree that was moved or staged with DESTDIR */
     char reloc[PATH_MAX];
     const char *dirs[2] = { GPUK_PLUGIN_DIR, NULL };
-    if (relocated_dir(reloc, sizeof reloc) && !same_dir(reloc, GPUK_PLUGIN_DIR))
-        dirs[1] = reloc;
+    if (relocated_dir(reloc, sizeof reloc) && !same_dir(reloc, GPUK_PLUGIN_DIR)) {
+        dirs[0] = reloc;
+        dirs[1] = GPUK_PLUGIN_DIR;
+    }
     for (int i = 0; i < 2 && dirs[i]; i++) {
         snprintf(path, sizeof path, "%s/%s", dirs[i], file);
         st = try_file(name, path, rep, out, e, sizeof e);
@@ -415,6 +483,15 @@ static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin
     const char *where = (sym && dladdr(sym, &info) && info.dli_fname) ? info.dli_fname : file;
     snprintf(path, sizeof path, "%s", where);
     dlclose(probe);
+    /* a plugin rejected above stays mapped (RTLD_NODELETE), so the system
+     * loader hands back that same file: it has been reported already */
+    for (size_t i = 0; i < rep->n; i++) {
+        if (strcmp(rep->v[i].backend, name) == 0 && rep->v[i].path[0] &&
+            same_file(rep->v[i].path, path)) {
+            gk_report_add(rep, name, file, best, "the system loader found %s again", path);
+            return best;
+        }
+    }
     st = try_file(name, path, rep, out, e, sizeof e);
     if (st == GPUK_OK)
         return GPUK_OK;

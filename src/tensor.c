@@ -40,6 +40,14 @@ static gpuk_status check_shape(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
         if (shape[i] < 0)
             return gk_fail(ctx, GPUK_ERR_SHAPE, "%s: shape[%d] is %lld, must be >= 0", fn, i,
                            (long long)shape[i]);
+    /* The nonzero dimensions must multiply (in bytes) without overflow even
+     * when another one is 0: code downstream multiplies subsets of them
+     * (the rows of a softmax, the outer count of a reduction). */
+    int64_t span = (int64_t)gk_elsize(dtype);
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] > 0 && __builtin_mul_overflow(span, shape[i], &span))
+            return gk_fail(ctx, GPUK_ERR_OVERFLOW, "%s: the byte size of shape overflows "
+                           "(zero dimensions aside, the others must multiply within 2^63)", fn);
     return GPUK_OK;
 }
 
@@ -152,17 +160,19 @@ gpuk_status gpuk_tensor_view(gpuk_context *ctx, const gpuk_tensor *base, int ndi
     /* every reachable element must be inside the storage */
     int64_t store = (int64_t)(b->st->bytes / gk_elsize(b->dtype));
     int64_t last = offset, step;
+    /* the reach must be computable even for an empty view: its nonempty
+     * dimensions' strides still reach kernels (a [m,0] matrix's rows) */
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, v.stride[i], &step) ||
+                             __builtin_add_overflow(last, step, &last)))
+            return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: shape, strides and offset "
+                           "reach past element 2^63");
+    }
     if (v.numel > 0) {
-        for (int i = 0; i < ndim; i++) {
-            if (__builtin_mul_overflow(shape[i] - 1, v.stride[i], &step) ||
-                __builtin_add_overflow(last, step, &last))
-                return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: the offset of the "
-                               "last element overflows");
-        }
         if (last >= store)
-            return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: the view reaches element "
-                           "%lld, but the storage holds %lld elements", (long long)last,
-                           (long long)store);
+            return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: shape, strides and offset "
+                           "reach element %lld, but base's storage holds %lld elements",
+                           (long long)last, (long long)store);
     } else if (offset > store) {
         return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: offset %lld is past the end of "
                        "the storage (%lld elements)", (long long)offset, (long long)store);
