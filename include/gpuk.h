@@ -277,7 +277,8 @@ typedef struct gpuk_csr gpuk_csr;
 
 /* Copy a CSR matrix from host arrays to the backend.  Validated here:
  * row_ptr[0] == 0, row_ptr non-decreasing, row_ptr[rows] == nnz, every
- * column index in [0, cols).  Counts must fit in int32. */
+ * column index in [0, cols), no column twice in one row (columns within a
+ * row may be in any order).  Counts must fit in int32. */
 gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
                             const int32_t *row_ptr, const int32_t *col_idx,
                             const float *values, gpuk_csr **out);

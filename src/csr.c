@@ -76,6 +76,27 @@ gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64
         if (col_idx[e] < 0 || col_idx[e] >= cols)
             return gk_fail(ctx, GPUK_ERR_SPARSE, "col_idx[%lld] = %d is outside [0, %lld) (cols)",
                            (long long)e, (int)col_idx[e], (long long)cols);
+    /* Columns within a row may come in any order, but each (row, column)
+     * pair only once: cuSPARSE assumes it, and with it every rung computes
+     * the same function.  last[c] is the last row that used column c. */
+    if (nnz > 0) {
+        int32_t *last = malloc((size_t)cols * sizeof *last);
+        if (!last)
+            return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_csr_create: out of host memory");
+        memset(last, 0xff, (size_t)cols * sizeof *last);
+        for (int64_t i = 0; i < rows; i++) {
+            for (int64_t e = row_ptr[i]; e < row_ptr[i + 1]; e++) {
+                if (last[col_idx[e]] == (int32_t)i) {
+                    free(last);
+                    return gk_fail(ctx, GPUK_ERR_SPARSE, "col_idx[%lld] = %d repeats a column "
+                                   "already in row %lld: each (row, column) pair may appear "
+                                   "once", (long long)e, (int)col_idx[e], (long long)i);
+                }
+                last[col_idx[e]] = (int32_t)i;
+            }
+        }
+        free(last);
+    }
 
     gk_csr *m = calloc(1, sizeof *m);
     if (!m)

@@ -221,6 +221,12 @@ static void test_csr(void)
            "negative rows: GPUK_ERR_SHAPE");
     EXPECT(gpuk_csr_create(ctx, 3, 1LL << 33, 4, rp, ci, val, &m), GPUK_ERR_OVERFLOW, "32-bit",
            "cols beyond int32: GPUK_ERR_OVERFLOW");
+    int32_t dup[4] = { 2, 2, 1, 3 }, unsorted[4] = { 2, 0, 3, 1 };
+    EXPECT(gpuk_csr_create(ctx, 3, 4, 4, rp, dup, val, &m), GPUK_ERR_SPARSE, "col_idx[1]",
+           "a column twice in one row: GPUK_ERR_SPARSE naming col_idx[1]");
+    tap_ok(gpuk_csr_create(ctx, 3, 4, 4, rp, unsorted, val, &m) == GPUK_OK,
+           "columns out of order within a row are accepted");
+    gpuk_csr_destroy(ctx, m);
     int32_t empty_rp[4] = { 0, 0, 0, 0 };
     tap_ok(gpuk_csr_create(ctx, 3, 4, 0, empty_rp, NULL, NULL, &m) == GPUK_OK,
            "an all-zero CSR (nnz 0, NULL arrays) is valid");

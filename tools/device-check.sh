@@ -72,8 +72,19 @@ do_sanitize() {
 do_bench() {
   bash "$src/bench/run-all.sh" "$build" && cp -r "$src/bench/results" "$logs/bench-results"
 }
-do_textclf() {
-  bash "$src/examples/textclf/device-run.sh" "$build" "$logs"
+do_textclf() {   # both backends agree, and PyTorch agrees, on a generated model
+  cd "$build" || return 1
+  local t=examples/textclf/textclf d=$logs/textclf
+  mkdir -p "$d"
+  $t --generate --model "$d/m.gktm" --input "$d/i.gktb" --seed 2 &&
+  GPUK_BACKEND=cpu $t --model "$d/m.gktm" --input "$d/i.gktb" --repeat 5 &&
+  GPUK_BACKEND=cuda $t --model "$d/m.gktm" --input "$d/i.gktb" --repeat 20 &&
+  $t --compare --model "$d/m.gktm" --input "$d/i.gktb" &&
+  python3 "$src/examples/textclf/torch_compare.py" --model "$d/m.gktm" --input "$d/i.gktb" \
+    --textclf "$t" --repeat 20 --markdown "$d/textclf-torch.md"
+  local rc=$?
+  rm -f "$d/m.gktm" "$d/i.gktb"
+  return $rc
 }
 
 note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
