@@ -19,7 +19,7 @@
 
 const char *oc_layout_name(int layout)
 {
-    static const char *const names[] = { "dense", "off1", "strided" };
+    static const char *const names[] = { "dense", "off1", "strided", "pad4" };
     return names[layout];
 }
 
@@ -87,7 +87,9 @@ static void arg_span(oc_arg *t)
 
 /* dense: 16 elements in (64-byte aligned); off1: one element in (not
  * 16-byte aligned); strided: 5 in, rows 3 longer than the row, matrices 7
- * elements apart (only for operands that take strides). */
+ * elements apart; pad4: 16 in, rows 4 longer, matrices 8 apart, so a row
+ * of a multiple of 4 stays 16-byte aligned (the float4 and cp.async paths
+ * of the fast rungs).  Strides only for operands that take them. */
 static void arg_set(oc_arg *t, gpuk_dtype dt, int ndim, const int64_t *shape, int layout,
                     void *vals)
 {
@@ -98,7 +100,7 @@ static void arg_set(oc_arg *t, gpuk_dtype dt, int ndim, const int64_t *shape, in
     t->alias = -1;
     t->vals = vals;
     t->numel = 1;
-    t->front = layout == OC_DENSE ? 16 : layout == OC_OFF1 ? 1 : 5;
+    t->front = layout == OC_DENSE || layout == OC_PAD4 ? 16 : layout == OC_OFF1 ? 1 : 5;
     for (int d = ndim - 1; d >= 0; d--) {
         t->shape[d] = shape[d];
         t->numel *= shape[d];
@@ -108,6 +110,10 @@ static void arg_set(oc_arg *t, gpuk_dtype dt, int ndim, const int64_t *shape, in
             st += 3;
         if (layout == OC_STRIDED && ndim >= 3 && d == ndim - 2)
             st += 7;
+        if (layout == OC_PAD4 && ndim >= 2 && d == ndim - 1)
+            st += 4;
+        if (layout == OC_PAD4 && ndim >= 3 && d == ndim - 2)
+            st += 8;
     }
     arg_span(t);
 }
@@ -211,7 +217,10 @@ static int b_matmul(oc_case *c, int i, uint64_t *g)
         { 1, 1, 1, 1, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 7, 33, 5, 1, OC_STRIDED },
         { 33, 7, 127, 1, OC_OFF1 }, { 127, 257, 33, 0, OC_STRIDED }, { 257, 127, 1, 1, OC_DENSE },
         { 1, 257, 7, 0, OC_STRIDED }, { 33, 0, 7, 1, OC_DENSE }, { 33, 0, 7, 0, OC_OFF1 },
-        { 257, 33, 257, 1, OC_STRIDED }, { 1000, 65, 33, 1, OC_OFF1 } };
+        { 257, 33, 257, 1, OC_STRIDED }, { 1000, 65, 33, 1, OC_OFF1 },
+        /* multiples of 4 on aligned rows: the vectorized paths */
+        { 130, 68, 260, 1, OC_DENSE }, { 128, 128, 128, 0, OC_DENSE }, { 64, 36, 132, 1, OC_PAD4 },
+        { 256, 64, 128, 0, OC_PAD4 }, { 16, 2048, 12, 1, OC_DENSE } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -245,7 +254,9 @@ static int b_batched(oc_case *c, int i, uint64_t *g)
         { 4, 1, 4, 33, 7, 127, OC_STRIDED }, { 5, 5, 1, 127, 33, 7, OC_STRIDED },
         { 2, 2, 2, 257, 17, 33, OC_DENSE }, { 3, 1, 3, 7, 0, 5, OC_OFF1 },
         { 4, 4, 1, 1, 257, 7, OC_OFF1 }, { 3, 0, 3, 33, 7, 5, OC_STRIDED },
-        { 2, 2, 0, 7, 33, 127, OC_OFF1 }, { 2, 1, 2, 1000, 33, 65, OC_DENSE } };
+        { 2, 2, 0, 7, 33, 127, OC_OFF1 }, { 2, 1, 2, 1000, 33, 65, OC_DENSE },
+        { 2, 2, 2, 68, 36, 132, OC_DENSE }, { 3, 1, 3, 64, 64, 64, OC_PAD4 },
+        { 2, 2, 0, 128, 32, 64, OC_PAD4 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -266,7 +277,8 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
         { 1, 1, 1, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 127, 0, OC_DENSE },
         { 127, 257, 33, 0, OC_OFF1 }, { 257, 127, 1, 0, OC_DENSE }, { 1, 257, 7, 0, OC_OFF1 },
         { 33, 0, 7, 0, OC_DENSE }, { 33, 33, 33, 1, OC_OFF1 }, { 127, 127, 127, 1, OC_DENSE },
-        { 1000, 33, 127, 0, OC_OFF1 },
+        { 1000, 33, 127, 0, OC_OFF1 }, { 129, 36, 68, 0, OC_DENSE },
+        { 128, 128, 128, 1, OC_DENSE }, { 64, 256, 64, 0, OC_DENSE },
         { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
     static const float pinf[] = { INFINITY }, ninf[] = { -INFINITY };
     if (i >= NELEM(T))
@@ -300,7 +312,8 @@ static int b_transpose(oc_case *c, int i, uint64_t *g)
     static const int T[][3] = { /* m, n, layout; the last with +-inf */
         { 1, 1, OC_DENSE }, { 7, 33, OC_OFF1 }, { 33, 7, OC_STRIDED }, { 127, 257, OC_STRIDED },
         { 257, 127, OC_OFF1 }, { 1, 257, OC_DENSE }, { 257, 1, OC_STRIDED }, { 64, 64, OC_OFF1 },
-        { 1000, 257, OC_STRIDED },
+        { 1000, 257, OC_STRIDED }, { 130, 260, OC_DENSE }, { 128, 64, OC_PAD4 },
+        { 256, 256, OC_DENSE },
         { 33, 7, OC_OFF1 } };
     static const float inf2[] = { INFINITY, -INFINITY };
     if (i >= NELEM(T))
@@ -322,7 +335,10 @@ static int b_reduce(oc_case *c, int i, uint64_t *g)
         { 2, 127, 257, 0, 0, 0 }, { 2, 127, 257, 0, 0, 1 }, { 3, 7, 33, 5, 0, 0 },
         { 3, 7, 33, 5, 0, 1 }, { 3, 7, 33, 5, 0, 2 }, { 4, 3, 7, 5, 33, 0 },
         { 4, 3, 7, 5, 33, 1 }, { 4, 3, 7, 5, 33, 2 }, { 4, 3, 7, 5, 33, 3 },
-        { 2, 1000, 33, 0, 0, 0 }, { 3, 3, 0, 4, 0, 1 } };
+        { 2, 1000, 33, 0, 0, 0 }, { 3, 3, 0, 4, 0, 1 },
+        /* each twice: off1 then dense (the layout follows the row's parity) */
+        { 3, 3, 300, 36, 0, 1 }, { 3, 3, 300, 36, 0, 1 }, { 2, 256, 64, 0, 0, 0 },
+        { 2, 256, 64, 0, 0, 0 }, { 2, 64, 256, 0, 0, 1 }, { 2, 64, 256, 0, 0, 1 } };
     if (i >= 2 * NELEM(T))
         return 0;
     const int *t = T[i / 2];
@@ -351,7 +367,9 @@ static int b_elementwise(oc_case *c, int i, uint64_t *g)
         { 1, 1, 0, 0, 0, 0 }, { 1, 7, 0, 0, 0, 0 }, { 1, 33, 0, 0, 0, 0 }, { 1, 127, 0, 0, 0, 0 },
         { 1, 257, 0, 0, 0, 0 }, { 1, 1000, 0, 0, 0, 0 }, { 2, 33, 7, 0, 0, 0 },
         { 3, 7, 5, 3, 0, 0 }, { 4, 3, 5, 7, 2, 0 }, { 1, 0, 0, 0, 0, 0 },
-        { 1, 257, 0, 0, 0, 1 }, { 2, 33, 7, 0, 0, 1 }, { 2, 127, 33, 0, 0, 0 } };
+        { 1, 257, 0, 0, 0, 1 }, { 2, 33, 7, 0, 0, 1 }, { 1, 4096, 0, 0, 0, 0 },
+        { 1, 4096, 0, 0, 0, 0 }, { 2, 64, 68, 0, 0, 0 }, { 1, 4098, 0, 0, 0, 1 },
+        { 2, 127, 33, 0, 0, 0 } };
     static const float nan_inf[] = { NAN, INFINITY }, infs[] = { INFINITY, -INFINITY },
                        all3[] = { INFINITY, -INFINITY, NAN };
     int special = i == NELEM(T) - 1;
@@ -387,7 +405,8 @@ static int b_bias_relu(oc_case *c, int i, uint64_t *g)
 {
     static const int T[][5] = { /* ndim, shape, in place */
         { 2, 1, 1, 0, 0 }, { 2, 7, 33, 0, 0 }, { 2, 33, 7, 0, 0 }, { 2, 127, 257, 0, 0 },
-        { 3, 3, 7, 33, 0 }, { 1, 257, 0, 0, 0 }, { 2, 1, 1000, 0, 0 }, { 2, 33, 7, 0, 1 } };
+        { 3, 3, 7, 33, 0 }, { 1, 257, 0, 0, 0 }, { 2, 1, 1000, 0, 0 }, { 2, 33, 7, 0, 1 },
+        { 2, 64, 68, 0, 0 }, { 2, 16, 132, 0, 0 }, { 2, 32, 256, 0, 1 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -415,7 +434,10 @@ static int b_softmax(oc_case *c, int i, uint64_t *g)
         { 2, 1, 1, 0, 0, 0 }, { 2, 7, 33, 0, 0, 0 }, { 2, 33, 7, 0, 0, 0 },
         { 2, 127, 257, 0, 0, 0 }, { 2, 1, 1000, 0, 0, 0 }, { 3, 3, 7, 33, 0, 0 },
         { 1, 257, 0, 0, 0, 0 }, { 2, 33, 7, 0, 1, 0 }, { 2, 7, 257, 0, 0, 100 },
-        { 2, 7, 33, 0, 0, -100 } };
+        { 2, 7, 33, 0, 0, -100 },
+        /* aligned rows, and rows longer than a one-pass kernel keeps on chip */
+        { 2, 64, 256, 0, 0, 0 }, { 2, 3, 8200, 0, 0, 0 }, { 2, 2, 8200, 0, 0, 0 },
+        { 2, 4, 8192, 0, 1, 0 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -464,7 +486,7 @@ static int b_meanpool(oc_case *c, int i, uint64_t *g)
 {
     static const int T[][4] = { /* ndim, shape ([b,]t,d) */
         { 3, 3, 7, 33 }, { 3, 1, 257, 5 }, { 3, 7, 1, 127 }, { 2, 33, 7, 0 }, { 2, 257, 1, 0 },
-        { 3, 2, 0, 5 } };
+        { 3, 2, 0, 5 }, { 3, 4, 16, 68 }, { 3, 2, 9, 132 }, { 2, 64, 256, 0 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -479,13 +501,14 @@ static int b_meanpool(oc_case *c, int i, uint64_t *g)
 }
 
 /* CSR with sorted, distinct columns, each kept with probability
- * permille/1000; some tables empty every fourth row. */
+ * permille/1000; t[3] == 1 empties every fourth row, t[3] == 2 makes the
+ * row lengths follow a power law (row r: about cols / (r + 1)). */
 static int b_spmv(oc_case *c, int i, uint64_t *g)
 {
     static const int T[][4] = { /* rows, cols, permille, empty rows */
         { 1, 1, 1000, 0 }, { 7, 33, 300, 0 }, { 33, 7, 500, 1 }, { 257, 127, 100, 0 },
         { 127, 1, 500, 0 }, { 1000, 1000, 10, 0 }, { 33, 33, 0, 0 }, { 7, 257, 200, 1 },
-        { 2, 1000, 1000, 0 } };
+        { 2, 1000, 1000, 0 }, { 64, 2000, 500, 0 }, { 2048, 2048, 0, 2 }, { 1, 5000, 900, 0 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -495,8 +518,10 @@ static int b_spmv(oc_case *c, int i, uint64_t *g)
     c->ci = oc_alloc((size_t)(c->rows * c->cols) * sizeof *c->ci);
     c->rp[0] = 0;
     for (int64_t r = 0; r < c->rows; r++) {
-        for (int64_t q = 0; q < c->cols && !(t[3] && r % 4 == 1); q++)
-            if (rng_next(g) % 1000 < (uint64_t)t[2])
+        /* t[3] == 2: power law, row r keeps about cols / (r + 1) columns */
+        uint64_t keep = t[3] == 2 ? 1000000 / (uint64_t)(r + 1) : (uint64_t)t[2] * 1000;
+        for (int64_t q = 0; q < c->cols && !(t[3] == 1 && r % 4 == 1); q++)
+            if (rng_next(g) % 1000000 < keep)
                 c->ci[nz++] = (int32_t)q;
         c->rp[r + 1] = (int32_t)nz;
     }
@@ -505,14 +530,15 @@ static int b_spmv(oc_case *c, int i, uint64_t *g)
     arg_set(&c->in[0], F32, 1, SH(c->cols), i % 2 ? OC_OFF1 : OC_DENSE,
             rnd_vec(g, c->cols, 1, 0));
     arg_set(&c->out, F32, 1, SH(c->rows), i % 2 ? OC_OFF1 : OC_DENSE, NULL);
-    LBL("%dx%d nnz %lld%s %s", t[0], t[1], (long long)nz, t[3] ? " empty rows" : "",
+    LBL("%dx%d nnz %lld%s %s", t[0], t[1], (long long)nz,
+        t[3] == 2 ? " power law" : t[3] ? " empty rows" : "",
         oc_layout_name(i % 2 ? OC_OFF1 : OC_DENSE));
     return 1;
 }
 
 static int b_dot(oc_case *c, int i, uint64_t *g)
 {
-    static const int T[] = { 1, 7, 33, 127, 257, 1000, 0, 4097 };
+    static const int T[] = { 1, 7, 33, 127, 257, 1000, 0, 4097, 4096 };
     if (i >= NELEM(T))
         return 0;
     int L = i % 2 ? OC_OFF1 : OC_DENSE;

@@ -13,7 +13,7 @@
 #include <gpuk.h>
 
 /* Where a tensor sits in its storage (see oc_arg_set). */
-enum { OC_DENSE, OC_OFF1, OC_STRIDED };
+enum { OC_DENSE, OC_OFF1, OC_STRIDED, OC_PAD4 };
 
 #define OC_GUARD_BACK 16 /* elements of guard after every view */
 
