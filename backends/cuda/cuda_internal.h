@@ -181,7 +181,71 @@ __device__ __forceinline__ float gkc_block_max(float v, float *sh)
     __syncthreads();
     return gkc_warp_max(lane < nwarps ? sh[lane] : -INFINITY);
 }
+/* cp.async (sm_80+): a global -> shared copy that bypasses registers and
+ * completes asynchronously; `bytes` below the copy size fills the rest of
+ * the destination with zeros (bytes == 0 reads nothing, so src need only
+ * be some valid address).  16-byte copies need 16-byte aligned src and dst
+ * and go through L2 only (.cg); 4-byte copies use .ca. */
+__device__ __forceinline__ void gkc_cp_async16(void *dst, const void *src, int bytes)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void gkc_cp_async4(void *dst, const void *src, int bytes)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(src), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void gkc_cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+/* Wait until at most N of this thread's committed groups are still in flight. */
+template <int N>
+__device__ __forceinline__ void gkc_cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* Component i (a compile-time constant after unrolling) of a float4. */
+__device__ __forceinline__ float gkc_f4(const float4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
 #endif /* __CUDACC__ */
+
+/* The operands of MATMUL (and, without bias, MINPLUS) as the kernels of the
+ * register-tiled rungs take them: unit stride along rows, any row stride. */
+struct gkc_mm {
+    const float *a, *b, *bias;
+    float *c;
+    int64_t m, n, k, lda, ldb, ldc;
+};
+
+static inline gkc_mm gkc_mm_from(const gpuk_args *args)
+{
+    gkc_mm p;
+    p.a = (const float *)args->in[0].data;
+    p.b = (const float *)args->in[1].data;
+    p.bias = args->has_bias ? (const float *)args->in[2].data : NULL;
+    p.c = (float *)args->out.data;
+    p.m = args->in[0].shape[0];
+    p.k = args->in[0].shape[1];
+    p.n = args->in[1].shape[1];
+    p.lda = args->in[0].stride[0];
+    p.ldb = args->in[1].stride[0];
+    p.ldc = args->out.stride[0];
+    return p;
+}
+
+/* 16-byte loads of a and b are legal (every row starts on a 16-byte boundary). */
+static inline int gkc_mm_vec(const gkc_mm *p)
+{
+    return ((uintptr_t)p->a & 15u) == 0 && ((uintptr_t)p->b & 15u) == 0 && p->lda % 4 == 0 &&
+           p->ldb % 4 == 0;
+}
 
 /* ---------------------------------------------------------------- shared pieces */
 
@@ -197,6 +261,12 @@ gpuk_status gkc_transpose_into(gpuk_bctx *b, const float *src, int64_t rows, int
 GKC_KERNEL(gkc_matmul_naive);
 GKC_KERNEL(gkc_matmul_coalesced);
 GKC_KERNEL(gkc_matmul_tiled);
+GKC_KERNEL(gkc_matmul_blocktile_1d);
+GKC_KERNEL(gkc_matmul_blocktile_2d);
+GKC_KERNEL(gkc_matmul_vec4);
+GKC_KERNEL(gkc_matmul_warptile);
+GKC_KERNEL(gkc_matmul_warptile_db);
+GKC_KERNEL(gkc_matmul_warptile_at);
 GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32);
 GKC_KERNEL(gkc_batched_tiled);
@@ -206,12 +276,15 @@ GKC_KERNEL(gkc_minplus_v1);
 GKC_KERNEL(gkc_minplus_v2);
 GKC_KERNEL(gkc_minplus_v3);
 GKC_KERNEL(gkc_minplus_v4);
+GKC_KERNEL(gkc_minplus_v5);
 GKC_KERNEL(gkc_transpose_naive);
 GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded);
+GKC_KERNEL(gkc_transpose_tile64);
 GKC_KERNEL(gkc_reduce_smem_tree);
 GKC_KERNEL(gkc_reduce_warp_shuffle);
 GKC_KERNEL(gkc_reduce_grid_stride);
+GKC_KERNEL(gkc_reduce_lanes_inner);
 GKC_KERNEL(gkc_add_coalesced);
 GKC_KERNEL(gkc_add_float4);
 GKC_KERNEL(gkc_scale_coalesced);
@@ -223,10 +296,13 @@ GKC_KERNEL(gkc_bias_relu_float4);
 GKC_KERNEL(gkc_copy_coalesced);
 GKC_KERNEL(gkc_copy_float4);
 GKC_KERNEL(gkc_softmax_block_row);
+GKC_KERNEL(gkc_softmax_online);
+GKC_KERNEL(gkc_softmax_one_pass);
 GKC_KERNEL(gkc_embedding_block_row);
 GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar);
 GKC_KERNEL(gkc_spmv_vector);
+GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_cusparse);
 GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas);

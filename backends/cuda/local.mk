@@ -6,9 +6,12 @@ pkglib_LTLIBRARIES += backends/cuda/backend_cuda.la
 endif
 backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/cuda_internal.h \
+	backends/cuda/tile_pipe.cuh \
 	backends/cuda/backend.cu \
 	backends/cuda/table.cu \
 	backends/cuda/matmul.cu \
+	backends/cuda/sgemm_regtile.cu \
+	backends/cuda/sgemm_async.cu \
 	backends/cuda/batched.cu \
 	backends/cuda/minplus.cu \
 	backends/cuda/transpose.cu \
@@ -24,4 +27,5 @@ nodist_EXTRA_backends_cuda_backend_cuda_la_SOURCES = backends/cuda/link_cxx.cxx
 backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
-$(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h $(top_srcdir)/include/gpuk/backend.h
+$(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \
+	$(top_srcdir)/backends/cuda/tile_pipe.cuh $(top_srcdir)/include/gpuk/backend.h

@@ -1,6 +1,8 @@
 /*
  * matmul.cu - C[m,n] = A[m,k] B[k,n] (+ bias[n] on every row), the
- * hand-written ladder (the cuBLAS rungs are in cublas.cu).
+ * hand-written ladder's first three rungs; register tiling continues in
+ * sgemm_regtile.cu (rungs 4-7) and the cp.async pipeline in
+ * sgemm_async.cu (rungs 8-9); the cuBLAS rungs are in cublas.cu.
  *
  * Operands have unit stride along a row and any row stride (lda, ldb, ldc).
  * Every rung starts its register accumulator from bias[col] when there is a

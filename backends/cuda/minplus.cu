@@ -1,6 +1,7 @@
 /*
  * minplus.cu - r[i][j] = min_k a[i][k] + b[k][j], seed 003's GPU ladder
- * (v0 naive ... v4 float4 + register reuse).
+ * (v0 naive ... v4 float4 + register reuse), then v5: v4's register tile
+ * fed by the cp.async pipeline of tile_pipe.cuh.
  *
  * Bit-exact on every rung: each term is one float add, rounded the same
  * everywhere, and min is exact in any order.  Cells outside the matrices
@@ -8,6 +9,7 @@
  * No rung may use fast-math: fminf and a plain add only.
  */
 #include "cuda_internal.h"
+#include "tile_pipe.cuh"
 
 namespace {
 
@@ -230,6 +232,75 @@ __global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
     }
 }
 
+/* v5: the 8x8 register tile of v4 in the warp-tiled layout, fed by the
+ * 3-stage cp.async pipeline (tile_pipe.cuh): the copies of the next two k
+ * slices fly while one is computed, one barrier per 16 k (v4: two per 8),
+ * and no registers or instructions stage the tiles.  The compute loop is
+ * the add+min micro-kernel: per k step four float4 shared loads and 64
+ * FADD + 64 FMNMX, the two instruction kinds on different pipes.  cp.async
+ * zero-fills cells past k, and 0 is not neutral for min, so the last slice
+ * sets them to +inf first (rows and columns past the edge only reach
+ * outputs that are never stored). */
+constexpr int K5 = 16;
+template <bool VEC>
+__global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_v5(gkc_mm p, int64_t y0)
+{
+    using namespace gkc_pipe;
+    constexpr int BK = K5, SA = geom<BK, false>::SA;
+    extern __shared__ __align__(16) float smem[];
+    lane_tile lt;
+    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
+    float v[8][8];
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int c = 0; c < 8; c++)
+            v[r][c] = INFINITY;
+    auto fix = [](float *as, float *bs, int kvalid) {
+        for (int e = threadIdx.x; e < BM * BK; e += NT) {
+            int row = e / BK, k = e % BK;     /* as: [row][k] */
+            if (k >= kvalid)
+                as[row * SA + k] = INFINITY;
+            if (e / BN >= kvalid)             /* bs: [k][col] */
+                bs[e] = INFINITY;
+        }
+    };
+    run<BK, VEC, false>(p, smem, i0, j0, 0, p.k, fix, [&](const float *as, const float *bs) {
+#pragma unroll
+        for (int kc = 0; kc < BK; kc += 4) {
+            float4 a[8];
+#pragma unroll
+            for (int r = 0; r < 8; r++)
+                a[r] = *(const float4 *)&as[lt.row(r) * SA + kc];
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++) {
+                const float *brow = bs + (kc + kk) * BN + lt.wn + lt.ln;
+                float4 b0 = *(const float4 *)brow, b1 = *(const float4 *)(brow + 32);
+                float y[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+                for (int r = 0; r < 8; r++) {
+                    float x = gkc_f4(a[r], kk);
+#pragma unroll
+                    for (int c = 0; c < 8; c++)
+                        v[r][c] = fminf(v[r][c], x + y[c]);
+                }
+            }
+        }
+    });
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        int64_t i = i0 + lt.row(r);
+        if (i >= p.m)
+            continue;
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            int64_t j = j0 + lt.col(c);
+            if (j < p.n)
+                p.c[i * p.ldc + j] = v[r][c];
+        }
+    }
+}
+
 bool aligned16(const void *ptr)
 {
     return ((uintptr_t)ptr & 15u) == 0;
@@ -296,5 +367,22 @@ GKC_KERNEL(gkc_minplus_v4)
                                    minplus_v4<true><<<g, dim3(16, 16), 0, s>>>(p, y0);
                                else
                                    minplus_v4<false><<<g, dim3(16, 16), 0, s>>>(p, y0);
+                           });
+}
+
+GKC_KERNEL(gkc_minplus_v5)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    p.bias = NULL;   /* min-plus has none */
+    bool vec = gkc_mm_vec(&p);
+    auto kern = vec ? minplus_v5<true> : minplus_v5<false>;
+    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)gkc_pipe::geom<K5, false>::SMEM_BYTES),
+             "minplus/v5: cudaFuncSetAttribute");
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "minplus", "v5", cdiv(p.n, gkc_pipe::BN), cdiv(p.m, gkc_pipe::BM),
+                           1, [&](dim3 g, int64_t y0, int64_t) {
+                               kern<<<g, gkc_pipe::NT, gkc_pipe::geom<K5, false>::SMEM_BYTES, s>>>(p, y0);
                            });
 }

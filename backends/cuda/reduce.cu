@@ -116,6 +116,72 @@ __global__ void reduce_parts(rd p, int parts, const float *partial)
     }
 }
 
+/* 4. lanes_inner: for a reduction along a non-last axis (inner > 1) the
+ * rungs above give each output to a thread group that walks l, so a
+ * warp's loads are inner floats apart: one transaction per lane.  Here the
+ * 32 lanes of a warp take consecutive i (float4 when rows are 16-byte
+ * aligned: 512 bytes a warp load, else 128) and the 8 warps of the block
+ * take every 8th l; blockIdx.y splits len into parts when the outputs
+ * alone are too few blocks to fill the GPU.  The 8 warp partials of a
+ * column meet in shared memory, summed in a fixed order. */
+constexpr int LX = 32, LY = NT / LX;
+template <bool VEC>
+__global__ void reduce_lanes_inner(rd p, int64_t cblocks, int64_t per_part, float *partial)
+{
+    constexpr int W = VEC ? 4 : 1, CW = LX * W;   /* columns a lane, a block */
+    __shared__ float sh[LY][CW + 1];
+    int lx = threadIdx.x % LX, ly = threadIdx.x / LX;
+    int64_t l0 = (int64_t)blockIdx.y * per_part;
+    int64_t l1 = l0 + per_part < p.len ? l0 + per_part : p.len;
+    for (int64_t bx = blockIdx.x; bx < p.outer * cblocks; bx += gridDim.x) {
+        int64_t o = bx / cblocks, c0 = (bx - o * cblocks) * CW, i = c0 + lx * W;
+        float4 s = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (i < p.inner) {   /* VEC: inner % 4 == 0, so i + 3 < inner too */
+            const float *x = p.x + o * p.len * p.inner + i;
+#pragma unroll 8
+            for (int64_t l = l0 + ly; l < l1; l += LY) {
+                if (VEC) {
+                    float4 v = *(const float4 *)(x + l * p.inner);
+                    s.x += v.x;
+                    s.y += v.y;
+                    s.z += v.z;
+                    s.w += v.w;
+                } else {
+                    s.x += x[l * p.inner];
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < W; u++)
+            sh[ly][lx * W + u] = gkc_f4(s, u);
+        __syncthreads();
+        int64_t g = c0 + threadIdx.x;   /* the first CW threads finish a column each */
+        if (threadIdx.x < CW && g < p.inner) {
+            float t = sh[0][threadIdx.x];
+#pragma unroll
+            for (int q = 1; q < LY; q++)
+                t += sh[q][threadIdx.x];
+            if (partial)
+                partial[(int64_t)blockIdx.y * p.outputs + o * p.inner + g] = t;
+            else
+                p.out[o * p.inner + g] = rd_finish(p, t);
+        }
+        __syncthreads();   /* sh is read before the next column block overwrites it */
+    }
+}
+
+/* out[g] = finish(sum over part of partial[part][g]), parts in order. */
+__global__ void reduce_lanes_parts(rd p, int parts, const float *partial)
+{
+    int64_t step = (int64_t)gridDim.x * NT;
+    for (int64_t g = (int64_t)blockIdx.x * NT + threadIdx.x; g < p.outputs; g += step) {
+        float s = 0.0f;
+        for (int q = 0; q < parts; q++)
+            s += partial[(int64_t)q * p.outputs + g];
+        p.out[g] = rd_finish(p, s);
+    }
+}
+
 rd rd_from(const gpuk_args *args)
 {
     rd p;
@@ -177,6 +243,51 @@ GKC_KERNEL(gkc_reduce_grid_stride)
         reduce_parts<<<gkc_blocks(p.outputs, NT / 32, 1 << 20), NT, 0, b->stream>>>(
             p, (int)parts, partial);
         GKC_LAUNCHED(b, "reduce", "grid_stride (combine)");
+    }
+    return GPUK_OK;
+}
+
+GKC_KERNEL(gkc_reduce_lanes_inner)
+{
+    rd p = rd_from(args);
+    if (p.inner < LX)   /* fewer columns than lanes: the contiguous rung does better */
+        return gkc_reduce_grid_stride(b, args);
+    GKC_TRY(gkc_enter(b));
+    bool vec = p.inner % 4 == 0 && ((uintptr_t)p.x & 15u) == 0;
+    int64_t cw = vec ? 4 * LX : LX;
+    /* About 8 blocks per SM in all; each thread at least 16 rows of its part. */
+    int64_t cblocks = (p.inner + cw - 1) / cw, blocks = p.outer * cblocks;
+    int64_t want = gkc_grid_cap(b) / 4;
+    int64_t parts = (want + blocks - 1) / blocks;
+    int64_t most = p.len / (LY * 16);
+    if (parts > most)
+        parts = most;
+    if (parts > 1024)
+        parts = 1024;
+    if (parts < 1)
+        parts = 1;
+    int64_t per_part = (p.len + parts - 1) / parts;
+    parts = per_part > 0 ? (p.len + per_part - 1) / per_part : 1;
+    if (parts < 1)
+        parts = 1;
+    if (per_part < 1)
+        per_part = 1;
+    float *partial = NULL;
+    if (parts > 1) {
+        void *buf = NULL;
+        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(p.outputs * parts) * sizeof(float), &buf));
+        partial = (float *)buf;
+    }
+    dim3 grid(gkc_blocks(blocks, 1, 1 << 20), (unsigned)parts);
+    if (vec)
+        reduce_lanes_inner<true><<<grid, NT, 0, b->stream>>>(p, cblocks, per_part, partial);
+    else
+        reduce_lanes_inner<false><<<grid, NT, 0, b->stream>>>(p, cblocks, per_part, partial);
+    GKC_LAUNCHED(b, "reduce", "lanes_inner");
+    if (parts > 1) {
+        reduce_lanes_parts<<<gkc_blocks(p.outputs, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+            p, (int)parts, partial);
+        GKC_LAUNCHED(b, "reduce", "lanes_inner (combine)");
     }
     return GPUK_OK;
 }

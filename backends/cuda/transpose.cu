@@ -1,6 +1,7 @@
 /*
  * transpose.cu - y[n,m] = x[m,n]^T (seed 002's ladder: naive, shared-memory
- * tile, padded tile).  Rows of x and y may be strided (ldx, ldy).
+ * tile, padded tile; then a larger padded tile with all its loads in
+ * flight at once).  Rows of x and y may be strided (ldx, ldy).
  *
  * The tiled rungs move a 32x32 tile per block of 32x8 threads, each thread
  * four elements: read along x's rows, write along y's rows, so both sides
@@ -54,6 +55,39 @@ __global__ void transpose_tile(tp p, int64_t y0)
         int64_t j = j0 + r, i = i0 + tx;
         if (j < p.n && i < p.m)
             p.y[j * p.ldy + i] = tile[tx][r];
+    }
+}
+
+/* 4. tile64: a 64x64 padded tile for the same 32x8 threads, so each thread
+ * moves 16 elements instead of 4, and all 16 loads are issued before the
+ * first store to shared memory (into registers first: a load followed by
+ * its own store, as in the 32x32 rungs, lets the store wait for the load
+ * and so keeps one or two loads in flight, not 16).  Likewise all 16
+ * shared reads precede the global writes. */
+constexpr int B64 = 64, Q64 = (B64 / R) * (B64 / B);   /* 16 elements a thread */
+__global__ void __launch_bounds__(B * R) transpose_tile64(tp p, int64_t y0)
+{
+    __shared__ float tile[B64][B64 + 1];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int64_t i0 = (y0 + blockIdx.y) * B64, j0 = (int64_t)blockIdx.x * B64;
+    float v[Q64];
+#pragma unroll
+    for (int q = 0; q < Q64; q++) {   /* row ty + 8 (q / 2), column tx + 32 (q % 2) */
+        int64_t i = i0 + ty + R * (q / 2), j = j0 + tx + B * (q % 2);
+        v[q] = (i < p.m && j < p.n) ? p.x[i * p.ldx + j] : 0.0f;
+    }
+#pragma unroll
+    for (int q = 0; q < Q64; q++)
+        tile[ty + R * (q / 2)][tx + B * (q % 2)] = v[q];
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < Q64; q++)     /* y row j0 + ty + 8 (q / 2) takes tile column */
+        v[q] = tile[tx + B * (q % 2)][ty + R * (q / 2)];
+#pragma unroll
+    for (int q = 0; q < Q64; q++) {
+        int64_t j = j0 + ty + R * (q / 2), i = i0 + tx + B * (q % 2);
+        if (j < p.n && i < p.m)
+            p.y[j * p.ldy + i] = v[q];
     }
 }
 
@@ -115,4 +149,15 @@ GKC_KERNEL(gkc_transpose_smem_padded)
 {
     GKC_TRY(gkc_enter(b));
     return launch_tile<1>(b, tp_from(args), "transpose", "smem_padded");
+}
+
+GKC_KERNEL(gkc_transpose_tile64)
+{
+    GKC_TRY(gkc_enter(b));
+    tp p = tp_from(args);
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "transpose", "tile64", cdiv(p.n, B64), cdiv(p.m, B64), 1,
+                           [&](dim3 g, int64_t y0, int64_t) {
+                               transpose_tile64<<<g, dim3(B, R), 0, s>>>(p, y0);
+                           });
 }

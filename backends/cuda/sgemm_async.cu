@@ -1,0 +1,200 @@
+/*
+ * sgemm_async.cu - matmul rungs 8 and 9, warptile_db and warptile_at: the
+ * warp-tiled 8x8 kernel of sgemm_regtile.cu fed by the 3-stage cp.async
+ * pipeline of tile_pipe.cuh, and split over k when the output alone
+ * cannot fill the GPU.
+ *
+ * Why it is faster than warptile: there, every k-slice is load, barrier,
+ * compute, barrier, and while the block waits for global memory its FMA
+ * units idle unless another block happens to be computing.  Here the
+ * copies of slices t+1 and t+2 are in flight (cp.async, global -> shared
+ * without registers) while slice t is computed, there is one barrier per
+ * slice, and a slice is 16 deep (warptile: 8), so barriers, waits and loop
+ * overhead are spread over 1024 FMAs per thread.
+ *
+ * warptile_db: a 16-byte cp.async cannot transpose, so A stays row-major
+ * in shared memory: a lane reads a float4 of 4 consecutive k for each of
+ * its 8 rows (8 loads per 4 k steps, the same count as the transposed
+ * layout's 2 per step), but 32 + 8 fragment registers are live.
+ * warptile_at: 4-byte copies put A in transposed: 4x the copy
+ * instructions for A, 16 live fragment registers (see rung 9 below).
+ */
+#include "cuda_internal.h"
+#include "tile_pipe.cuh"
+
+namespace {
+
+using namespace gkc_pipe;
+
+/* blockIdx.z picks the k range [z * kchunk, (z + 1) * kchunk); with more
+ * than one range the block writes its partial product to c + z * zstride
+ * (a workspace, bias NULL) and matmul_splitk_sum adds the parts.  With AT
+ * the A tile arrives transposed (4-byte copies) and a lane's rows are
+ * wm + 4 lm + {0..3} and the same + 16, read as two float4 per k step. */
+template <int BK, bool VEC, bool AT>
+__global__ void __launch_bounds__(NT, 2)
+    matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t zstride, int64_t y0, int64_t z0)
+{
+    constexpr int SA = geom<BK, AT>::SA;
+    extern __shared__ __align__(16) float smem[];
+    lane_tile lt;
+    auto row = [&](int r) { return AT ? lt.wm + 4 * lt.lm + (r & 3) + (r >> 2) * 16 : lt.row(r); };
+    int64_t z = z0 + blockIdx.z;
+    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
+    int64_t kbeg = z * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
+    float acc[8][8];
+#pragma unroll
+    for (int c = 0; c < 8; c++) {
+        int64_t j = j0 + lt.col(c);
+        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+            acc[r][c] = start;
+    }
+    auto step = [&](const float (&x)[8], const float *brow) {
+        float4 b0 = *(const float4 *)brow, b1 = *(const float4 *)(brow + 32);
+        float y[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+#pragma unroll
+            for (int c = 0; c < 8; c++)
+                acc[r][c] += x[r] * y[c];
+    };
+    run<BK, VEC, AT>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
+                     [&](const float *as, const float *bs) {
+        if constexpr (AT) {
+#pragma unroll
+            for (int kk = 0; kk < BK; kk++) {
+                const float *arow = as + kk * SA + lt.wm + 4 * lt.lm;
+                float4 a0 = *(const float4 *)arow, a1 = *(const float4 *)(arow + 16);
+                float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+                step(x, bs + kk * BN + lt.wn + lt.ln);
+            }
+        } else {
+#pragma unroll
+            for (int kc = 0; kc < BK; kc += 4) {
+                float4 a[8];
+#pragma unroll
+                for (int r = 0; r < 8; r++)
+                    a[r] = *(const float4 *)&as[lt.row(r) * SA + kc];
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    float x[8];
+#pragma unroll
+                    for (int r = 0; r < 8; r++)
+                        x[r] = gkc_f4(a[r], kk);
+                    step(x, bs + (kc + kk) * BN + lt.wn + lt.ln);
+                }
+            }
+        }
+    });
+    float *out = p.c + z * zstride;
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        int64_t i = i0 + row(r);
+        if (i >= p.m)
+            continue;
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            int64_t j = j0 + lt.col(c);
+            if (j < p.n)
+                out[i * p.ldc + j] = acc[r][c];
+        }
+    }
+}
+
+/* out[i, j] = bias[j] + sum over z of w[z][i, j], z in order (deterministic). */
+__global__ void matmul_splitk_sum(gkc_mm p, const float *w, int splits)
+{
+    int64_t total = p.m * p.n, step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
+        int64_t i = e / p.n, j = e - i * p.n;
+        float s = p.bias ? p.bias[j] : 0.0f;
+        for (int z = 0; z < splits; z++)
+            s += w[(int64_t)z * total + e];
+        p.c[i * p.ldc + j] = s;
+    }
+}
+
+/* Split k only when the output tiles leave SMs idle: as many parts as two
+ * blocks per SM allow, at most 16, each at least 64 deep. */
+int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p)
+{
+    int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+    int64_t tiles = cdiv(p.m, BM) * cdiv(p.n, BN);
+    if (tiles >= sms)
+        return 1;
+    int64_t s = 2 * sms / tiles;
+    if (s > p.k / 64)
+        s = p.k / 64;
+    if (s > 16)
+        s = 16;
+    return s < 2 ? 1 : s;
+}
+
+template <int BK, bool VEC, bool AT>
+gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t splits,
+                      int64_t zstride, const char *variant)
+{
+    constexpr size_t smem = geom<BK, AT>::SMEM_BYTES;
+    GKC_CUDA(b, cudaFuncSetAttribute(matmul_warptile_db<BK, VEC, AT>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+             "matmul: cudaFuncSetAttribute");
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, BN), cdiv(p.m, BM), splits,
+                           [&](dim3 g, int64_t y0, int64_t z0) {
+                               matmul_warptile_db<BK, VEC, AT><<<g, NT, smem, s>>>(p, kchunk, zstride,
+                                                                              y0, z0);
+                           });
+}
+
+/* The whole op: one launch, or split-k parts into the workspace and a sum. */
+template <int BK, bool AT>
+gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *variant)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    bool vec = gkc_mm_vec(&p);
+    int64_t splits = choose_splits(b, p);
+    if (splits == 1) {
+        int64_t kchunk = p.k > 0 ? p.k : 1;
+        return vec ? launch_db<BK, true, AT>(b, p, kchunk, 1, 0, variant)
+                   : launch_db<BK, false, AT>(b, p, kchunk, 1, 0, variant);
+    }
+    int64_t kchunk = cdiv(cdiv(p.k, splits), BK) * BK;
+    splits = cdiv(p.k, kchunk);
+    void *w = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(splits * p.m * p.n) * sizeof(float), &w));
+    /* The parts: dense m x n slabs of the workspace, no bias. */
+    gkc_mm q = p;
+    q.c = (float *)w;
+    q.ldc = p.n;
+    q.bias = NULL;
+    gpuk_status st = vec ? launch_db<BK, true, AT>(b, q, kchunk, splits, p.m * p.n, variant)
+                         : launch_db<BK, false, AT>(b, q, kchunk, splits, p.m * p.n, variant);
+    if (st != GPUK_OK)
+        return st;
+    matmul_splitk_sum<<<gkc_blocks(p.m * p.n, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
+        p, (const float *)w, (int)splits);
+    GKC_LAUNCHED(b, "matmul", "split-k sum");
+    return GPUK_OK;
+}
+
+}  // namespace
+
+GKC_KERNEL(gkc_matmul_warptile_db)
+{
+    return matmul_pipelined<16, false>(b, args, "warptile_db");
+}
+
+/* 9. warptile_at: A transposed on its way into shared memory (4-byte
+ * copies can land anywhere), so a lane's 8 A values of a k step are two
+ * float4 and only 16 fragment registers are live (row-major A: 32 + 8).
+ * At the 128-register cap that is what decides: warptile_db's compiler
+ * spills and stalls on register-bank dispatch conflicts (ncu: 1.2 dispatch
+ * stalls per issue; here 0.5), and issue activity rises from 71% to 81%.
+ * (k slices of 32, for both layouts, measured slower: NOTES.md.) */
+GKC_KERNEL(gkc_matmul_warptile_at)
+{
+    return matmul_pipelined<16, true>(b, args, "warptile_at");
+}

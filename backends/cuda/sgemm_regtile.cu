@@ -1,0 +1,327 @@
+/*
+ * sgemm_regtile.cu - matmul rungs 4-7, after matmul.cu's `tiled`: register
+ * tiling.  `tiled` does one FMA per two shared-memory loads, so the shared
+ * pipe, not the FMA units, sets its pace.  Each rung here makes every loaded
+ * value feed more FMAs from registers, or makes the loads cheaper.
+ *
+ * Same contract as matmul.cu: unit stride along rows, any row strides, any
+ * size; cells outside the matrices load as 0 (they add nothing), every
+ * accumulator starts from bias[col] (or 0), each output is written once.
+ * The float4 rungs take their 16-byte path only when every row of a and b
+ * starts on a 16-byte boundary (gkc_mm_vec), and even then load edge tiles
+ * element by element.
+ */
+#include "cuda_internal.h"
+
+namespace {
+
+int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+__device__ __forceinline__ float ld_or0(const float *p, int64_t i, int64_t rows, int64_t k,
+                                        int64_t cols, int64_t ld)
+{
+    return (i < rows && k < cols) ? p[i * ld + k] : 0.0f;
+}
+
+/* 4. blocktile_1d: a 64x64 block tile, k depth 8, 512 threads, and each
+ * thread computes a COLUMN of 8 outputs.  The B value of a step sits in a
+ * register and feeds 8 FMAs, so shared loads per FMA drop from 2 (tiled)
+ * to 1.125, and the block reuses each global load 64 times instead of 16. */
+constexpr int B1 = 64, K1 = 8, R1 = 8;
+__global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0)
+{
+    __shared__ float as[B1][K1];
+    __shared__ float bs[K1][B1];
+    int t = threadIdx.x, col = t % B1, rg = t / B1;
+    int64_t i0 = (y0 + blockIdx.y) * B1, j0 = (int64_t)blockIdx.x * B1, j = j0 + col;
+    float acc[R1];
+    float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+#pragma unroll
+    for (int r = 0; r < R1; r++)
+        acc[r] = start;
+    int ar = t / K1, ak = t % K1, bk = t / B1, bc = t % B1;
+    for (int64_t k0 = 0; k0 < p.k; k0 += K1) {
+        as[ar][ak] = ld_or0(p.a, i0 + ar, p.m, k0 + ak, p.k, p.lda);
+        bs[bk][bc] = ld_or0(p.b, k0 + bk, p.k, j0 + bc, p.n, p.ldb);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < K1; kk++) {
+            float bv = bs[kk][col];
+#pragma unroll
+            for (int r = 0; r < R1; r++)
+                acc[r] += as[rg * R1 + r][kk] * bv;
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < R1; r++) {
+        int64_t i = i0 + rg * R1 + r;
+        if (i < p.m && j < p.n)
+            p.c[i * p.ldc + j] = acc[r];
+    }
+}
+
+/* 5. blocktile_2d: each thread owns an 8x8 block of outputs (128x128 block
+ * tile, 256 threads): per k step it loads 8 values of A and 8 of B into
+ * registers and does 64 FMAs, 4 FMAs per shared load (1d: 0.9). */
+constexpr int B2 = 128, K2 = 8, R2 = 8;
+__global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0)
+{
+    __shared__ float as[B2][K2];
+    __shared__ float bs[K2][B2];
+    int t = threadIdx.x, ty = t / 16, tx = t % 16;
+    int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
+    float acc[R2][R2];
+#pragma unroll
+    for (int c = 0; c < R2; c++) {
+        int64_t j = j0 + tx * R2 + c;
+        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+#pragma unroll
+        for (int r = 0; r < R2; r++)
+            acc[r][c] = start;
+    }
+    for (int64_t k0 = 0; k0 < p.k; k0 += K2) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int e = t + 256 * q;
+            as[e / K2][e % K2] = ld_or0(p.a, i0 + e / K2, p.m, k0 + e % K2, p.k, p.lda);
+            bs[e / B2][e % B2] = ld_or0(p.b, k0 + e / B2, p.k, j0 + e % B2, p.n, p.ldb);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < K2; kk++) {
+            float x[R2], y[R2];
+#pragma unroll
+            for (int q = 0; q < R2; q++) {
+                x[q] = as[ty * R2 + q][kk];
+                y[q] = bs[kk][tx * R2 + q];
+            }
+#pragma unroll
+            for (int r = 0; r < R2; r++)
+#pragma unroll
+                for (int c = 0; c < R2; c++)
+                    acc[r][c] += x[r] * y[c];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int r = 0; r < R2; r++) {
+        int64_t i = i0 + ty * R2 + r;
+#pragma unroll
+        for (int c = 0; c < R2; c++) {
+            int64_t j = j0 + tx * R2 + c;
+            if (i < p.m && j < p.n)
+                p.c[i * p.ldc + j] = acc[r][c];
+        }
+    }
+}
+
+/* The global -> register half of a 128x8 tile of A and an 8x128 tile of B
+ * for rungs 6 and 7: one float4 of each per thread, 16-byte loads when VEC
+ * and the float4 lies inside the matrix, else element by element. */
+template <bool VEC>
+__device__ __forceinline__ float4 ld4_or0(const float *p, int64_t i, int64_t rows, int64_t k,
+                                          int64_t cols, int64_t ld)
+{
+    if (VEC && i < rows && k + 3 < cols)
+        return *(const float4 *)(p + i * ld + k);
+    float4 v;
+    v.x = ld_or0(p, i, rows, k + 0, cols, ld);
+    v.y = ld_or0(p, i, rows, k + 1, cols, ld);
+    v.z = ld_or0(p, i, rows, k + 2, cols, ld);
+    v.w = ld_or0(p, i, rows, k + 3, cols, ld);
+    return v;
+}
+
+/* Stage one k-slice: A transposed into as[k][row] (so a thread's 8 row
+ * values are contiguous and load as two float4), B as is.  as rows are
+ * padded by 4 so the two k halves of a warp's transposed stores fall in
+ * different banks. */
+constexpr int PAD = 4;
+template <bool VEC>
+__device__ __forceinline__ void stage_tiles(const gkc_mm &p, int64_t i0, int64_t j0, int64_t k0,
+                                            float (*as)[B2 + PAD], float (*bs)[B2])
+{
+    int t = threadIdx.x;
+    int arow = t >> 1, akq = (t & 1) * 4, bk = t >> 5, bcol = (t & 31) * 4;
+    float4 x = ld4_or0<VEC>(p.a, i0 + arow, p.m, k0 + akq, p.k, p.lda);
+    as[akq + 0][arow] = x.x;
+    as[akq + 1][arow] = x.y;
+    as[akq + 2][arow] = x.z;
+    as[akq + 3][arow] = x.w;
+    float4 y;
+    int64_t kb = k0 + bk, j = j0 + bcol;
+    if (VEC && kb < p.k && j + 3 < p.n) {
+        y = *(const float4 *)(p.b + kb * p.ldb + j);
+    } else {
+        y.x = ld_or0(p.b, kb, p.k, j + 0, p.n, p.ldb);
+        y.y = ld_or0(p.b, kb, p.k, j + 1, p.n, p.ldb);
+        y.z = ld_or0(p.b, kb, p.k, j + 2, p.n, p.ldb);
+        y.w = ld_or0(p.b, kb, p.k, j + 3, p.n, p.ldb);
+    }
+    *(float4 *)&bs[bk][bcol] = y;
+}
+
+/* The 8x8 outer-product step shared by rungs 6 and 7. */
+__device__ __forceinline__ void fma8x8(float (&acc)[8][8], float4 a0, float4 a1, float4 b0,
+                                       float4 b1)
+{
+    float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+    float y[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int c = 0; c < 8; c++)
+            acc[r][c] += x[r] * y[c];
+}
+
+/* Writes the 8x8 tile whose rows are rowof(r) and columns colof(c). */
+template <class RowOf, class ColOf>
+__device__ __forceinline__ void store8x8(const gkc_mm &p, const float (&acc)[8][8], RowOf rowof,
+                                         ColOf colof)
+{
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        int64_t i = rowof(r);
+        if (i >= p.m)
+            continue;
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            int64_t j = colof(c);
+            if (j < p.n)
+                p.c[i * p.ldc + j] = acc[r][c];
+        }
+    }
+}
+
+template <class ColOf>
+__device__ __forceinline__ void init8x8(const gkc_mm &p, float (&acc)[8][8], ColOf colof)
+{
+#pragma unroll
+    for (int c = 0; c < 8; c++) {
+        int64_t j = colof(c);
+        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+            acc[r][c] = start;
+    }
+}
+
+/* 6. vec4: the same 8x8 thread tile, with 16-byte accesses: one float4
+ * global load per operand per thread per slice (2d: 8 scalar loads), A
+ * stored transposed so the 8 A values of a step are two float4 shared loads,
+ * and B's 8 values two more: 4 shared load instructions per 64 FMAs instead
+ * of 16.  A thread's 8 columns are contiguous (tx*8), so a warp's float4
+ * reads of bs stride 32 bytes: 4-way bank conflicts remain. */
+template <bool VEC>
+__global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0)
+{
+    __shared__ __align__(16) float as[K2][B2 + PAD];
+    __shared__ __align__(16) float bs[K2][B2];
+    int t = threadIdx.x, ty = t / 16, tx = t % 16;
+    int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
+    float acc[8][8];
+    init8x8(p, acc, [&](int c) { return j0 + tx * 8 + c; });
+    for (int64_t k0 = 0; k0 < p.k; k0 += K2) {
+        stage_tiles<VEC>(p, i0, j0, k0, as, bs);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < K2; kk++)
+            fma8x8(acc, *(const float4 *)&as[kk][ty * 8], *(const float4 *)&as[kk][ty * 8 + 4],
+                   *(const float4 *)&bs[kk][tx * 8], *(const float4 *)&bs[kk][tx * 8 + 4]);
+        __syncthreads();
+    }
+    store8x8(p, acc, [&](int r) { return i0 + ty * 8 + r; },
+             [&](int c) { return j0 + tx * 8 + c; });
+}
+
+/* 7. warptile: the 8 warps split the block tile into 32x64 warp tiles (4
+ * down, 2 across), the 32 lanes of a warp are 4 x 8, and each lane's 8x8
+ * is four 4x4 pieces 16 rows and 32 columns apart.  A warp's float4 reads
+ * then cover 4 (A) and 8 (B) consecutive float4s: one shared wavefront
+ * each, no bank conflicts (vec4: 4-way on B), and the warp touches a
+ * compact 32x64 patch. */
+template <bool VEC>
+__global__ void __launch_bounds__(256) matmul_warptile(gkc_mm p, int64_t y0)
+{
+    __shared__ __align__(16) float as[K2][B2 + PAD];
+    __shared__ __align__(16) float bs[K2][B2];
+    int t = threadIdx.x, warp = t >> 5, lane = t & 31;
+    int wm = (warp >> 1) * 32, wn = (warp & 1) * 64;   /* warp tile origin */
+    int lm = (lane >> 3) * 4, ln = (lane & 7) * 4;       /* lane's 4x4 origin */
+    int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
+    auto rowof = [&](int r) { return i0 + wm + lm + (r & 3) + (r >> 2) * 16; };
+    auto colof = [&](int c) { return j0 + wn + ln + (c & 3) + (c >> 2) * 32; };
+    float acc[8][8];
+    init8x8(p, acc, colof);
+    for (int64_t k0 = 0; k0 < p.k; k0 += K2) {
+        stage_tiles<VEC>(p, i0, j0, k0, as, bs);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < K2; kk++)
+            fma8x8(acc, *(const float4 *)&as[kk][wm + lm], *(const float4 *)&as[kk][wm + lm + 16],
+                   *(const float4 *)&bs[kk][wn + ln], *(const float4 *)&bs[kk][wn + ln + 32]);
+        __syncthreads();
+    }
+    store8x8(p, acc, rowof, colof);
+}
+
+template <class Launch>
+gpuk_status launch(gpuk_bctx *b, const gkc_mm &p, const char *variant, int tile, Launch l)
+{
+    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, tile), cdiv(p.m, tile), 1,
+                           [&](dim3 g, int64_t y0, int64_t) { l(g, y0); });
+}
+
+}  // namespace
+
+GKC_KERNEL(gkc_matmul_blocktile_1d)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    cudaStream_t s = b->stream;
+    return launch(b, p, "blocktile_1d", B1, [&](dim3 g, int64_t y0) {
+        matmul_blocktile_1d<<<g, 512, 0, s>>>(p, y0);
+    });
+}
+
+GKC_KERNEL(gkc_matmul_blocktile_2d)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    cudaStream_t s = b->stream;
+    return launch(b, p, "blocktile_2d", B2, [&](dim3 g, int64_t y0) {
+        matmul_blocktile_2d<<<g, 256, 0, s>>>(p, y0);
+    });
+}
+
+GKC_KERNEL(gkc_matmul_vec4)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    bool vec = gkc_mm_vec(&p);
+    cudaStream_t s = b->stream;
+    return launch(b, p, "vec4", B2, [&](dim3 g, int64_t y0) {
+        if (vec)
+            matmul_vec4<true><<<g, 256, 0, s>>>(p, y0);
+        else
+            matmul_vec4<false><<<g, 256, 0, s>>>(p, y0);
+    });
+}
+
+GKC_KERNEL(gkc_matmul_warptile)
+{
+    GKC_TRY(gkc_enter(b));
+    gkc_mm p = gkc_mm_from(args);
+    bool vec = gkc_mm_vec(&p);
+    cudaStream_t s = b->stream;
+    return launch(b, p, "warptile", B2, [&](dim3 g, int64_t y0) {
+        if (vec)
+            matmul_warptile<true><<<g, 256, 0, s>>>(p, y0);
+        else
+            matmul_warptile<false><<<g, 256, 0, s>>>(p, y0);
+    });
+}

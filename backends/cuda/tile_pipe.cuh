@@ -1,0 +1,182 @@
+/*
+ * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db
+ * (sgemm_async.cu) and minplus/v5 (minplus.cu): a 128x128 output tile per
+ * block of 256 threads, k slices of BK (16; 32 measured slower) staged
+ * through STAGES shared-memory buffers by cp.async, so the copies of the
+ * next STAGES-1 slices fly while one slice is computed, with one barrier
+ * per slice.
+ *
+ * Shared layout of a stage: A row-major as[128][SA] (a 16-byte cp.async
+ * cannot transpose; SA = BK + 4 keeps a warp's 4 rows at one k in 4
+ * distinct bank quads), or with AT transposed as[BK][132] through 4-byte
+ * copies; then B row-major bs[BK][128].  Cells outside the matrix or past
+ * kend arrive as 0 (cp.async zero-fill): right for a sum of products; an
+ * op for which 0 is not neutral fixes the cells past kend in the last
+ * slice (the `fix` callback).  Rows not 16-byte aligned (VEC false) use
+ * 4-byte copies.
+ */
+#ifndef GPUK_CUDA_TILE_PIPE_CUH
+#define GPUK_CUDA_TILE_PIPE_CUH
+
+#include "cuda_internal.h"
+
+namespace gkc_pipe {
+
+__host__ __device__ inline int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+constexpr int BM = 128, BN = 128, STAGES = 3, NT = 256;
+
+/* The shared layout of a stage for k slices of BK (16 or 32): A row-major
+ * as[BM][BK + 4], or with AT transposed, as[BK][BM + 4]; then bs[BK][BN]. */
+template <int BK, bool AT>
+struct geom {
+    static constexpr int SA = AT ? BM + 4 : BK + 4;   /* A row stride (floats) */
+    static constexpr int A_FLOATS = AT ? BK * SA : BM * SA, B_FLOATS = BK * BN;
+    static constexpr int STAGE_FLOATS = A_FLOATS + B_FLOATS;
+    static constexpr size_t SMEM_BYTES = (size_t)STAGES * STAGE_FLOATS * sizeof(float);
+};
+
+/* One thread's share of the copies of a k-slice: NA copies of A, the q-th
+ * RA rows after the first, and NB of B, RB rows apart; a copy is a float4
+ * when VEC, except for A when AT: a transposing copy can only move single
+ * floats.  The row pointers are made once; a slice only moves them on, and
+ * only a slice that crosses kend (the end of this block's k range) tests k. */
+template <int BK, bool VEC, bool AT>
+struct slice_loader {
+    using G = geom<BK, AT>;
+    static constexpr int AW = VEC && !AT ? 4 : 1, BW = VEC ? 4 : 1;   /* floats per copy */
+    static constexpr int ACH = BK / AW, BCH = BN / BW;    /* copies per row of A, of B */
+    static constexpr int RA = NT / ACH, RB = NT / BCH;    /* rows covered per pass */
+    static constexpr int NA = BM / RA, NB = BK / RB;      /* copies per thread */
+    const float *pa, *pb;
+    int64_t astep, bstep, arows;                 /* arows: rows of A left from this thread's first */
+    int acol, brow, soff_a, soff_b, bbytes;
+
+    __device__ __forceinline__ slice_loader(const gkc_mm &p, int64_t i0, int64_t j0, int64_t kbeg)
+    {
+        int t = threadIdx.x;
+        int row = t / ACH, bcol = (t % BCH) * BW;
+        acol = (t % ACH) * AW;
+        brow = t / BCH;
+        arows = p.m - (i0 + row);
+        int64_t j = j0 + bcol, cols = p.n - j;
+        bbytes = cols <= 0 ? 0 : VEC ? (int)(cols >= 4 ? 16 : cols * 4) : 4;
+        pa = p.a + (arows > 0 ? (i0 + row) * p.lda + kbeg + acol : 0);
+        pb = p.b + (cols > 0 ? (kbeg + brow) * p.ldb + j : 0);
+        astep = RA * p.lda;
+        bstep = RB * p.ldb;
+        soff_a = AT ? acol * G::SA + row : row * G::SA + acol;
+        soff_b = G::A_FLOATS + brow * BN + bcol;
+    }
+
+    __device__ __forceinline__ static int aoff(int q) { return AT ? RA * q : RA * q * G::SA; }
+
+    /* Copy the slice [k0, k0 + BK) into stage st, then move on.  An
+     * interior block (VEC, no row or column edge) on a whole slice copies
+     * whole floats or float4 every time: no tests at all. */
+    __device__ __forceinline__ void issue(const gkc_mm &p, float *st, int64_t k0, int64_t kend,
+                                          bool interior)
+    {
+        if (VEC && interior && k0 + BK <= kend) {
+#pragma unroll
+            for (int q = 0; q < NA; q++) {
+                if (AW == 4)
+                    gkc_cp_async16(st + soff_a + aoff(q), pa + q * astep, 16);
+                else
+                    gkc_cp_async4(st + soff_a + aoff(q), pa + q * astep, 4);
+            }
+#pragma unroll
+            for (int q = 0; q < NB; q++)
+                gkc_cp_async16(st + soff_b + RB * q * BN, pb + q * bstep, 16);
+            pa += BK;
+            pb += BK * p.ldb;
+            return;
+        }
+        int64_t left = kend - (k0 + acol);
+        int afull = left <= 0 ? 0 : AW == 4 && left < 4 ? (int)left * 4 : AW * 4;
+        bool full = k0 + BK <= kend;
+#pragma unroll
+        for (int q = 0; q < NA; q++) {
+            int ab = RA * q < arows ? afull : 0;
+            const float *sa = ab ? pa + q * astep : p.a;
+            if (AW == 4)
+                gkc_cp_async16(st + soff_a + aoff(q), sa, ab);
+            else
+                gkc_cp_async4(st + soff_a + aoff(q), sa, ab);
+        }
+#pragma unroll
+        for (int q = 0; q < NB; q++) {
+            int bb = full || k0 + brow + RB * q < kend ? bbytes : 0;
+            const float *sb = bb ? pb + q * bstep : p.b;
+            if (VEC)
+                gkc_cp_async16(st + soff_b + RB * q * BN, sb, bb);
+            else
+                gkc_cp_async4(st + soff_b + RB * q * BN, sb, bb);
+        }
+        pa += BK;
+        pb += BK * p.ldb;
+    }
+};
+
+/* Run the pipeline over k in [kbeg, kend): compute(as, bs) once per slice
+ * (as and bs as geom<BK, AT> lays them out, all BK k valid or zero), and before it, on a
+ * slice that ends past kend, fix(as, bs, kvalid) followed by a barrier. */
+template <int BK, bool VEC, bool AT, class Fix, class Compute>
+__device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
+                                    int64_t kbeg, int64_t kend, Fix fix, Compute compute)
+{
+    using G = geom<BK, AT>;
+    int64_t nslices = kend > kbeg ? cdiv(kend - kbeg, BK) : 0;
+    slice_loader<BK, VEC, AT> ld(p, i0, j0, kbeg);
+    bool interior = i0 + BM <= p.m && j0 + BN <= p.n;
+    /* Prologue: slices 0 .. STAGES-2 in flight.  Every step commits a
+     * group, empty or not, so wait_group counts stay in step. */
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nslices)
+            ld.issue(p, smem + s * G::STAGE_FLOATS, kbeg + s * BK, kend, interior);
+        gkc_cp_async_commit();
+    }
+    int rd = 0, wr = STAGES - 1;   /* stage read this slice, stage written */
+    for (int64_t ks = 0; ks < nslices; ks++) {
+        gkc_cp_async_wait<STAGES - 2>();   /* slice ks has landed (this thread's copies) */
+        __syncthreads();                   /* ... everyone's; and slice ks-1 is consumed */
+        float *as = smem + rd * G::STAGE_FLOATS, *bs = as + G::A_FLOATS;
+        int64_t k0 = kbeg + ks * BK;
+        if (k0 + BK > kend) {
+            fix(as, bs, (int)(kend - k0));
+            __syncthreads();
+        }
+        if (ks + STAGES - 1 < nslices)
+            ld.issue(p, smem + wr * G::STAGE_FLOATS, k0 + (STAGES - 1) * BK, kend, interior);
+        gkc_cp_async_commit();
+        rd = rd == STAGES - 1 ? 0 : rd + 1;
+        wr = wr == STAGES - 1 ? 0 : wr + 1;
+        compute((const float *)as, (const float *)bs);
+    }
+    gkc_cp_async_wait<0>();   /* no copy may outlive the block */
+}
+
+/* The lane's place in the 128x128 tile: 8 warps of 32x64 (4 down, 2
+ * across), lanes 4 x 8; the lane's rows are wm + lm + 4r (r < 8) and its
+ * columns wn + ln + c and wn + ln + 32 + c (c < 4). */
+struct lane_tile {
+    int wm, wn, lm, ln;
+    __device__ __forceinline__ lane_tile()
+    {
+        int t = threadIdx.x, warp = t >> 5, lane = t & 31;
+        wm = (warp >> 1) * 32;
+        wn = (warp & 1) * 64;
+        lm = lane >> 3;
+        ln = (lane & 7) * 4;
+    }
+    __device__ __forceinline__ int row(int r) const { return wm + lm + 4 * r; }
+    __device__ __forceinline__ int col(int c) const { return wn + ln + (c & 3) + (c >> 2) * 32; }
+};
+
+}  // namespace gkc_pipe
+
+#endif /* GPUK_CUDA_TILE_PIPE_CUH */
