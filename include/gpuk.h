@@ -314,7 +314,8 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a,
 
 /* r[i,j] = min_k (a[i,k] + b[k,j]) for a[m,k], b[k,n], r[m,n]; a and b may
  * be the same tensor (the shortcut problem r = d (x) d).  Bit-exact on
- * every backend and variant. */
+ * every backend and variant: a NaN sum is skipped (as fmin does; all NaN
+ * gives +inf), and of +0 and -0 the minimum is -0. */
 gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
                          gpuk_tensor *r, const char *variant);
 

@@ -279,7 +279,7 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
         { 33, 0, 7, 0, OC_DENSE }, { 33, 33, 33, 1, OC_OFF1 }, { 127, 127, 127, 1, OC_DENSE },
         { 1000, 33, 127, 0, OC_OFF1 }, { 129, 36, 68, 0, OC_DENSE },
         { 128, 128, 128, 1, OC_DENSE }, { 64, 256, 64, 0, OC_DENSE },
-        { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
+        { 9, 9, 9, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
     static const float pinf[] = { INFINITY }, ninf[] = { -INFINITY };
     if (i >= NELEM(T))
         return 0;
@@ -294,7 +294,18 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
         arg_set(&c->in[1], F32, 2, SH(k, n), t[4], rnd_vec(g, k * n, 1, 0));
     }
     arg_set(&c->out, F32, 2, SH(m, n), t[4], NULL);
-    if (i == NELEM(T) - 2) { /* missing edges: +inf, and row 0 has none at all */
+    if (i == NELEM(T) - 3) { /* ties of +0 and -0: a >= 0.5 but some signed zeros, b all zeros */
+        float *av = c->in[0].vals, *bv = c->in[1].vals;
+        for (int64_t p = 0; p < m * k; p++)
+            av[p] = fabsf(av[p]) + 0.5f;
+        for (int64_t r = 0; r < m; r++) {
+            av[r * k + r % k] = r % 2 ? -0.0f : 0.0f;
+            if (r % 3 == 0)
+                av[r * k + (r + 3) % k] = -0.0f;
+        }
+        for (int64_t p = 0; p < k * n; p++)
+            bv[p] = (p / n + p % n) % 2 ? -0.0f : 0.0f;
+    } else if (i == NELEM(T) - 2) { /* missing edges: +inf, and row 0 has none at all */
         sprinkle(g, c->in[0].vals, m * k, 4, pinf, 1);
         sprinkle(g, c->in[1].vals, k * n, 4, pinf, 1);
         for (int64_t p = 0; p < k; p++)
@@ -303,7 +314,9 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
         sprinkle(g, c->in[0].vals, m * k, 9, ninf, 1);
     }
     LBL("%dx%dx%d%s%s %s", t[0], t[1], t[2], t[3] ? " a=b" : "",
-        i == NELEM(T) - 2 ? " +inf" : i == NELEM(T) - 1 ? " -inf" : "", oc_layout_name(t[4]));
+        i == NELEM(T) - 3 ? " +-0 ties" : i == NELEM(T) - 2 ? " +inf"
+                                          : i == NELEM(T) - 1 ? " -inf" : "",
+        oc_layout_name(t[4]));
     return 1;
 }
 

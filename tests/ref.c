@@ -108,7 +108,9 @@ void ref_minplus(int64_t m, int64_t k, int64_t n, const float *a, const float *b
             float best = INFINITY;
             for (int64_t p = 0; p < k; p++) {
                 float t = (float)((double)a[i * k + p] + (double)b[p * n + j]);
-                if (t < best)
+                /* NaN sums are skipped (as fmin does); of +0 and -0, -0 is
+                 * the smaller (IEEE 754-2019 minimum), whatever the order */
+                if (t < best || (t == 0.0f && best == 0.0f && signbit(t)))
                     best = t;
             }
             ref[i * n + j] = best;
