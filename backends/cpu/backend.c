@@ -1,0 +1,294 @@
+/*
+ * backend.c - the CPU backend's entry struct: probe, context, host memory,
+ * timer.  Data pointers are plain host memory (GPUK_BF_HOST_MEMORY), so
+ * write/read/copy are memcpy and sync has nothing to wait for: every
+ * kernel has finished when it returns.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+gpuk_status cpu_fail(gpuk_bctx *b, gpuk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Large blocks are 2 MiB aligned and offered to the kernel as huge pages
+ * (where transparent huge pages are in "madvise" mode): a transpose or a
+ * packed matmul touches a new 4 KiB page every few hundred bytes, and the
+ * TLB misses cost more than the copy. */
+#define CPU_HUGE_MIN ((size_t)4 << 20)
+#define CPU_HUGE_ALIGN ((size_t)2 << 20)
+
+static int cpu_memalign(void **p, size_t bytes)
+{
+    if (bytes >= CPU_HUGE_MIN) {
+        int rc = posix_memalign(p, CPU_HUGE_ALIGN, bytes);
+#ifdef MADV_HUGEPAGE
+        if (rc == 0)
+            madvise(*p, bytes & ~(CPU_HUGE_ALIGN - 1), MADV_HUGEPAGE);
+#endif
+        return rc;
+    }
+    return posix_memalign(p, 64, bytes);
+}
+
+void *cpu_scratch(gpuk_bctx *b, size_t bytes, const char *what)
+{
+    void *p = NULL;
+    /* round up so vector loops may read a whole last cache line */
+    size_t sz = (bytes + 63) & ~(size_t)63;
+    if (sz < bytes || cpu_memalign(&p, sz ? sz : 64) != 0) {
+        cpu_fail(b, GPUK_ERR_NO_MEMORY, "cpu: cannot allocate %zu bytes of scratch for %s",
+                 bytes, what);
+        return NULL;
+    }
+    return p;
+}
+
+const char *cpu_isa_name(enum cpu_isa isa)
+{
+    switch (isa) {
+    case CPU_ISA_AVX512: return "avx512";
+    case CPU_ISA_AVX2: return "avx2+fma";
+    default: return "scalar";
+    }
+}
+
+enum cpu_isa cpu_detect_isa(void)
+{
+    enum cpu_isa best = CPU_ISA_SCALAR;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        best = CPU_ISA_AVX2;
+    if (best == CPU_ISA_AVX2 && __builtin_cpu_supports("avx512f"))
+        best = CPU_ISA_AVX512;
+#endif
+    /* a request for a narrower ISA is honoured; a wider one is not */
+    const char *env = getenv("GPUK_CPU_ISA");
+    if (env) {
+        enum cpu_isa want = best;
+        if (strcmp(env, "scalar") == 0)
+            want = CPU_ISA_SCALAR;
+        else if (strcmp(env, "avx2") == 0)
+            want = CPU_ISA_AVX2;
+        else if (strcmp(env, "avx512") == 0)
+            want = CPU_ISA_AVX512;
+        if (want < best)
+            best = want;
+    }
+    return best;
+}
+
+/* The "model name" and "cpu MHz" lines of /proc/cpuinfo (Linux/x86); on
+ * other systems the name stays generic. */
+static void cpu_describe(gpuk_device_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "host CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        int have_name = 0, have_mhz = 0;
+        while (fgets(line, sizeof line, f) && !(have_name && have_mhz)) {
+            char *colon = strchr(line, ':');
+            if (!colon)
+                continue;
+            char *val = colon + 1;
+            while (*val == ' ' || *val == '\t')
+                val++;
+            val[strcspn(val, "\n")] = '\0';
+            if (!have_name && strncmp(line, "model name", 10) == 0 && *val) {
+                snprintf(d->name, sizeof d->name, "%s", val);
+                have_name = 1;
+            } else if (!have_mhz && strncmp(line, "cpu MHz", 7) == 0) {
+                d->clock_mhz = (int)(atof(val) + 0.5);
+                have_mhz = 1;
+            }
+        }
+        fclose(f);
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    d->multiprocessors = cores > 0 ? (int)cores : 1;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0)
+        d->memory_bytes = (uint64_t)pages * (uint64_t)psz;
+}
+
+static gpuk_status cpu_probe(gpuk_probe_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = GPUK_OK;
+    out->device_count = 1;
+    cpu_describe(&out->devices[0]);
+    snprintf(out->reason, sizeof out->reason, "host CPU, %d cores, SIMD %s",
+             out->devices[0].multiprocessors, cpu_isa_name(cpu_detect_isa()));
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *msg,
+                            size_t msglen)
+{
+    *out = NULL;
+    if (args->device != 0) {
+        snprintf(msg, msglen, "cpu: device %d does not exist (the CPU backend has device 0 only)",
+                 args->device);
+        return GPUK_ERR_NO_DEVICE;
+    }
+    gpuk_bctx *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(msg, msglen, "cpu: out of memory for the backend context");
+        return GPUK_ERR_NO_MEMORY;
+    }
+    if (args->num_threads > 0)
+        b->nthreads = args->num_threads;
+    else {
+#ifdef _OPENMP
+        b->nthreads = omp_get_max_threads();
+#else
+        b->nthreads = 1;
+#endif
+    }
+    if (b->nthreads < 1)
+        b->nthreads = 1;
+    b->isa = cpu_detect_isa();
+    *out = b;
+    return GPUK_OK;
+}
+
+static void cpu_fini(gpuk_bctx *b)
+{
+    free(b);
+}
+
+static const char *cpu_last_error(gpuk_bctx *b)
+{
+    return b->err;
+}
+
+static void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads)
+{
+    if (dev)
+        cpu_describe(dev);
+    if (num_threads)
+        *num_threads = b->nthreads;
+}
+
+static gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out)
+{
+    void *p = NULL;
+    int rc = cpu_memalign(&p, bytes);
+    if (rc != 0) {
+        *out = NULL;
+        return cpu_fail(b, GPUK_ERR_NO_MEMORY, "cpu: cannot allocate %zu bytes (%s)", bytes,
+                        strerror(rc));
+    }
+    *out = p;
+    return GPUK_OK;
+}
+
+static void cpu_free(gpuk_bctx *b, void *p)
+{
+    free(p);
+}
+
+static gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+{
+    memmove(dst, src, bytes);
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_sync(gpuk_bctx *b)
+{
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_timer_start(gpuk_bctx *b)
+{
+    clock_gettime(CLOCK_MONOTONIC, &b->t0);
+    b->timer_running = 1;
+    return GPUK_OK;
+}
+
+static gpuk_status cpu_timer_stop(gpuk_bctx *b, double *ms)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!b->timer_running)
+        return cpu_fail(b, GPUK_ERR_INVALID, "cpu: timer_stop without timer_start");
+    b->timer_running = 0;
+    *ms = (double)(t1.tv_sec - b->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - b->t0.tv_nsec) * 1e-6;
+    return GPUK_OK;
+}
+
+/* Not const only because the table's length lives in table.c: the
+ * constructor below fills n_kernels when the plugin is loaded, before any
+ * caller can reach the entry function. */
+static gpuk_backend cpu_backend = {
+    .abi_major = GPUK_ABI_MAJOR,
+    .abi_minor = GPUK_ABI_MINOR,
+    .size = sizeof(gpuk_backend),
+    .flags = GPUK_BF_HOST_MEMORY,
+    .name = "cpu",
+    .version = PACKAGE_VERSION,
+    .description = "host CPU: naive, cache-blocked, OpenMP+SIMD (AVX2/AVX-512) rungs"
+#ifdef HAVE_OPENBLAS
+                   " and OpenBLAS"
+#endif
+    ,
+    .probe = cpu_probe,
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .last_error = cpu_last_error,
+    .info = cpu_info,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .write = cpu_write,
+    .read = cpu_read,
+    .copy = cpu_copy,
+    .sync = cpu_sync,
+    .timer_start = cpu_timer_start,
+    .timer_stop = cpu_timer_stop,
+    .kernels = cpu_kernels,
+    .n_kernels = 0, /* cpu_backend_setup */
+    .csr_prepare = NULL,
+    .csr_release = NULL,
+    .peak = cpu_peak,
+};
+
+__attribute__((constructor)) static void cpu_backend_setup(void)
+{
+    cpu_backend.n_kernels = cpu_n_kernels;
+}
+
+GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);
+
+GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void)
+{
+    return &cpu_backend;
+}

@@ -1,0 +1,204 @@
+/*
+ * cpu.h - internal declarations shared by the files of backend_cpu.so.
+ *
+ * Every kernel has the gpuk_kernel_fn signature and is listed once, in
+ * table.c.  Kernels get operands already validated by core, in the
+ * canonical shapes of gpuk/backend.h, and never fail except for scratch
+ * memory (GPUK_ERR_NO_MEMORY, with a message via cpu_fail).
+ */
+#ifndef GPUK_CPU_H
+#define GPUK_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <gpuk/backend.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The instruction set the SIMD rungs use, picked once per context. */
+enum cpu_isa {
+    CPU_ISA_SCALAR = 0,   /* portable C: what the vector kernels fall back to */
+    CPU_ISA_AVX2 = 1,     /* AVX2 + FMA, 8 floats per vector */
+    CPU_ISA_AVX512 = 2    /* AVX-512F, 16 floats per vector */
+};
+
+struct gpuk_bctx {
+    int nthreads;             /* every OpenMP region runs with exactly this many */
+    enum cpu_isa isa;
+    struct timespec t0;       /* timer_start */
+    int timer_running;
+    char err[256];            /* last_error() */
+};
+
+/* Record a failure for last_error() and return its status. */
+gpuk_status cpu_fail(gpuk_bctx *b, gpuk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* 64-byte aligned scratch memory; NULL (and a message in b) on failure. */
+void *cpu_scratch(gpuk_bctx *b, size_t bytes, const char *what);
+
+/* The best ISA this CPU runs, honouring GPUK_CPU_ISA (scalar|avx2|avx512)
+ * when it asks for less (so the narrower paths can be tested anywhere). */
+enum cpu_isa cpu_detect_isa(void);
+const char *cpu_isa_name(enum cpu_isa isa);
+
+/* Tensor access: element pointer of a row of a 2-D operand, and the leading
+ * dimension (stride of the first index).  Core guarantees unit stride in
+ * the last dimension. */
+#define T_F32(t) ((float *)(t)->data)
+#define T_LD(t) ((t)->stride[0])
+
+/* The number of elements of an operand. */
+#define T_NUMEL(t) gpuk_tdesc_numel(t)
+
+/* ---- shared building blocks ---- */
+
+/* c[m,n] (ldc) = a[m,k] (lda) . b[k,n] (ldb) (+ bias[n] if bias != NULL),
+ * one matmul rung per function; batched.c calls these per batch. */
+typedef gpuk_status (*cpu_sgemm_fn)(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
+                                    const float *a, int64_t lda,
+                                    const float *bm, int64_t ldb,
+                                    const float *bias, float *c, int64_t ldc);
+gpuk_status cpu_sgemm_naive(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
+                            const float *a, int64_t lda, const float *bm, int64_t ldb,
+                            const float *bias, float *c, int64_t ldc);
+gpuk_status cpu_sgemm_blocked(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
+                              const float *a, int64_t lda, const float *bm, int64_t ldb,
+                              const float *bias, float *c, int64_t ldc);
+gpuk_status cpu_sgemm_simd(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
+                           const float *a, int64_t lda, const float *bm, int64_t ldb,
+                           const float *bias, float *c, int64_t ldc);
+#ifdef HAVE_OPENBLAS
+gpuk_status cpu_sgemm_openblas(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
+                               const float *a, int64_t lda, const float *bm, int64_t ldb,
+                               const float *bias, float *c, int64_t ldc);
+/* Tell OpenBLAS how many threads to use (the context's count). */
+void cpu_openblas_threads(gpuk_bctx *b);
+#endif
+
+/* The packed engine behind matmul's simd rung (matmul.c), general enough
+ * for gemm: element (i,p) of a is a[i*a_rs + p*a_cs], (p,j) of b is
+ * b[p*b_rs + j*b_cs]; c = alpha a.b + beta c (+ bias[j]); beta == 0 does
+ * not read c. */
+gpuk_status cpu_sgemm_packed(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, const float *a,
+                             int64_t a_rs, int64_t a_cs, const float *bm, int64_t b_rs,
+                             int64_t b_cs, float alpha, float beta, const float *bias, float *c,
+                             int64_t ldc);
+
+/* The packed, blocked, threaded driver of matmul's simd rung (matmul.c),
+ * shared with min-plus v5: C[m,n] is cut into one block per thread; each
+ * thread packs KC x NC blocks of b into NR-wide panels and MC x KC blocks
+ * of a into MR-tall panels and calls `tile` on every MR x NR tile of C
+ * with the packed panels: first is nonzero on the first k-block, j is the
+ * tile's first column. */
+typedef void (*cpu_tile_fn)(const void *ctx, int64_t kc, const float *ap, const float *bp,
+                            float *c, int64_t ldc, int mr, int nr, int first, int64_t j);
+struct cpu_packed {
+    int64_t m, n, k;
+    const float *a;
+    int64_t a_rs, a_cs;   /* element (i,p) of a: a[i*a_rs + p*a_cs] */
+    const float *b;
+    int64_t b_rs, b_cs;   /* element (p,j) of b: b[p*b_rs + j*b_cs] */
+    float *c;
+    int64_t ldc;
+    int mr, nr;           /* the tile the micro-kernel computes */
+    cpu_tile_fn tile;
+    const void *ctx;
+};
+gpuk_status cpu_packed_run(gpuk_bctx *b, const struct cpu_packed *pp);
+
+/* Packing for the register micro-kernels (matmul.c, min-plus v5), with
+ * the strides above.  cpu_pack_a: rows [i0,i0+mc) x k-range [p0,p0+kc)
+ * into MR-tall panels (each k-step of a panel is MR consecutive floats);
+ * cpu_pack_b_panel: the NR-wide panel from column j0 (each k-step NR
+ * consecutive floats).  Rows/columns past the edge are zero. */
+void cpu_pack_a(const float *a, int64_t rs, int64_t cs, int64_t i0, int64_t mc, int64_t p0,
+                int64_t kc, int mr, float *ap);
+void cpu_pack_b_panel(const float *bm, int64_t rs, int64_t cs, int64_t p0, int64_t kc,
+                      int64_t j0, int64_t n, int nr, float *bp);
+
+/* reduce.c: out[o,i] = sum (or mean) over l of x[o,l,i], vectorised and
+ * threaded (the simd rung of reduce, also meanpool's). */
+void cpu_reduce_rows(gpuk_bctx *b, const float *x, int64_t outer, int64_t len, int64_t inner,
+                     float *out, int mean);
+
+/* elementwise.c: dst[0..n) = src[0..n), vectorised, threaded, streaming
+ * stores for large n (copy's simd rung and the copy ceiling). */
+void cpu_copy_f32(gpuk_bctx *b, float *dst, const float *src, int64_t n);
+
+/* ---- peak.c ---- */
+gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value);
+
+/* ---- kernels (one block per file, in ladder order) ---- */
+#define CPU_KERNEL(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args)
+
+/* matmul.c */
+CPU_KERNEL(matmul_naive);
+CPU_KERNEL(matmul_blocked);
+CPU_KERNEL(matmul_simd);
+#ifdef HAVE_OPENBLAS
+CPU_KERNEL(matmul_openblas);
+#endif
+/* batched.c */
+CPU_KERNEL(bmm_naive);
+CPU_KERNEL(bmm_blocked);
+CPU_KERNEL(bmm_simd);
+#ifdef HAVE_OPENBLAS
+CPU_KERNEL(bmm_openblas);
+#endif
+/* minplus.c */
+CPU_KERNEL(minplus_naive);
+CPU_KERNEL(minplus_v0);
+CPU_KERNEL(minplus_v1);
+CPU_KERNEL(minplus_v2);
+CPU_KERNEL(minplus_v3);
+CPU_KERNEL(minplus_v4);
+CPU_KERNEL(minplus_v5);
+/* transpose.c */
+CPU_KERNEL(transpose_naive);
+CPU_KERNEL(transpose_blocked);
+/* reduce.c */
+CPU_KERNEL(reduce_naive);
+CPU_KERNEL(reduce_simd);
+/* elementwise.c */
+CPU_KERNEL(add_naive);
+CPU_KERNEL(add_simd);
+CPU_KERNEL(scale_naive);
+CPU_KERNEL(scale_simd);
+CPU_KERNEL(relu_naive);
+CPU_KERNEL(relu_simd);
+CPU_KERNEL(bias_relu_naive);
+CPU_KERNEL(bias_relu_simd);
+CPU_KERNEL(copy_naive);
+CPU_KERNEL(copy_simd);
+/* rows.c */
+CPU_KERNEL(softmax_naive);
+CPU_KERNEL(softmax_simd);
+CPU_KERNEL(embedding_naive);
+CPU_KERNEL(embedding_omp);
+CPU_KERNEL(meanpool_naive);
+CPU_KERNEL(meanpool_simd);
+/* spmv.c */
+CPU_KERNEL(spmv_naive);
+CPU_KERNEL(spmv_omp);
+CPU_KERNEL(spmv_balanced);
+/* blas.c */
+CPU_KERNEL(dot_naive);
+CPU_KERNEL(dot_simd);
+CPU_KERNEL(gemv_naive);
+CPU_KERNEL(gemv_simd);
+CPU_KERNEL(gemm_naive);
+CPU_KERNEL(gemm_simd);
+#ifdef HAVE_OPENBLAS
+CPU_KERNEL(dot_openblas);
+CPU_KERNEL(gemv_openblas);
+CPU_KERNEL(gemm_openblas);
+#endif
+
+extern const gpuk_kernel cpu_kernels[];
+extern const size_t cpu_n_kernels;
+
+#endif /* GPUK_CPU_H */

@@ -1,0 +1,19 @@
+# backend_cpu.so: the CPU backend (naive rungs, cache-blocked, OpenMP+SIMD, OpenBLAS)
+pkglib_LTLIBRARIES += backends/cpu/backend_cpu.la
+backends_cpu_backend_cpu_la_SOURCES = \
+	backends/cpu/cpu.h \
+	backends/cpu/backend.c \
+	backends/cpu/table.c \
+	backends/cpu/matmul.c \
+	backends/cpu/batched.c \
+	backends/cpu/minplus.c \
+	backends/cpu/transpose.c \
+	backends/cpu/reduce.c \
+	backends/cpu/elementwise.c \
+	backends/cpu/rows.c \
+	backends/cpu/spmv.c \
+	backends/cpu/blas.c \
+	backends/cpu/peak.c
+backends_cpu_backend_cpu_la_CFLAGS = $(PLUGIN_CFLAGS) $(OPENMP_CFLAGS) $(OPENBLAS_CFLAGS)
+backends_cpu_backend_cpu_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(OPENMP_CFLAGS)
+backends_cpu_backend_cpu_la_LIBADD = $(OPENBLAS_LIBS) $(LIBM)

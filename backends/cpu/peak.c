@@ -1,0 +1,207 @@
+/*
+ * peak.c - the CPU's ceilings, measured with the backend's own
+ * micro-kernels on all of the context's threads (gpuk_peak_measure):
+ *
+ *   copy     a 64 MiB copy (larger than any L3 here) through copy's simd
+ *            rung (vectors, streaming stores), bytes read + written per
+ *            second, best of 5: the STREAM "copy" figure
+ *   fma      24 independent FMA chains per thread held in registers, enough
+ *            to cover the FMA latency on two pipes (2 flops per lane)
+ *   add+min  24 independent chains x = min(x + y, z), 2 ops per lane-step:
+ *            the inner step of min-plus
+ *
+ * The vector width (AVX-512, AVX2, scalar) is the context's ISA.  Each
+ * timed run lasts at least 30 ms (repeated back to back), the best of a
+ * few is kept; a whole measurement takes a fraction of a second.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_X86 1
+#endif
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Each timed measurement lasts at least this long: waking a team of
+ * threads (an interrupt per sleeping CPU in a virtual machine) can take
+ * a millisecond, which would dominate a 1 ms copy on 16 cores. */
+#define PEAK_MIN_S 0.03
+
+/* How many back-to-back runs of something that took dt seconds fill
+ * PEAK_MIN_S. */
+static int peak_repeats(double dt)
+{
+    if (dt <= 0.0)
+        return 64;
+    double r = PEAK_MIN_S / dt + 1.0;
+    return r > 4096.0 ? 4096 : (int)r;
+}
+
+/* ---- copy bandwidth ---- */
+
+static gpuk_status peak_copy(gpuk_bctx *b, double *value)
+{
+    const size_t n = (size_t)16 << 20; /* floats: 64 MiB per buffer */
+    float *src = cpu_scratch(b, n * sizeof(float), "the copy peak");
+    float *dst = src ? cpu_scratch(b, n * sizeof(float), "the copy peak") : NULL;
+    if (!dst) {
+        free(src);
+        return GPUK_ERR_NO_MEMORY;
+    }
+    int nt = b->nthreads;
+    /* first touch by the thread that copies the chunk later */
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        src[i] = (float)(i & 1023);
+        dst[i] = 0.0f;
+    }
+    /* the warm-up call also evicts dst from the caches (streaming stores),
+     * so no timed call finds its output lines cached */
+    cpu_copy_f32(b, dst, src, (int64_t)n);
+    double t0 = now_s();
+    cpu_copy_f32(b, dst, src, (int64_t)n);
+    int calls = peak_repeats(now_s() - t0);
+    double best = 0.0;
+    for (int rep = 0; rep < 5; rep++) {
+        t0 = now_s();
+        for (int c = 0; c < calls; c++)
+            cpu_copy_f32(b, dst, src, (int64_t)n);
+        double dt = now_s() - t0;
+        double gbs = 2.0 * (double)n * sizeof(float) * calls / dt * 1e-9;
+        if (gbs > best)
+            best = gbs;
+    }
+    volatile float sink = dst[n / 3];
+    (void)sink;
+    free(src);
+    free(dst);
+    *value = best;
+    return GPUK_OK;
+}
+
+/* ---- register-resident chains ---- */
+
+#define PEAK_CHAINS 24
+#define PEAK_STEPS 20000L /* one call's steps; runs are repeated to fill PEAK_MIN_S */
+
+/* One thread's chains; returns a value derived from every chain so the
+ * compiler keeps them.  `addmin` picks x = min(x + y, z) over x = x*y + z. */
+static float chains_scalar(int addmin, long steps)
+{
+    float x[PEAK_CHAINS];
+    for (int i = 0; i < PEAK_CHAINS; i++)
+        x[i] = 1.0f + 0.001f * (float)i;
+    const float y = addmin ? 0.5f : 0.999f, z = addmin ? 3.0f : 0.001f;
+    for (long s = 0; s < steps; s++)
+#pragma GCC unroll 24
+        for (int i = 0; i < PEAK_CHAINS; i++)
+            x[i] = addmin ? (x[i] + y < z ? x[i] + y : z) : x[i] * y + z;
+    float r = 0.0f;
+    for (int i = 0; i < PEAK_CHAINS; i++)
+        r += x[i];
+    return r;
+}
+
+#ifdef CPU_X86
+#define CHAIN_BODY(VEC, SET1, FMA, ADD, MIN, STORE, W)                            \
+    VEC x[PEAK_CHAINS];                                                           \
+    for (int i = 0; i < PEAK_CHAINS; i++)                                         \
+        x[i] = SET1(1.0f + 0.001f * (float)i);                                    \
+    const VEC y = SET1(addmin ? 0.5f : 0.999f), z = SET1(addmin ? 3.0f : 0.001f); \
+    if (addmin)                                                                   \
+        for (long s = 0; s < steps; s++) {                                        \
+            _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)        \
+                x[i] = MIN(ADD(x[i], y), z);                                      \
+        }                                                                         \
+    else                                                                          \
+        for (long s = 0; s < steps; s++) {                                        \
+            _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)        \
+                x[i] = FMA(x[i], y, z);                                           \
+        }                                                                         \
+    float out[W], r = 0.0f;                                                       \
+    for (int i = 0; i < PEAK_CHAINS; i++) {                                       \
+        STORE(out, x[i]);                                                         \
+        for (int l = 0; l < (W); l++)                                             \
+            r += out[l];                                                          \
+    }                                                                             \
+    return r;
+
+__attribute__((target("avx2,fma"))) static float chains_avx2(int addmin, long steps)
+{
+    CHAIN_BODY(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, _mm256_min_ps,
+               _mm256_storeu_ps, 8)
+}
+
+__attribute__((target("avx512f"))) static float chains_avx512(int addmin, long steps)
+{
+    CHAIN_BODY(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, _mm512_min_ps,
+               _mm512_storeu_ps, 16)
+}
+#endif
+
+/* One parallel region running `steps` steps on every thread; seconds. */
+static double chains_time(gpuk_bctx *b, float (*fn)(int, long), int addmin, long steps,
+                          volatile float *sink)
+{
+    double t0 = now_s();
+    float acc = 0.0f;
+#pragma omp parallel num_threads(b->nthreads) reduction(+ : acc)
+    acc += fn(addmin, steps);
+    double dt = now_s() - t0;
+    *sink += acc;
+    return dt;
+}
+
+static gpuk_status peak_chains(gpuk_bctx *b, int addmin, double *value)
+{
+    int width = 1;
+    float (*fn)(int, long) = chains_scalar;
+#ifdef CPU_X86
+    if (b->isa == CPU_ISA_AVX512) {
+        fn = chains_avx512;
+        width = 16;
+    } else if (b->isa == CPU_ISA_AVX2) {
+        fn = chains_avx2;
+        width = 8;
+    }
+#endif
+    volatile float sink = 0.0f;
+    /* warm up (wakes the threads), then size the run to PEAK_MIN_S */
+    chains_time(b, fn, addmin, PEAK_STEPS, &sink);
+    long steps = PEAK_STEPS * (long)peak_repeats(chains_time(b, fn, addmin, PEAK_STEPS, &sink));
+    double best = 0.0;
+    for (int rep = 0; rep < 3; rep++) {
+        double dt = chains_time(b, fn, addmin, steps, &sink);
+        /* 2 ops per lane-step either way: FMA = 2 flops, add+min = 2 ops */
+        double ops = 2.0 * (double)width * PEAK_CHAINS * (double)steps * b->nthreads;
+        if (ops / dt > best)
+            best = ops / dt;
+    }
+    *value = best * 1e-9;
+    return GPUK_OK;
+}
+
+gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
+{
+    switch (kind) {
+    case GPUK_PEAK_COPY_GBS:
+        return peak_copy(b, value);
+    case GPUK_PEAK_FMA_GFLOPS:
+        return peak_chains(b, 0, value);
+    case GPUK_PEAK_ADDMIN_GOPS:
+        return peak_chains(b, 1, value);
+    }
+    return cpu_fail(b, GPUK_ERR_UNSUPPORTED, "cpu: no micro-kernel for peak %d", (int)kind);
+}
