@@ -4,7 +4,8 @@
 dist_man_MANS += \
 	man/gpuk-info.1 \
 	man/gpuk-bench.1 \
-	man/gpuk.7
+	man/gpuk.7 \
+	man/gpuk-validation.7
 dist_man_MANS += \
 	man/gpuk.3 \
 	man/gpuk_add.3 \
