@@ -11,6 +11,7 @@
 #        sanitize  compute-sanitizer memcheck, racecheck, synccheck, initcheck
 #                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes)
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
+#                  ($BENCH_ARGS is passed on to gpuk-bench)
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
 #
 # Results: $OUT/summary.txt (one line per step) and $OUT/logs.tar.gz (every
@@ -69,8 +70,11 @@ do_sanitize() {
   done
   return $rc
 }
-do_bench() {
-  bash "$src/bench/run-all.sh" "$build" && cp -r "$src/bench/results" "$logs/bench-results"
+do_bench() {   # BENCH_ARGS: extra gpuk-bench options, e.g. "--max-seconds 3"
+  bash "$src/bench/run-all.sh" "$build" ${BENCH_ARGS:-}
+  local rc=$?
+  cp -r "$src/bench/results" "$logs/bench-results"
+  return $rc
 }
 do_textclf() {   # both backends agree, and PyTorch agrees, on a generated model
   cd "$build" || return 1
