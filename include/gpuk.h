@@ -377,13 +377,17 @@ typedef enum gpuk_trans {
 gpuk_status gpuk_dot(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *y,
                      gpuk_tensor *out, const char *variant);
 
-/* y = alpha op(a) x + beta y; a[m,n], op(a) = a or a^T.  With beta == 0, y
- * is not read (NaN in y does not propagate). */
+/* y = alpha op(a) x + beta y; a[m,n], op(a) = a or a^T.  As in BLAS, with
+ * beta == 0 y is not read and with alpha == 0 a and x are not read (NaN
+ * there does not propagate).  With a NaN or infinite alpha or beta the
+ * result is not defined. */
 gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha,
                       const gpuk_tensor *a, const gpuk_tensor *x, float beta,
                       gpuk_tensor *y, const char *variant);
 
-/* c[m,n] = alpha op(a) op(b) + beta c.  With beta == 0, c is not read. */
+/* c[m,n] = alpha op(a) op(b) + beta c.  As in BLAS, with beta == 0 c is not
+ * read and with alpha == 0 a and b are not read; a NaN or infinite alpha
+ * or beta gives an undefined result. */
 gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
                       float alpha, const gpuk_tensor *a, const gpuk_tensor *b,
                       float beta, gpuk_tensor *c, const char *variant);

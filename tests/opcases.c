@@ -572,7 +572,9 @@ static int b_gemv(oc_case *c, int i, uint64_t *g)
         { 0, 127, 257, -8, 1, OC_STRIDED }, { 1, 257, 127, 4, 0, OC_DENSE },
         { 0, 1, 1, 4, 4, OC_OFF1 }, { 1, 1, 257, 6, 0, OC_STRIDED }, { 0, 33, 0, 4, 2, OC_DENSE },
         { 1, 0, 7, 4, -2, OC_DENSE }, { 0, 257, 33, 3, 0, OC_OFF1 },
-        { 1, 1000, 257, 4, 1, OC_STRIDED } };
+        { 1, 1000, 257, 4, 1, OC_STRIDED }, { 0, 33, 17, 0, -6, OC_DENSE },
+        { 1, 17, 33, 0, 0, OC_OFF1 } };
+    static const float nan1[] = { NAN };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -582,8 +584,12 @@ static int b_gemv(oc_case *c, int i, uint64_t *g)
     arg_set(&c->in[0], F32, 2, SH(c->m, c->n), t[5], rnd_vec(g, c->m * c->n, 1, 0));
     arg_set(&c->in[1], F32, 1, SH(xl), t[5], rnd_vec(g, xl, 1, 0));
     arg_set(&c->out, F32, 1, SH(yl), t[5], t[4] ? rnd_vec(g, yl, 1, 0) : NULL);
-    LBL("%s %dx%d alpha %g beta %g %s", t[0] ? "T" : "N", t[1], t[2], (double)c->alpha,
-        (double)c->beta, oc_layout_name(t[5]));
+    if (t[3] == 0) { /* alpha 0: a and x are not read, so their NaN stays out */
+        sprinkle(g, c->in[0].vals, c->m * c->n, 3, nan1, 1);
+        sprinkle(g, c->in[1].vals, xl, 2, nan1, 1);
+    }
+    LBL("%s %dx%d alpha %g beta %g%s %s", t[0] ? "T" : "N", t[1], t[2], (double)c->alpha,
+        (double)c->beta, t[3] ? "" : " NaN inputs", oc_layout_name(t[5]));
     return 1;
 }
 
@@ -594,7 +600,9 @@ static int b_gemm(oc_case *c, int i, uint64_t *g)
         { 0, 1, 33, 127, 7, -8, 1, OC_STRIDED }, { 1, 1, 33, 127, 7, 4, 0, OC_DENSE },
         { 0, 0, 1, 1, 1, 4, 4, OC_OFF1 }, { 1, 1, 127, 33, 257, 6, 0, OC_STRIDED },
         { 0, 1, 257, 1, 127, 4, 2, OC_OFF1 }, { 1, 0, 33, 7, 0, 4, -2, OC_DENSE },
-        { 0, 0, 33, 7, 0, 4, 0, OC_DENSE }, { 1, 0, 1000, 65, 33, -4, 0, OC_OFF1 } };
+        { 0, 0, 33, 7, 0, 4, 0, OC_DENSE }, { 1, 0, 1000, 65, 33, -4, 0, OC_OFF1 },
+        { 0, 0, 33, 17, 7, 0, 6, OC_STRIDED }, { 0, 1, 7, 33, 17, 0, 0, OC_DENSE } };
+    static const float nan1[] = { NAN };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -604,8 +612,13 @@ static int b_gemm(oc_case *c, int i, uint64_t *g)
     arg_set(&c->in[0], F32, 2, t[0] ? SH(k, m) : SH(m, k), t[7], rnd_vec(g, m * k, 1, 0));
     arg_set(&c->in[1], F32, 2, t[1] ? SH(n, k) : SH(k, n), t[7], rnd_vec(g, k * n, 1, 0));
     arg_set(&c->out, F32, 2, SH(m, n), t[7], t[6] ? rnd_vec(g, m * n, 1, 0) : NULL);
-    LBL("%s%s %dx%dx%d alpha %g beta %g %s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2], t[4],
-        t[3], (double)c->alpha, (double)c->beta, oc_layout_name(t[7]));
+    if (t[5] == 0) { /* alpha 0: a and b are not read, so their NaN stays out */
+        sprinkle(g, c->in[0].vals, m * k, 3, nan1, 1);
+        sprinkle(g, c->in[1].vals, k * n, 2, nan1, 1);
+    }
+    LBL("%s%s %dx%dx%d alpha %g beta %g%s %s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2], t[4],
+        t[3], (double)c->alpha, (double)c->beta, t[5] ? "" : " NaN inputs",
+        oc_layout_name(t[7]));
     return 1;
 }
 

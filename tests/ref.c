@@ -191,10 +191,11 @@ void ref_scale(int64_t n, float alpha, const float *x, double u, double *ref,
     }
 }
 
+/* relu(x) = x < 0 ? 0 : x: NaN and -0 pass through unchanged. */
 void ref_relu(int64_t n, const float *x, double *ref, double *bound)
 {
     for (int64_t i = 0; i < n; i++) {
-        ref[i] = x[i] > 0.0f ? (double)x[i] : 0.0;
+        ref[i] = x[i] < 0.0f ? 0.0 : (double)x[i];
         bound[i] = 0.0;
     }
 }
@@ -207,7 +208,7 @@ void ref_bias_relu(int64_t rows, int64_t n, const float *x, const float *bias,
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < n; j++) {
             double s = (double)x[r * n + j] + (double)bias[j];
-            ref[r * n + j] = s > 0.0 ? s : 0.0;
+            ref[r * n + j] = s < 0.0 ? 0.0 : s;   /* as relu: NaN and -0 pass */
             bound[r * n + j] = one_op_bound(ref[r * n + j], u);
         }
 }
@@ -246,7 +247,9 @@ void ref_softmax(int64_t rows, int64_t n, const float *x, double u, double *ref,
         for (int64_t j = 0; j < n; j++) {
             double v = exp((double)xr[j] - m) / s;
             ref[r * n + j] = v;
-            bound[r * n + j] = REF_C * rel * v + floor_abs(n);
+            /* an exact 0 (from -inf) has no relative error: 0 * rel, not
+             * 0 * inf when the range is infinite */
+            bound[r * n + j] = (v == 0.0 ? 0.0 : REF_C * rel * v) + floor_abs(n);
         }
     }
 }
@@ -301,13 +304,19 @@ void ref_dot(int64_t n, const float *x, const float *y, double u, double *ref,
 static void blas_entry(double s, double abss, int64_t k, float alpha, float beta,
                        const float *y0, double u, double *ref, double *bound)
 {
+    /* alpha = 0: the inputs are not read (the BLAS convention, gpuk.h), so
+     * a NaN among the products does not count */
+    if (alpha == 0.0f)
+        s = abss = 0.0;
     double r = (double)alpha * s, mag = fabs((double)alpha) * abss;
     if (beta != 0.0f) {
         r += (double)beta * (double)*y0;
         mag += fabs((double)beta * (double)*y0);
     }
     *ref = r;
-    *bound = sum_bound(k + 2, mag, r, u);
+    /* products lost to underflow are scaled by alpha too */
+    double a = fabs((double)alpha);
+    *bound = sum_bound(k + 2, mag, r, u) + (a > 1.0 ? (a - 1.0) * floor_abs(k + 2) : 0.0);
 }
 
 void ref_gemv(int trans, int64_t m, int64_t n, float alpha, const float *a,

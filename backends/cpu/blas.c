@@ -1,6 +1,7 @@
 /*
  * blas.c - the BLAS-shaped ops: dot, gemv, gemm (alpha, beta, transposes).
- * With beta == 0 the output is not read, so NaN there does not propagate.
+ * With beta == 0 the output is not read, so NaN there does not propagate;
+ * with alpha == 0 the inputs are not read (the BLAS convention).
  *
  *   naive     textbook loops
  *   simd      AVX-512/AVX2 with several accumulators and OpenMP; gemm
@@ -9,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -30,6 +32,24 @@ CPU_KERNEL(dot_naive)
     return GPUK_OK;
 }
 
+/* ---- alpha == 0: the BLAS convention, shared by every gemv/gemm rung ----
+ * With alpha = 0 the inputs are not read (as beta = 0 means the output is
+ * not read): out = beta out, or 0.  Without this a NaN or inf in a, b or x
+ * would reach out through 0 * NaN in some rungs and not in others (a
+ * library skips the products). */
+static int alpha_zero(const gpuk_args *args, int64_t rows, int64_t cols)
+{
+    if (args->alpha != 0.0f)
+        return 0;
+    const gpuk_tdesc *o = &args->out;
+    int64_t ld = o->ndim == 2 ? o->stride[0] : cols;
+    float *out = T_F32(o);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            out[i * ld + j] = args->beta == 0.0f ? 0.0f : args->beta * out[i * ld + j];
+    return 1;
+}
+
 /* ---- gemv: y = alpha op(a) x + beta y ---- */
 
 CPU_KERNEL(gemv_naive)
@@ -40,6 +60,8 @@ CPU_KERNEL(gemv_naive)
     float *y = T_F32(&args->out);
     float alpha = args->alpha, beta = args->beta;
     int64_t ny = args->trans_a ? n : m, nx = args->trans_a ? m : n;
+    if (alpha_zero(args, 1, ny))
+        return GPUK_OK;
     for (int64_t i = 0; i < ny; i++) {
         float acc = 0.0f;
         for (int64_t p = 0; p < nx; p++)
@@ -60,6 +82,8 @@ CPU_KERNEL(gemm_naive)
     float *c = T_F32(tc);
     int64_t lda = T_LD(ta), ldb = T_LD(tb), ldc = T_LD(tc);
     float alpha = args->alpha, beta = args->beta;
+    if (alpha_zero(args, m, n))
+        return GPUK_OK;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             float acc = 0.0f;
@@ -198,6 +222,8 @@ CPU_KERNEL(gemv_simd)
     const float *a = T_F32(ta), *x = T_F32(&args->in[1]);
     float *y = T_F32(&args->out);
     float alpha = args->alpha, beta = args->beta;
+    if (alpha_zero(args, 1, args->trans_a ? n : m))
+        return GPUK_OK;
     int nt = m * n < (int64_t)BLAS_PAR_MIN * 2 ? 1 : b->nthreads;
     if (!args->trans_a) {
         dot_fn dot = dot_pick(b);
@@ -237,6 +263,8 @@ CPU_KERNEL(gemm_simd)
     int64_t m = tc->shape[0], n = tc->shape[1];
     int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];
     int64_t lda = T_LD(ta), ldb = T_LD(tb);
+    if (alpha_zero(args, m, n))
+        return GPUK_OK;
     return cpu_sgemm_packed(b, m, n, k, T_F32(ta), args->trans_a ? 1 : lda,
                             args->trans_a ? lda : 1, T_F32(tb), args->trans_b ? 1 : ldb,
                             args->trans_b ? ldb : 1, args->alpha, args->beta, NULL, T_F32(tc),
@@ -263,8 +291,11 @@ CPU_KERNEL(dot_openblas)
     return GPUK_OK;
 }
 
-/* y is cleared first when beta == 0 so that NaN there cannot leak through
- * a library that scales y by beta.  cblas rejects (and prints about) a
+/* cblas_sgemv scales x by alpha before the products: with an infinite
+ * entry in a and an x so small that alpha x underflows to 0, that gives
+ * inf * 0 = NaN where alpha (a x) is inf.  So the library computes t = a x
+ * (alpha 1, beta 0, into scratch) and alpha and beta are applied here, in
+ * the order every other rung uses.  cblas rejects (and prints about) a
  * leading dimension below the row length, which a view with overlapping
  * rows can have: those calls take the simd rung. */
 CPU_KERNEL(gemv_openblas)
@@ -273,15 +304,22 @@ CPU_KERNEL(gemv_openblas)
     int64_t m = ta->shape[0], n = ta->shape[1], lda = T_LD(ta);
     int64_t ny = args->trans_a ? n : m;
     float *y = T_F32(&args->out);
+    if (alpha_zero(args, 1, ny))
+        return GPUK_OK;
     if (m == 1)
         lda = n;
     if (lda < n || !fits_int(m) || !fits_int(n) || !fits_int(lda) || m == 0 || n == 0)
         return gemv_simd(b, args);
-    if (args->beta == 0.0f)
-        memset(y, 0, (size_t)ny * sizeof(float));
+    float *t = malloc((size_t)ny * sizeof *t);
+    if (!t)
+        return cpu_fail(b, GPUK_ERR_NO_MEMORY, "gemv/openblas: no memory for %lld floats",
+                        (long long)ny);
     cpu_openblas_threads(b);
-    cblas_sgemv(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans, (int)m, (int)n,
-                args->alpha, T_F32(ta), (int)lda, T_F32(&args->in[1]), 1, args->beta, y, 1);
+    cblas_sgemv(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans, (int)m, (int)n, 1.0f,
+                T_F32(ta), (int)lda, T_F32(&args->in[1]), 1, 0.0f, t, 1);
+    for (int64_t i = 0; i < ny; i++)
+        y[i] = args->beta == 0.0f ? args->alpha * t[i] : args->alpha * t[i] + args->beta * y[i];
+    free(t);
     return GPUK_OK;
 }
 
@@ -300,6 +338,8 @@ CPU_KERNEL(gemm_openblas)
         ldb = b_cols;
     if (m == 1)
         ldc = n;
+    if (alpha_zero(args, m, n))
+        return GPUK_OK;
     if (k == 0 || lda < a_cols || ldb < b_cols || ldc < n || !fits_int(m) || !fits_int(n) ||
         !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
         return gemm_simd(b, args);

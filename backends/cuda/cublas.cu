@@ -221,7 +221,8 @@ GKC_KERNEL(gkc_gemv_cublas)
     int64_t m = A->shape[0], n = A->shape[1];
     int64_t inner = args->trans_a ? m : n, outlen = args->trans_a ? n : m;
     float *y = (float *)args->out.data;
-    if (inner == 0)
+    /* k = 0, or alpha = 0 (BLAS: a and x are then not read): y = beta y */
+    if (inner == 0 || args->alpha == 0.0f)
         return fill(b, y, 1, 1, outlen, 0, outlen, NULL, args->beta, "gemv", "cublas");
     cublasHandle_t h;
     GKC_TRY(gkc_blas(b, &h));
@@ -241,7 +242,8 @@ GKC_KERNEL(gkc_gemm_cublas)
     const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
     int64_t m = C->shape[0], n = C->shape[1];
     int64_t k = args->trans_a ? A->shape[0] : A->shape[1];
-    if (k == 0)
+    /* k = 0, or alpha = 0 (BLAS: a and b are then not read): c = beta c */
+    if (k == 0 || args->alpha == 0.0f)
         return fill(b, (float *)C->data, 1, m, n, 0, C->stride[0], NULL, args->beta, "gemm",
                     "cublas");
     return gemm_rowmajor(b, "gemm", "cublas", args->trans_a, args->trans_b, m, n, k, args->alpha,

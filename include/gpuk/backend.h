@@ -98,7 +98,7 @@ typedef struct gpuk_csr_desc {
  * a vectorized kernel checks alignment and keeps a scalar path.
  * Outputs do not overlap inputs, except ADD/SCALE/RELU/BIAS_RELU/COPY/
  * SOFTMAX, whose output may be exactly an input.  With beta == 0, GEMV and
- * GEMM must not read their output.
+ * GEMM must not read their output; with alpha == 0, not their inputs.
  */
 typedef struct gpuk_args {
     gpuk_op op;

@@ -1,0 +1,82 @@
+/*
+ * fz.h - what the files of the fuzz harness share (see fuzz_api.c).
+ */
+#ifndef GPUK_FZ_H
+#define GPUK_FZ_H
+
+#include <stdint.h>
+
+#include <gpuk.h>
+
+/* the input, read a byte at a time (zeros once it runs out) */
+typedef struct rd {
+    const uint8_t *p;
+    size_t n, at;
+} rd;
+
+#define NSLOT 8
+#define NTRACK 2048
+
+typedef struct fz {
+    rd in;
+    char *why;
+    size_t whylen;
+    int failed;
+    gpuk_tensor *slot[NSLOT];
+    int live[NSLOT];             /* 0: NULL or destroyed, 1: live in fz_ctx, 2: live in fz_other */
+    int64_t store[NSLOT];        /* elements of the slot's storage (for the view model) */
+    gpuk_csr *cslot[2];
+    gpuk_tensor *made[NTRACK];   /* everything made this run, destroyed at the end */
+    gpuk_context *made_in[NTRACK];
+    int n_made;
+    uint64_t rng;
+} fz;
+
+/* the two contexts (cpu, one thread each): the one under test, and the
+ * "other" whose handles must be refused */
+extern gpuk_context *fz_ctx, *fz_other;
+
+unsigned fz_u8(fz *f);
+unsigned fz_pick(fz *f, unsigned n);
+int fz_fail(fz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fz_track(fz *f, gpuk_context *c, gpuk_tensor *t);
+uint64_t fz_rnext(fz *f);
+float fz_val(fz *f, unsigned special_rate);
+int64_t fz_dim(fz *f);     /* 0..33, mostly odd */
+int64_t fz_small(fz *f);   /* 0..9 */
+int64_t fz_wild(fz *f);    /* also huge and negative */
+/* Does msg contain word as a whole word? */
+int fz_names(const char *msg, const char *word);
+
+/* One operand: a view inside its own 1-D storage. */
+typedef struct opnd {
+    gpuk_tensor *st, *v;
+    gpuk_dtype dt;
+    int nd;
+    int64_t shape[4], stride[4], off, n_store, numel;
+    uint32_t *img;   /* the storage as written: SENT_BITS outside the view */
+    float *vals;     /* the view's elements, dense (i32 ids stored as bits) */
+} opnd;
+
+#define SENT_BITS 0xDEADBEEFu   /* a large finite float */
+
+enum { L_DENSE, L_OFF1, L_PADDED, L_BCAST };
+int fz_opnd(fz *f, opnd *o, gpuk_dtype dt, int nd, const int64_t *shape, int layout,
+            unsigned special, int32_t id_hi);
+void fz_opnd_free(opnd *o);
+int64_t fz_pos(const opnd *o, int64_t lin);
+/* The storage of o must still hold its image, except where view out (if it
+ * shares the storage) lies; those elements go to got (may be NULL). */
+int fz_opnd_check(fz *f, const opnd *o, const opnd *out, float *got, const char *name);
+
+/* the actions (fz_ops.c, fz_slots.c) */
+int fz_op(fz *f, int mutate);
+int fz_create(fz *f);
+int fz_view(fz *f);
+int fz_destroy(fz *f);
+int fz_io(fz *f);
+int fz_slots(fz *f);
+int fz_csr(fz *f);
+int fz_misc(fz *f);
+
+#endif

@@ -1,0 +1,359 @@
+/*
+ * t_badops - the bad-input catalogue, part 2: the checks every op shares,
+ * run table-driven over all seventeen ops.
+ *
+ * For each op, from one valid call: the context NULL; each tensor (or CSR)
+ * argument NULL, destroyed, from another context, a token no context made,
+ * a token of this context that was never issued, of the wrong dtype, of
+ * the wrong number of dimensions; the variant unknown, empty, or in the
+ * wrong case (the message must list the variants that exist); and then
+ * that none of those failed calls wrote to the output.  The rules peculiar
+ * to each op (shapes, layouts, aliasing, enums, ids) are t_badshape.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuk.h>
+
+#include "t_rel.h"
+#include "tap.h"
+
+#define MAXARG 4
+#define BOGUS ((uintptr_t)0xFFFFFF0000000001ull)
+
+typedef gpuk_status (*call_fn)(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
+                               const char *v);
+
+typedef struct opspec {
+    gpuk_op op;
+    int n;                          /* tensor arguments, the output last */
+    const char *arg[MAXARG];
+    gpuk_dtype dt[MAXARG];
+    int ndim[MAXARG];
+    int64_t shape[MAXARG][GPUK_MAX_DIMS];
+    /* for a wrong number of dimensions, the argument the message blames
+     * (-1: the argument itself; else the index of the one whose shape
+     * then disagrees) */
+    int ndim_blame[MAXARG];
+    int optional;                   /* index of an argument that may be NULL, or -1 */
+    call_fn call;
+} opspec;
+
+static gpuk_context *ctx, *other;
+static gpuk_csr *csr_ctx, *csr_other;
+
+static gpuk_status c_matmul(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_matmul(c, t[0], t[1], t[2], t[3], v);
+}
+static gpuk_status c_bmm(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_batched_matmul(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_minplus(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_minplus(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_transpose(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
+                               const char *v)
+{
+    (void)m;
+    return gpuk_transpose(c, t[0], t[1], v);
+}
+static gpuk_status c_reduce(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_reduce(c, GPUK_REDUCE_SUM, t[0], 1, t[1], v);
+}
+static gpuk_status c_add(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_add(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_scale(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_scale(c, 2.0f, t[0], t[1], v);
+}
+static gpuk_status c_relu(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_relu(c, t[0], t[1], v);
+}
+static gpuk_status c_bias_relu(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
+                               const char *v)
+{
+    (void)m;
+    return gpuk_bias_relu(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_copy(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_copy(c, t[0], t[1], v);
+}
+static gpuk_status c_softmax(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_softmax(c, t[0], t[1], v);
+}
+static gpuk_status c_embedding(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
+                               const char *v)
+{
+    (void)m;
+    return gpuk_embedding(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_meanpool(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
+                              const char *v)
+{
+    (void)m;
+    return gpuk_meanpool(c, t[0], t[1], v);
+}
+static gpuk_status c_spmv(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    return gpuk_spmv(c, m, t[0], t[1], v);
+}
+static gpuk_status c_dot(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_dot(c, t[0], t[1], t[2], v);
+}
+static gpuk_status c_gemv(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_gemv(c, GPUK_NO_TRANS, 1.0f, t[0], t[1], 0.0f, t[2], v);
+}
+static gpuk_status c_gemm(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+{
+    (void)m;
+    return gpuk_gemm(c, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, t[0], t[1], 0.0f, t[2], v);
+}
+
+#define F GPUK_F32
+#define I GPUK_I32
+static const opspec specs[] = {
+    { GPUK_OP_MATMUL, 4, { "a", "b", "bias", "c" }, { F, F, F, F }, { 2, 2, 1, 2 },
+      { { 3, 4 }, { 4, 5 }, { 5 }, { 3, 5 } }, { -1, -1, -1, -1 }, 2, c_matmul },
+    { GPUK_OP_BATCHED_MATMUL, 3, { "a", "b", "c" }, { F, F, F }, { 3, 3, 3 },
+      { { 2, 3, 4 }, { 2, 4, 5 }, { 2, 3, 5 } }, { -1, -1, -1 }, -1, c_bmm },
+    { GPUK_OP_MINPLUS, 3, { "a", "b", "r" }, { F, F, F }, { 2, 2, 2 },
+      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1, c_minplus },
+    { GPUK_OP_TRANSPOSE, 2, { "x", "y" }, { F, F }, { 2, 2 }, { { 3, 4 }, { 4, 3 } },
+      { -1, -1 }, -1, c_transpose },
+    { GPUK_OP_REDUCE, 2, { "x", "out" }, { F, F }, { 2, 1 }, { { 3, 4 }, { 3 } }, { 1, -1 },
+      -1, c_reduce },
+    { GPUK_OP_ADD, 3, { "x", "y", "out" }, { F, F, F }, { 2, 2, 2 },
+      { { 2, 3 }, { 2, 3 }, { 2, 3 } }, { -1, -1, -1 }, -1, c_add },
+    { GPUK_OP_SCALE, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
+      -1, c_scale },
+    { GPUK_OP_RELU, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
+      -1, c_relu },
+    { GPUK_OP_BIAS_RELU, 3, { "x", "bias", "out" }, { F, F, F }, { 2, 1, 2 },
+      { { 2, 3 }, { 3 }, { 2, 3 } }, { -1, -1, -1 }, -1, c_bias_relu },
+    { GPUK_OP_COPY, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
+      -1, c_copy },
+    { GPUK_OP_SOFTMAX, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } },
+      { -1, -1 }, -1, c_softmax },
+    { GPUK_OP_EMBEDDING, 3, { "table", "ids", "out" }, { F, I, F }, { 2, 1, 2 },
+      { { 5, 3 }, { 4 }, { 4, 3 } }, { -1, 2, -1 }, -1, c_embedding },
+    { GPUK_OP_MEANPOOL, 2, { "x", "out" }, { F, F }, { 3, 2 }, { { 2, 3, 4 }, { 2, 4 } },
+      { 1, -1 }, -1, c_meanpool },
+    { GPUK_OP_SPMV, 2, { "x", "y" }, { F, F }, { 1, 1 }, { { 4 }, { 3 } }, { -1, -1 }, -1,
+      c_spmv },
+    { GPUK_OP_DOT, 3, { "x", "y", "out" }, { F, F, F }, { 1, 1, 1 }, { { 5 }, { 5 }, { 1 } },
+      { -1, -1, -1 }, -1, c_dot },
+    { GPUK_OP_GEMV, 3, { "a", "x", "y" }, { F, F, F }, { 2, 1, 1 },
+      { { 3, 4 }, { 4 }, { 3 } }, { -1, -1, -1 }, -1, c_gemv },
+    { GPUK_OP_GEMM, 3, { "a", "b", "c" }, { F, F, F }, { 2, 2, 2 },
+      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1, c_gemm },
+};
+#undef F
+#undef I
+
+/* A valid tensor of argument i (ids hold 0, 1, 2, ...: in range). */
+static gpuk_tensor *make(gpuk_context *c, const opspec *s, int i, gpuk_dtype dt, int ndim_delta)
+{
+    int64_t shape[GPUK_MAX_DIMS];
+    int nd = s->ndim[i];
+    memcpy(shape, s->shape[i], sizeof shape);
+    if (ndim_delta) {
+        /* one more leading dimension of 1 (all the specs are below 4-D) */
+        memmove(shape + 1, shape, (size_t)nd * sizeof *shape);
+        shape[0] = 1;
+        nd++;
+    }
+    return rel_tensor(c, dt, nd, shape, 0.25f, 0.125f);
+}
+
+static void expect_call(const opspec *s, gpuk_tensor *const *t, const gpuk_csr *m,
+                        const char *variant, gpuk_status want, const char *blame,
+                        const char *what)
+{
+    char line[160];
+    snprintf(line, sizeof line, "%s: %s", gpuk_op_name(s->op), what);
+    rel_expect(ctx, s->call(ctx, t, m, variant), want, blame, line);
+}
+
+static void variants(const opspec *s, gpuk_tensor *const *t)
+{
+    size_t n = 0;
+    gpuk_variant_info vi;
+    gpuk_variant_count(ctx, s->op, &n);
+    int all_ok = n > 0;
+    for (size_t i = 0; i < n; i++) {
+        gpuk_variant_get(ctx, s->op, i, &vi);
+        gpuk_status st = s->call(ctx, t, csr_ctx, vi.name);
+        if (st != GPUK_OK) {
+            tap_diag("  variant %s: %s", vi.name, gpuk_context_error(ctx));
+            all_ok = 0;
+        }
+    }
+    tap_ok(all_ok, "%s: each of the %zu variants listed runs the valid call", gpuk_op_name(s->op), n);
+    expect_call(s, t, csr_ctx, "auto", GPUK_OK, NULL, "variant \"auto\"");
+
+    gpuk_status st = s->call(ctx, t, csr_ctx, "no_such_rung");
+    const char *msg = gpuk_context_error(ctx);
+    int lists = st == GPUK_ERR_VARIANT && rel_names(msg, "no_such_rung") &&
+                rel_names(msg, "variant");
+    for (size_t i = 0; i < n && lists; i++) {
+        gpuk_variant_get(ctx, s->op, i, &vi);
+        lists = rel_names(msg, vi.name);
+    }
+    tap_ok(lists, "%s: an unknown variant -> %s, the message names it and lists all %zu "
+           "variants", gpuk_op_name(s->op), gpuk_strerror(GPUK_ERR_VARIANT), n);
+    if (!lists)
+        tap_diag("  got %d: %s", (int)st, msg);
+    expect_call(s, t, csr_ctx, "", GPUK_ERR_VARIANT, "variant", "variant \"\"");
+    gpuk_variant_get(ctx, s->op, 0, &vi);
+    char upper[64];
+    snprintf(upper, sizeof upper, "%s", vi.name);
+    for (char *p = upper; *p; p++)
+        *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+    expect_call(s, t, csr_ctx, upper, GPUK_ERR_VARIANT, "variant", "variant in upper case");
+}
+
+static void one_op(const opspec *s)
+{
+    gpuk_tensor *t[MAXARG], *bad[MAXARG];
+    for (int i = 0; i < s->n; i++)
+        t[i] = make(ctx, s, i, s->dt[i], 0);
+    const char *op = gpuk_op_name(s->op);
+    int outi = s->n - 1;
+    int64_t n_out = 0;
+    float *before = NULL;
+
+    /* poison the output so an unwanted write shows */
+    {
+        gpuk_tensor_info info;
+        gpuk_tensor_get_info(ctx, t[outi], &info);
+        before = malloc(info.bytes);
+        for (int64_t k = 0; k < info.numel; k++)
+            before[k] = -777.0f - (float)k;
+        gpuk_tensor_write(ctx, t[outi], before, info.bytes);
+        n_out = info.numel;
+    }
+
+    tap_ok(s->call(NULL, t, csr_ctx, NULL) == GPUK_ERR_NULL, "%s: ctx NULL -> %s", op,
+           gpuk_strerror(GPUK_ERR_NULL));
+    variants(s, t);
+
+    /* re-poison: the valid calls above wrote the output */
+    gpuk_tensor_write(ctx, t[outi], before, (size_t)n_out * 4);
+
+    for (int i = 0; i < s->n; i++) {
+        char what[96];
+        memcpy(bad, t, sizeof bad);
+        const char *name = s->arg[i];
+
+        bad[i] = NULL;
+        if (i == s->optional) {
+            snprintf(what, sizeof what, "%s NULL (optional)", name);
+            expect_call(s, bad, csr_ctx, NULL, GPUK_OK, NULL, what);
+            gpuk_tensor_write(ctx, t[outi], before, (size_t)n_out * 4);
+        } else {
+            snprintf(what, sizeof what, "%s NULL", name);
+            expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_NULL, name, what);
+        }
+
+        bad[i] = make(ctx, s, i, s->dt[i], 0);
+        gpuk_tensor_destroy(ctx, bad[i]);
+        snprintf(what, sizeof what, "%s destroyed", name);
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
+
+        bad[i] = make(other, s, i, s->dt[i], 0);
+        snprintf(what, sizeof what, "%s from another context", name);
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_CONTEXT, name, what);
+        gpuk_tensor_destroy(other, bad[i]);
+
+        bad[i] = (gpuk_tensor *)BOGUS;
+        snprintf(what, sizeof what, "%s a token no context made", name);
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_CONTEXT, name, what);
+
+        /* this context's bits, an object number never issued */
+        bad[i] = (gpuk_tensor *)((uintptr_t)t[i] + (1u << 30));
+        snprintf(what, sizeof what, "%s a token of this context never issued", name);
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
+
+        bad[i] = make(ctx, s, i, s->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32, 0);
+        snprintf(what, sizeof what, "%s of dtype %s", name,
+                 gpuk_dtype_name(s->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32));
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_DTYPE, name, what);
+        gpuk_tensor_destroy(ctx, bad[i]);
+
+        bad[i] = make(ctx, s, i, s->dt[i], 1);
+        snprintf(what, sizeof what, "%s with %d dimensions", name, s->ndim[i] + 1);
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_SHAPE,
+                    s->ndim_blame[i] < 0 ? name : s->arg[s->ndim_blame[i]], what);
+        gpuk_tensor_destroy(ctx, bad[i]);
+    }
+
+    if (s->op == GPUK_OP_SPMV) {
+        gpuk_csr *dead = NULL;
+        const int32_t rp[] = { 0, 1, 1, 2 }, ci[] = { 0, 3 };
+        const float v[] = { 1, 2 };
+        gpuk_csr_create(ctx, 3, 4, 2, rp, ci, v, &dead);
+        gpuk_csr_destroy(ctx, dead);
+        expect_call(s, t, NULL, NULL, GPUK_ERR_NULL, "a", "a (CSR) NULL");
+        expect_call(s, t, dead, NULL, GPUK_ERR_HANDLE, "a", "a (CSR) destroyed");
+        expect_call(s, t, csr_other, NULL, GPUK_ERR_CONTEXT, "a", "a (CSR) from another context");
+        expect_call(s, t, (gpuk_csr *)BOGUS, NULL, GPUK_ERR_CONTEXT, "a",
+                    "a (CSR) a token no context made");
+        expect_call(s, t, (gpuk_csr *)((uintptr_t)csr_ctx + (1u << 30)), NULL, GPUK_ERR_HANDLE,
+                    "a", "a (CSR) a token of this context never issued");
+    }
+
+    /* none of the failed calls may have touched the output */
+    float *after = rel_read(ctx, t[outi], NULL);
+    tap_ok(after && memcmp(after, before, (size_t)n_out * 4) == 0,
+           "%s: the output is untouched by all the rejected calls", op);
+    free(after);
+    free(before);
+    for (int i = 0; i < s->n; i++)
+        gpuk_tensor_destroy(ctx, t[i]);
+}
+
+int main(void)
+{
+    if (gpuk_context_open(&ctx, "cpu") != GPUK_OK || gpuk_context_open(&other, "cpu") != GPUK_OK) {
+        tap_ok(0, "opening two cpu contexts");
+        return tap_done();
+    }
+    const int32_t rp[] = { 0, 2, 2, 3 }, ci[] = { 0, 2, 3 };
+    const float v[] = { 1, 2, 3 };
+    if (gpuk_csr_create(ctx, 3, 4, 3, rp, ci, v, &csr_ctx) != GPUK_OK ||
+        gpuk_csr_create(other, 3, 4, 3, rp, ci, v, &csr_other) != GPUK_OK) {
+        tap_ok(0, "creating the CSR matrices: %s", gpuk_context_error(ctx));
+        return tap_done();
+    }
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        one_op(&specs[i]);
+    tap_ok(sizeof specs / sizeof specs[0] == GPUK_OP_LAST - GPUK_OP_FIRST + 1,
+           "the table covers every op of gpuk.h (%zu)", sizeof specs / sizeof specs[0]);
+    gpuk_context_close(other);
+    gpuk_context_close(ctx);
+    return tap_done();
+}
