@@ -193,9 +193,10 @@ static int bad_table(const gpuk_backend *be, char *why, size_t len)
 /* dlopen maps a plugin's segments straight from the file; a segment that
  * claims bytes past the end of a truncated file faults (SIGBUS) on first
  * touch, inside the dynamic loader, where no status can be returned.  So
- * a file that looks like an ELF object must hold every byte its program
- * headers promise.  Anything else is left for dlopen to refuse. */
-static int elf_truncated(const char *path, off_t size, char *why, size_t len)
+ * a file that looks like an ELF object must be for this machine and hold
+ * every byte its program headers promise.  Anything else is left for
+ * dlopen to refuse. */
+static int elf_unloadable(const char *path, off_t size, char *why, size_t len)
 {
     Elf64_Ehdr eh;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -211,6 +212,21 @@ static int elf_truncated(const char *path, off_t size, char *why, size_t len)
     if (got < (ssize_t)sizeof eh) {
         snprintf(why, len, "truncated ELF file (%lld bytes, shorter than its header)",
                  (long long)size);
+        close(fd);
+        return 1;
+    }
+    /* glibc reports a plugin of another architecture as "No such file",
+     * which misleads: say what it is */
+#if defined(__x86_64__)
+    const int host_machine = EM_X86_64;
+#elif defined(__aarch64__)
+    const int host_machine = EM_AARCH64;
+#else
+    const int host_machine = eh.e_machine;
+#endif
+    if (eh.e_machine != host_machine) {
+        snprintf(why, len, "ELF file for another architecture (e_machine %u, this host %d)",
+                 (unsigned)eh.e_machine, host_machine);
         close(fd);
         return 1;
     }
@@ -254,7 +270,7 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
         return GPUK_ERR_BACKEND_LOAD;
     }
     char elf_why[256];
-    if (elf_truncated(path, sb.st_size, elf_why, sizeof elf_why)) {
+    if (elf_unloadable(path, sb.st_size, elf_why, sizeof elf_why)) {
         snprintf(err, errlen, "cannot load %s: %s", path, elf_why);
         gk_report_add(rep, backend, path, GPUK_ERR_BACKEND_LOAD, "rejected: %s", elf_why);
         return GPUK_ERR_BACKEND_LOAD;

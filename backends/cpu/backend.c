@@ -128,7 +128,7 @@ static void cpu_describe(gpuk_device_desc *d)
         d->memory_bytes = (uint64_t)pages * (uint64_t)psz;
 }
 
-static gpuk_status cpu_probe(gpuk_probe_result *out)
+gpuk_status cpu_probe(gpuk_probe_result *out)
 {
     memset(out, 0, sizeof *out);
     out->status = GPUK_OK;
@@ -139,7 +139,7 @@ static gpuk_status cpu_probe(gpuk_probe_result *out)
     return GPUK_OK;
 }
 
-static gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *msg,
+gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *msg,
                             size_t msglen)
 {
     *out = NULL;
@@ -169,17 +169,17 @@ static gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *m
     return GPUK_OK;
 }
 
-static void cpu_fini(gpuk_bctx *b)
+void cpu_fini(gpuk_bctx *b)
 {
     free(b);
 }
 
-static const char *cpu_last_error(gpuk_bctx *b)
+const char *cpu_last_error(gpuk_bctx *b)
 {
     return b->err;
 }
 
-static void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads)
+void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads)
 {
     if (dev)
         cpu_describe(dev);
@@ -187,7 +187,7 @@ static void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads)
         *num_threads = b->nthreads;
 }
 
-static gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out)
+gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out)
 {
     void *p = NULL;
     int rc = cpu_memalign(&p, bytes);
@@ -200,42 +200,42 @@ static gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out)
     return GPUK_OK;
 }
 
-static void cpu_free(gpuk_bctx *b, void *p)
+void cpu_free(gpuk_bctx *b, void *p)
 {
     free(p);
 }
 
-static gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
     return GPUK_OK;
 }
 
-static gpuk_status cpu_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+gpuk_status cpu_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
     return GPUK_OK;
 }
 
-static gpuk_status cpu_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
+gpuk_status cpu_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
 {
     memmove(dst, src, bytes);
     return GPUK_OK;
 }
 
-static gpuk_status cpu_sync(gpuk_bctx *b)
+gpuk_status cpu_sync(gpuk_bctx *b)
 {
     return GPUK_OK;
 }
 
-static gpuk_status cpu_timer_start(gpuk_bctx *b)
+gpuk_status cpu_timer_start(gpuk_bctx *b)
 {
     clock_gettime(CLOCK_MONOTONIC, &b->t0);
     b->timer_running = 1;
     return GPUK_OK;
 }
 
-static gpuk_status cpu_timer_stop(gpuk_bctx *b, double *ms)
+gpuk_status cpu_timer_stop(gpuk_bctx *b, double *ms)
 {
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -244,46 +244,6 @@ static gpuk_status cpu_timer_stop(gpuk_bctx *b, double *ms)
     b->timer_running = 0;
     *ms = (double)(t1.tv_sec - b->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - b->t0.tv_nsec) * 1e-6;
     return GPUK_OK;
-}
-
-/* Not const only because the table's length lives in table.c: the
- * constructor below fills n_kernels when the plugin is loaded, before any
- * caller can reach the entry function. */
-static gpuk_backend cpu_backend = {
-    .abi_major = GPUK_ABI_MAJOR,
-    .abi_minor = GPUK_ABI_MINOR,
-    .size = sizeof(gpuk_backend),
-    .flags = GPUK_BF_HOST_MEMORY,
-    .name = "cpu",
-    .version = PACKAGE_VERSION,
-    .description = "host CPU: naive, cache-blocked, OpenMP+SIMD (AVX2/AVX-512) rungs"
-#ifdef HAVE_OPENBLAS
-                   " and OpenBLAS"
-#endif
-    ,
-    .probe = cpu_probe,
-    .init = cpu_init,
-    .fini = cpu_fini,
-    .last_error = cpu_last_error,
-    .info = cpu_info,
-    .alloc = cpu_alloc,
-    .free = cpu_free,
-    .write = cpu_write,
-    .read = cpu_read,
-    .copy = cpu_copy,
-    .sync = cpu_sync,
-    .timer_start = cpu_timer_start,
-    .timer_stop = cpu_timer_stop,
-    .kernels = cpu_kernels,
-    .n_kernels = 0, /* cpu_backend_setup */
-    .csr_prepare = NULL,
-    .csr_release = NULL,
-    .peak = cpu_peak,
-};
-
-__attribute__((constructor)) static void cpu_backend_setup(void)
-{
-    cpu_backend.n_kernels = cpu_n_kernels;
 }
 
 GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);

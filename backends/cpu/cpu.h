@@ -199,6 +199,21 @@ CPU_KERNEL(gemm_openblas);
 #endif
 
 extern const gpuk_kernel cpu_kernels[];
-extern const size_t cpu_n_kernels;
+extern const gpuk_backend cpu_backend;
+
+/* the plugin's members (backend.c), gathered into cpu_backend (table.c) */
+gpuk_status cpu_probe(gpuk_probe_result *out);
+gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *msg, size_t msglen);
+void cpu_fini(gpuk_bctx *b);
+const char *cpu_last_error(gpuk_bctx *b);
+void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads);
+gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out);
+void cpu_free(gpuk_bctx *b, void *p);
+gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+gpuk_status cpu_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+gpuk_status cpu_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+gpuk_status cpu_sync(gpuk_bctx *b);
+gpuk_status cpu_timer_start(gpuk_bctx *b);
+gpuk_status cpu_timer_stop(gpuk_bctx *b, double *ms);
 
 #endif /* GPUK_CPU_H */

@@ -87,4 +87,36 @@ const gpuk_kernel cpu_kernels[] = {
 #endif
 };
 
-const size_t cpu_n_kernels = sizeof cpu_kernels / sizeof cpu_kernels[0];
+/* The plugin: one const struct (the entry function in backend.c returns
+ * it), defined here where the table's length is known. */
+const gpuk_backend cpu_backend = {
+    .abi_major = GPUK_ABI_MAJOR,
+    .abi_minor = GPUK_ABI_MINOR,
+    .size = sizeof(gpuk_backend),
+    .flags = GPUK_BF_HOST_MEMORY,
+    .name = "cpu",
+    .version = PACKAGE_VERSION,
+    .description = "host CPU: naive, cache-blocked, OpenMP+SIMD (AVX2/AVX-512) rungs"
+#ifdef HAVE_OPENBLAS
+                   " and OpenBLAS"
+#endif
+    ,
+    .probe = cpu_probe,
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .last_error = cpu_last_error,
+    .info = cpu_info,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .write = cpu_write,
+    .read = cpu_read,
+    .copy = cpu_copy,
+    .sync = cpu_sync,
+    .timer_start = cpu_timer_start,
+    .timer_stop = cpu_timer_stop,
+    .kernels = cpu_kernels,
+    .n_kernels = sizeof cpu_kernels / sizeof cpu_kernels[0],
+    .csr_prepare = NULL,
+    .csr_release = NULL,
+    .peak = cpu_peak,
+};
