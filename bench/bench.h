@@ -1,0 +1,218 @@
+/*
+ * bench.h - internals of gpuk-bench, the CPU-vs-GPU benchmark.
+ *
+ * gpuk-bench uses only the public API (gpuk.h), so it runs against an
+ * installed libgpuk exactly as against the build tree.  The ops come from
+ * the gpuk_op enum and the variants from each backend's own table
+ * (gpuk_variant_count / gpuk_variant_get): nothing here lists a variant.
+ *
+ *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs, calls
+ *   measure.c  one row: warm-up, timed repetitions, check; transfers
+ *   report.c   derived figures (% of ceiling, speedups) and table/csv/json/md
+ *   summary.c  CPU vs GPU per op and size, and the crossover size
+ *   plot.c     gnuplot script and PNGs (roofline, one ladder per op)
+ *   util.c     clock, statistics, text helpers, host facts
+ *   main.c     options, backends, the run plan
+ */
+#ifndef GPUK_BENCH_H
+#define GPUK_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <gpuk.h>
+
+#define B_MAX_BACKENDS 4
+#define B_MAX_SIZES 16
+
+/* The shape of one case.  What m, n and k mean depends on the op (the
+ * man page has the table); unused ones are 1.  batch > 1 only for
+ * batched_matmul. */
+typedef struct bshape {
+    int64_t m, n, k, batch;
+} bshape;
+
+/* One size as the user writes it: "N", "MxN" or "MxNxK". */
+typedef struct bsize {
+    int nd;
+    int64_t d[3];
+} bsize;
+
+/* A tensor the case needs: dtype and dense shape. */
+typedef struct btspec {
+    gpuk_dtype dtype;
+    int ndim;
+    int64_t shape[3];
+} btspec;
+
+/* One op at one size, on the host: inputs shared by every backend, so
+ * every rung of every backend is checked against the same answer. */
+typedef struct bcase {
+    gpuk_op op;
+    bshape sh;
+    char label[64];        /* the shape as printed: "512x512x512" */
+    double flops, bytes;   /* work and minimum traffic of one run */
+    double work;           /* what run time scales with (skip prediction) */
+    int n_in;
+    btspec in[3];
+    void *host_in[3];
+    btspec out;
+    size_t out_numel;
+    /* SpMV: the matrix on the host (CSR) */
+    int64_t nnz;
+    int32_t *row_ptr, *col_idx;
+    float *values;
+    /* checks: the first output that ran, and a buffer to read into */
+    float *ref;
+    char ref_from[320];
+    float *got;
+} bcase;
+
+/* The case's tensors in one backend. */
+typedef struct bdev {
+    gpuk_tensor *in[3];
+    gpuk_tensor *out;
+    gpuk_csr *csr;
+} bdev;
+
+enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_N };
+
+typedef struct bbackend {
+    char name[256];           /* as given; after opening, the backend's own name */
+    int named;                /* listed by --backend (failure to open is an error) */
+    gpuk_context *ctx;        /* NULL when it did not open */
+    char why[512];            /* why it did not open */
+    gpuk_info info;
+    char driver[256];         /* the load report's line for the plugin taken */
+    double peak[PK_N];        /* measured ceilings; NaN when unknown */
+    char peak_note[PK_N][256];/* "unsupported by this backend" or an error */
+} bbackend;
+
+enum { ROW_OK, ROW_FAILED, ROW_SKIPPED };
+
+typedef struct brow {
+    int be;                   /* index of the backend */
+    gpuk_op op;
+    char variant[48];
+    uint32_t flags;           /* GPUK_VARIANT_* */
+    int rung;                 /* position in the backend's ladder, 0 = naive */
+    int size_idx;             /* which size of the op's list */
+    bshape sh;
+    char shape[64];
+    double flops, bytes, work;
+    int status;
+    char msg[720];
+    int reps;
+    double ms_med, ms_min, ms_max;    /* NaN unless measured */
+    double xfer_in_ms, xfer_out_ms;   /* host clock, per backend/op/size */
+    /* derived (report_derive) */
+    double gflops, gbps, intensity, pct;
+    const char *ceiling;              /* "fma", "addmin", "copy" or "" */
+    double x_prev, x_naive, own_vs_lib;
+} brow;
+
+enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MD };
+
+typedef struct bconf {
+    int quick, quiet, check, peaks_only, list_only, backends_named;
+    int reps, warmup, threads;
+    double max_seconds;
+    uint64_t seed;
+    int fmt;
+    const char *output, *save, *plot;
+    const char *backends, *ops, *variants, *sizes;
+    int argc;
+    char **argv;
+} bconf;
+
+typedef struct bench {
+    bconf conf;
+    bbackend be[B_MAX_BACKENDS];
+    int n_be;
+    brow *rows;
+    size_t n_rows, cap_rows;
+    char date[40];
+    char cpu_model[160];
+    int host_cpus;
+    double load_start, load_end;  /* 1-minute load average: others' work skews times */
+} bench;
+
+/* ---- cases.c ---- */
+/* The default sizes of an op ("quick" or full), as a comma list. */
+const char *case_default_sizes(gpuk_op op, int quick);
+/* Which dimensions a size "AxBxC" sets for op, for the messages. */
+const char *case_dims(gpuk_op op);
+/* Parse one size; 0 on success. */
+int case_parse_size(const char *text, bsize *out);
+/* Build a case on the host: shape, costs, random inputs.  0 on success,
+ * else a message in err. */
+int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err,
+              size_t errlen);
+void case_free(bcase *c);
+/* Is the op nominally compute-bound, and which compute ceiling applies. */
+int case_compute_bound(gpuk_op op);
+int case_compute_peak(gpuk_op op);   /* PK_FMA or PK_ADDMIN */
+/* Is every correct rung of op bit-identical (min-plus, copies, one add). */
+int case_exact(gpuk_op op);
+
+gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
+gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
+gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d);
+gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char *variant);
+gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float *dst);
+void dev_destroy(gpuk_context *ctx, bdev *d);
+
+/* ---- measure.c ---- */
+/* Time host-to-device (inputs) and device-to-host (output) transfers. */
+int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, double *in_ms,
+                      double *out_ms, char *err, size_t errlen);
+/* Run one row: skip if predicted too slow, else warm up, time, check. */
+void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r);
+/* "what: status text: context message" */
+void api_error(char *buf, size_t len, gpuk_context *ctx, const char *what, gpuk_status st);
+
+/* ---- report.c ---- */
+void report_derive(bench *b);
+int report_write(bench *b, FILE *f, int fmt);
+void report_peaks(bench *b, FILE *f);
+int report_failures(const bench *b);
+
+/* ---- summary.c ---- */
+void summary_table(bench *b, FILE *f, int md);
+void summary_json(bench *b, FILE *f);
+
+/* ---- plot.c ---- */
+int plot_write(bench *b, const char *prefix);
+
+/* ---- util.c ---- */
+double now_ms(void);
+double median_of(double *v, int n);
+void fmt_num(char *buf, size_t len, double v, int sig);
+void fmt_ms(char *buf, size_t len, double ms);
+void csv_field(FILE *f, const char *s);
+void json_string(FILE *f, const char *s);
+void json_number(FILE *f, double v);
+void host_facts(bench *b);
+double load_average(void);
+int list_has(const char *list, const char *word);
+const char *program_path(const char *argv0, char *buf, size_t len);
+size_t list_count(const char *list);
+/* the i-th comma-separated word of list into buf; 0 if there is none */
+int list_item(const char *list, size_t i, char *buf, size_t len);
+const char *peak_name(int pk);
+const char *peak_unit(int pk);
+
+/* An aligned text table, printed as plain columns or as markdown. */
+typedef struct btab {
+    int ncol;
+    size_t nrow, cap;
+    char **cell;        /* nrow * ncol strings */
+    int right[16];      /* right-align this column */
+} btab;
+void tab_init(btab *t, int ncol, const char *const *head);
+void tab_add(btab *t, const char *const *cells);
+void tab_print(const btab *t, FILE *f, int md);
+void tab_free(btab *t);
+
+#endif /* GPUK_BENCH_H */

@@ -1,0 +1,487 @@
+/*
+ * cases.c - what gpuk-bench runs for each op: the default sizes, how a
+ * size becomes a shape, the work and traffic of one run (the only place
+ * those formulas live), the random inputs, and the one API call per op.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Per-op facts.  dims: which of m, n, k the numbers of a size "AxBxC" set,
+ * in order; a dimension the size leaves out takes def_* (0: the size's
+ * first number).  Full sizes run past the 50-60 MB L2 of an H100/H200
+ * for every bandwidth-bound op, so the large rows time DRAM, not cache;
+ * quick sizes are small enough for the naive CPU rungs to finish. */
+typedef struct opdef {
+    gpuk_op op;
+    const char *dims;
+    int64_t def_m, def_n, def_k, batch;
+    int compute;      /* nominally compute-bound: used when the ridge is unknown */
+    int peak;         /* its compute ceiling */
+    const char *quick;
+    const char *full;
+} opdef;
+
+static const opdef OPS[] = {
+    {GPUK_OP_MATMUL, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,192,384", "256,1024,2048,4096,8192"},
+    {GPUK_OP_BATCHED_MATMUL, "mnk", 0, 0, 0, 16, 1, PK_FMA, "32,96,192", "64,256,512,1024,2048"},
+    {GPUK_OP_MINPLUS, "mnk", 0, 0, 0, 1, 1, PK_ADDMIN, "64,192,384", "256,1024,2048,4096"},
+    {GPUK_OP_TRANSPOSE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_REDUCE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_ADD, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+     "65536,1048576,16777216,67108864"},
+    {GPUK_OP_SCALE, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+     "65536,1048576,16777216,67108864"},
+    {GPUK_OP_RELU, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+     "65536,1048576,16777216,67108864"},
+    {GPUK_OP_BIAS_RELU, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_COPY, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+     "65536,1048576,16777216,67108864"},
+    {GPUK_OP_SOFTMAX, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_EMBEDDING, "mnk", 0, 256, 32768, 1, 0, PK_FMA, "1024,16384,65536",
+     "16384,65536,262144"},
+    {GPUK_OP_MEANPOOL, "mnk", 0, 256, 256, 1, 0, PK_FMA, "4,16,64", "64,256,1024"},
+    {GPUK_OP_SPMV, "mnk", 0, 0, 16, 1, 0, PK_FMA, "16384,131072,524288",
+     "262144,1048576,4194304"},
+    {GPUK_OP_DOT, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+     "1048576,16777216,67108864"},
+    {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,192,384", "256,1024,2048,4096,8192"},
+};
+
+static const opdef *find(gpuk_op op)
+{
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+        if (OPS[i].op == op)
+            return &OPS[i];
+    return NULL;
+}
+
+const char *case_default_sizes(gpuk_op op, int quick)
+{
+    const opdef *o = find(op);
+    return o ? (quick ? o->quick : o->full) : "";
+}
+
+const char *case_dims(gpuk_op op)
+{
+    const opdef *o = find(op);
+    return o ? o->dims : "";
+}
+
+int case_compute_bound(gpuk_op op)
+{
+    const opdef *o = find(op);
+    return o ? o->compute : 0;
+}
+
+int case_compute_peak(gpuk_op op)
+{
+    const opdef *o = find(op);
+    return o ? o->peak : PK_FMA;
+}
+
+/* Ops whose every output element is one IEEE operation (or none) of the
+ * inputs: any correct rung gives the same bits (DESIGN.md). */
+int case_exact(gpuk_op op)
+{
+    switch (op) {
+    case GPUK_OP_MINPLUS:
+    case GPUK_OP_TRANSPOSE:
+    case GPUK_OP_ADD:
+    case GPUK_OP_SCALE:
+    case GPUK_OP_RELU:
+    case GPUK_OP_BIAS_RELU:
+    case GPUK_OP_COPY:
+    case GPUK_OP_EMBEDDING:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int case_parse_size(const char *text, bsize *out)
+{
+    const char *p = text;
+    out->nd = 0;
+    while (*p) {
+        char *end;
+        if (out->nd == 3 || *p < '0' || *p > '9')
+            return -1;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v <= 0 || v > ((long long)1 << 40))
+            return -1;
+        out->d[out->nd++] = v;
+        p = end;
+        if (*p == 'x' || *p == 'X') {
+            p++;
+            if (!*p)
+                return -1;
+        } else if (*p) {
+            return -1;
+        }
+    }
+    return out->nd ? 0 : -1;
+}
+
+/* The work and minimum traffic of one run, f32 and i32 elements being 4
+ * bytes.  flops counts a multiply and an add as two (an FMA is 2); for
+ * min-plus an add and a min are the two ops of a step.  bytes counts each
+ * input read once and each output written once: the least any kernel can
+ * move, so GB/s is an effective bandwidth.  Softmax counts 5 ops an
+ * element (max, subtract, exp, sum, divide); SpMV counts the matrix, the
+ * row pointers, x and y once each (as in DESIGN.md's cuSPARSE ceiling). */
+static void cost(gpuk_op op, const bshape *s, double *flops, double *bytes)
+{
+    const double m = (double)s->m, n = (double)s->n, k = (double)s->k;
+    const double b = (double)s->batch;
+    double f = 0, e = 0; /* flops, elements moved */
+    switch (op) {
+    case GPUK_OP_MATMUL:
+    case GPUK_OP_MINPLUS:
+    case GPUK_OP_GEMM:           f = 2 * m * n * k;      e = m * k + k * n + m * n; break;
+    case GPUK_OP_BATCHED_MATMUL: f = 2 * b * m * n * k;  e = b * (m * k + k * n + m * n); break;
+    case GPUK_OP_TRANSPOSE:      f = 0;                  e = 2 * m * n; break;
+    case GPUK_OP_REDUCE:         f = m * n;              e = m * n + m; break;
+    case GPUK_OP_ADD:            f = n;                  e = 3 * n; break;
+    case GPUK_OP_SCALE:
+    case GPUK_OP_RELU:           f = n;                  e = 2 * n; break;
+    case GPUK_OP_COPY:           f = 0;                  e = 2 * n; break;
+    case GPUK_OP_BIAS_RELU:      f = 2 * m * n;          e = 2 * m * n + n; break;
+    case GPUK_OP_SOFTMAX:        f = 5 * m * n;          e = 2 * m * n; break;
+    case GPUK_OP_EMBEDDING:      f = 0;                  e = m + 2 * m * n; break;
+    case GPUK_OP_MEANPOOL:       f = m * k * n;          e = m * k * n + m * n; break;
+    case GPUK_OP_SPMV:           f = 2 * m * k;          e = 2 * m * k + (m + 1) + n + m; break;
+    case GPUK_OP_DOT:            f = 2 * n;              e = 2 * n + 1; break;
+    case GPUK_OP_GEMV:           f = 2 * m * n;          e = m * n + n + m; break;
+    }
+    *flops = f;
+    *bytes = 4 * e;
+}
+
+/* xorshift64*: inputs reproducible from --seed on any machine. */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform in [-1, 1): mean zero, so long sums stay small and the loose
+ * cross-rung check is not fooled by cancellation-free growth. */
+static float rng_float(uint64_t *s)
+{
+    return (float)((double)(rng_next(s) >> 40) / (double)(1ULL << 23) - 1.0);
+}
+
+static void spec(btspec *t, gpuk_dtype dt, int ndim, int64_t a, int64_t b, int64_t c)
+{
+    t->dtype = dt;
+    t->ndim = ndim;
+    t->shape[0] = a;
+    t->shape[1] = b;
+    t->shape[2] = c;
+}
+
+static size_t numel(const btspec *t)
+{
+    size_t n = 1;
+    for (int i = 0; i < t->ndim; i++)
+        n *= (size_t)t->shape[i];
+    return n;
+}
+
+/* The tensors of each op: inputs in the order dev_run passes them. */
+static void layout(bcase *c)
+{
+    const bshape *s = &c->sh;
+    int64_t m = s->m, n = s->n, k = s->k;
+    c->n_in = 1;
+    switch (c->op) {
+    case GPUK_OP_MATMUL:
+    case GPUK_OP_MINPLUS:
+    case GPUK_OP_GEMM:
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 2, m, k, 0);
+        spec(&c->in[1], GPUK_F32, 2, k, n, 0);
+        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        break;
+    case GPUK_OP_BATCHED_MATMUL:
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 3, s->batch, m, k);
+        spec(&c->in[1], GPUK_F32, 3, s->batch, k, n);
+        spec(&c->out, GPUK_F32, 3, s->batch, m, n);
+        break;
+    case GPUK_OP_TRANSPOSE:
+        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
+        spec(&c->out, GPUK_F32, 2, n, m, 0);
+        break;
+    case GPUK_OP_REDUCE: /* x[m,n] summed along its last axis */
+        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
+        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        break;
+    case GPUK_OP_ADD:
+    case GPUK_OP_DOT:
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
+        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
+        spec(&c->out, GPUK_F32, 1, c->op == GPUK_OP_DOT ? 1 : n, 0, 0);
+        break;
+    case GPUK_OP_SCALE:
+    case GPUK_OP_RELU:
+    case GPUK_OP_COPY:
+        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
+        spec(&c->out, GPUK_F32, 1, n, 0, 0);
+        break;
+    case GPUK_OP_BIAS_RELU:
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
+        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
+        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        break;
+    case GPUK_OP_SOFTMAX:
+        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
+        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        break;
+    case GPUK_OP_EMBEDDING: /* table[k,n], ids[m] -> out[m,n] */
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 2, k, n, 0);
+        spec(&c->in[1], GPUK_I32, 1, m, 0, 0);
+        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        break;
+    case GPUK_OP_MEANPOOL: /* x[m,k,n] -> out[m,n] */
+        spec(&c->in[0], GPUK_F32, 3, m, k, n);
+        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        break;
+    case GPUK_OP_SPMV: /* A[m,n] with k nonzeros a row, x[n] -> y[m] */
+        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
+        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        break;
+    case GPUK_OP_GEMV: /* a[m,n] x[n] -> y[m] */
+        c->n_in = 2;
+        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
+        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
+        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        break;
+    }
+    c->out_numel = numel(&c->out);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A random CSR matrix, k distinct sorted columns in each row. */
+static int make_csr(bcase *c, uint64_t *rng)
+{
+    int64_t rows = c->sh.m, cols = c->sh.n, per = c->sh.k;
+    c->nnz = rows * per;
+    c->row_ptr = malloc((size_t)(rows + 1) * sizeof(int32_t));
+    c->col_idx = malloc((size_t)c->nnz * sizeof(int32_t));
+    c->values = malloc((size_t)c->nnz * sizeof(float));
+    if (!c->row_ptr || !c->col_idx || !c->values)
+        return -1;
+    for (int64_t i = 0; i <= rows; i++)
+        c->row_ptr[i] = (int32_t)(i * per);
+    for (int64_t i = 0; i < rows; i++) {
+        int32_t *col = c->col_idx + i * per;
+        for (int64_t j = 0; j < per; j++) {
+            int dup;
+            do { /* rejection: per <= cols is checked by case_make */
+                col[j] = (int32_t)(rng_next(rng) % (uint64_t)cols);
+                dup = 0;
+                for (int64_t q = 0; q < j; q++)
+                    dup |= col[q] == col[j];
+            } while (dup);
+        }
+        qsort(col, (size_t)per, sizeof *col, cmp_i32);
+    }
+    for (int64_t i = 0; i < c->nnz; i++)
+        c->values[i] = rng_float(rng);
+    return 0;
+}
+
+int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err, size_t errlen)
+{
+    const opdef *o = find(op);
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    if (!o) {
+        snprintf(err, errlen, "no benchmark case for op %d", (int)op);
+        return -1;
+    }
+    if ((size_t)size->nd > strlen(o->dims)) {
+        snprintf(err, errlen, "%s takes at most %zu numbers in a size (%s)", gpuk_op_name(op),
+                 strlen(o->dims), o->dims);
+        return -1;
+    }
+    int64_t v[3] = {o->def_m, o->def_n, o->def_k};
+    for (int i = 0; i < 3; i++)
+        if (v[i] == 0)
+            v[i] = size->d[0];
+    for (int i = 0; i < size->nd; i++) {
+        int at = o->dims[i] == 'm' ? 0 : o->dims[i] == 'n' ? 1 : 2;
+        v[at] = size->d[i];
+    }
+    c->sh = (bshape){v[0], v[1], v[2], o->batch};
+    if (op == GPUK_OP_SPMV && c->sh.k > c->sh.n) {
+        snprintf(err, errlen, "spmv: %lld nonzeros a row do not fit in %lld columns",
+                 (long long)c->sh.k, (long long)c->sh.n);
+        return -1;
+    }
+    if (op == GPUK_OP_SPMV && (double)c->sh.m * (double)c->sh.k > 2147483647.0) {
+        snprintf(err, errlen, "spmv: nnz must fit in int32");
+        return -1;
+    }
+    char *p = c->label;
+    size_t left = sizeof c->label;
+    for (size_t i = 0; i < strlen(o->dims); i++) {
+        int64_t x = o->dims[i] == 'm' ? c->sh.m : o->dims[i] == 'n' ? c->sh.n : c->sh.k;
+        int w = snprintf(p, left, "%s%lld", i ? "x" : "", (long long)x);
+        p += w;
+        left -= (size_t)w;
+    }
+    if (c->sh.batch > 1)
+        snprintf(p, left, " b%lld", (long long)c->sh.batch);
+    cost(op, &c->sh, &c->flops, &c->bytes);
+    c->work = c->flops > 0 ? c->flops : c->bytes;
+    layout(c);
+
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + (uint64_t)op + 1;
+    for (int i = 0; i < c->n_in; i++) {
+        size_t ne = numel(&c->in[i]);
+        c->host_in[i] = malloc(ne * 4);
+        if (!c->host_in[i])
+            goto oom;
+        if (c->in[i].dtype == GPUK_I32) {
+            int32_t *ids = c->host_in[i];
+            for (size_t j = 0; j < ne; j++)
+                ids[j] = (int32_t)(rng_next(&rng) % (uint64_t)c->sh.k);
+        } else {
+            float *x = c->host_in[i];
+            for (size_t j = 0; j < ne; j++)
+                x[j] = rng_float(&rng);
+        }
+    }
+    if (op == GPUK_OP_SPMV && make_csr(c, &rng) != 0)
+        goto oom;
+    c->ref = malloc(c->out_numel * sizeof(float));
+    c->got = malloc(c->out_numel * sizeof(float));
+    if (!c->ref || !c->got)
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "%s %s: out of host memory for the inputs", gpuk_op_name(op), c->label);
+    case_free(c);
+    return -1;
+}
+
+void case_free(bcase *c)
+{
+    for (int i = 0; i < 3; i++)
+        free(c->host_in[i]);
+    free(c->row_ptr);
+    free(c->col_idx);
+    free(c->values);
+    free(c->ref);
+    free(c->got);
+    memset(c->host_in, 0, sizeof c->host_in);
+    c->row_ptr = c->col_idx = NULL;
+    c->values = c->ref = c->got = NULL;
+}
+
+/* ---- the case in a backend ---- */
+
+gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what)
+{
+    gpuk_status st;
+    memset(d, 0, sizeof *d);
+    for (int i = 0; i < c->n_in; i++) {
+        *what = "gpuk_tensor_create (input)";
+        st = gpuk_tensor_create(ctx, c->in[i].dtype, c->in[i].ndim, c->in[i].shape, &d->in[i]);
+        if (st != GPUK_OK)
+            return st;
+    }
+    *what = "gpuk_tensor_create (output)";
+    return gpuk_tensor_create(ctx, c->out.dtype, c->out.ndim, c->out.shape, &d->out);
+}
+
+/* Everything an op needs on the device: the inputs, and for SpMV the
+ * matrix (made again each time, so its upload is timed too). */
+gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what)
+{
+    gpuk_status st;
+    for (int i = 0; i < c->n_in; i++) {
+        *what = "gpuk_tensor_write";
+        st = gpuk_tensor_write(ctx, d->in[i], c->host_in[i], numel(&c->in[i]) * 4);
+        if (st != GPUK_OK)
+            return st;
+    }
+    if (c->op == GPUK_OP_SPMV) {
+        gpuk_csr_destroy(ctx, d->csr);
+        d->csr = NULL;
+        *what = "gpuk_csr_create";
+        st = gpuk_csr_create(ctx, c->sh.m, c->sh.n, c->nnz, c->row_ptr, c->col_idx, c->values,
+                             &d->csr);
+        if (st != GPUK_OK)
+            return st;
+    }
+    *what = "gpuk_sync";
+    return gpuk_sync(ctx);
+}
+
+/* NaN in every output element, so a rung that leaves one unwritten fails
+ * the check instead of showing the previous rung's answer. */
+gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d)
+{
+    float *nan = c->got;
+    for (size_t i = 0; i < c->out_numel; i++)
+        nan[i] = __builtin_nanf("");
+    return gpuk_tensor_write(ctx, d->out, nan, c->out_numel * sizeof(float));
+}
+
+gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char *v)
+{
+    gpuk_tensor *const *in = d->in;
+    gpuk_tensor *out = d->out;
+    switch (c->op) {
+    case GPUK_OP_MATMUL:         return gpuk_matmul(ctx, in[0], in[1], NULL, out, v);
+    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(ctx, in[0], in[1], out, v);
+    case GPUK_OP_MINPLUS:        return gpuk_minplus(ctx, in[0], in[1], out, v);
+    case GPUK_OP_TRANSPOSE:      return gpuk_transpose(ctx, in[0], out, v);
+    case GPUK_OP_REDUCE:         return gpuk_reduce(ctx, GPUK_REDUCE_SUM, in[0], 1, out, v);
+    case GPUK_OP_ADD:            return gpuk_add(ctx, in[0], in[1], out, v);
+    case GPUK_OP_SCALE:          return gpuk_scale(ctx, 0.5f, in[0], out, v);
+    case GPUK_OP_RELU:           return gpuk_relu(ctx, in[0], out, v);
+    case GPUK_OP_BIAS_RELU:      return gpuk_bias_relu(ctx, in[0], in[1], out, v);
+    case GPUK_OP_COPY:           return gpuk_copy(ctx, in[0], out, v);
+    case GPUK_OP_SOFTMAX:        return gpuk_softmax(ctx, in[0], out, v);
+    case GPUK_OP_EMBEDDING:      return gpuk_embedding(ctx, in[0], in[1], out, v);
+    case GPUK_OP_MEANPOOL:       return gpuk_meanpool(ctx, in[0], out, v);
+    case GPUK_OP_SPMV:           return gpuk_spmv(ctx, d->csr, in[0], out, v);
+    case GPUK_OP_DOT:            return gpuk_dot(ctx, in[0], in[1], out, v);
+    case GPUK_OP_GEMV:
+        return gpuk_gemv(ctx, GPUK_NO_TRANS, 1.0f, in[0], in[1], 0.0f, out, v);
+    case GPUK_OP_GEMM:
+        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, in[0], in[1], 0.0f, out, v);
+    }
+    return GPUK_ERR_INVALID;
+}
+
+gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float *dst)
+{
+    return gpuk_tensor_read(ctx, d->out, dst, c->out_numel * sizeof(float));
+}
+
+void dev_destroy(gpuk_context *ctx, bdev *d)
+{
+    for (int i = 0; i < 3; i++)
+        gpuk_tensor_destroy(ctx, d->in[i]);
+    gpuk_tensor_destroy(ctx, d->out);
+    gpuk_csr_destroy(ctx, d->csr);
+    memset(d, 0, sizeof *d);
+}

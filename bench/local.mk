@@ -1,0 +1,13 @@
+# bench: gpuk-bench, the CPU-vs-GPU benchmark (public API only)
+bin_PROGRAMS += bench/gpuk-bench
+bench_gpuk_bench_SOURCES = \
+	bench/bench.h \
+	bench/main.c \
+	bench/cases.c \
+	bench/measure.c \
+	bench/report.c \
+	bench/summary.c \
+	bench/plot.c \
+	bench/util.c
+bench_gpuk_bench_LDADD = src/libgpuk.la $(LIBM)
+EXTRA_DIST += bench/run-all.sh

@@ -1,0 +1,419 @@
+/*
+ * report.c - the derived figures of each row and the report itself, as an
+ * aligned table, markdown, CSV or JSON.
+ *
+ * Percent of ceiling follows the roofline: an op whose arithmetic
+ * intensity (flops per byte of minimum traffic) lies right of the
+ * backend's ridge point (compute ceiling / copy bandwidth) is held to the
+ * compute ceiling (add+min for min-plus, FMA for the rest), otherwise to
+ * the measured copy bandwidth.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const char *const ENV_SHOWN[] = {"GPUK_BACKEND_PATH", "GPUK_NUM_THREADS",
+                                        "OMP_NUM_THREADS", "GPUK_DEVICE", "GPUK_CHECK"};
+
+static int same_group(const brow *a, const brow *b)
+{
+    return a->be == b->be && a->op == b->op && a->size_idx == b->size_idx;
+}
+
+static void derive_one(bench *b, brow *r)
+{
+    const bbackend *be = &b->be[r->be];
+    r->gflops = r->gbps = r->pct = r->x_prev = r->x_naive = r->own_vs_lib = NAN;
+    r->intensity = r->bytes > 0 ? r->flops / r->bytes : NAN;
+    r->ceiling = "";
+    if (r->status != ROW_OK || !(r->ms_med > 0))
+        return;
+    if (r->flops > 0)
+        r->gflops = r->flops / (r->ms_med * 1e6);
+    r->gbps = r->bytes / (r->ms_med * 1e6);
+
+    int cpk = case_compute_peak(r->op);
+    double peak = be->peak[cpk], bw = be->peak[PK_COPY];
+    int compute = case_compute_bound(r->op);
+    if (r->flops <= 0)
+        compute = 0;
+    else if (!isnan(peak) && !isnan(bw))
+        compute = r->intensity >= peak / bw;
+    if (compute && (r->flags & GPUK_VARIANT_TF32)) {
+        r->ceiling = "tf32"; /* tensor cores: no measured ceiling */
+    } else if (compute) {
+        r->ceiling = peak_name(cpk);
+        r->pct = 100 * r->gflops / peak;
+    } else {
+        r->ceiling = peak_name(PK_COPY);
+        r->pct = 100 * r->gbps / bw;
+    }
+
+    const brow *prev = NULL, *naive = NULL, *own = NULL;
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const brow *o = &b->rows[i];
+        if (o == r || !same_group(o, r) || o->status != ROW_OK)
+            continue;
+        if (o->rung == 0)
+            naive = o;
+        if (o->rung < r->rung && (!prev || o->rung > prev->rung))
+            prev = o;
+        if (!(o->flags & (GPUK_VARIANT_LIBRARY | GPUK_VARIANT_TF32)) &&
+            (!own || o->ms_med < own->ms_med))
+            own = o;
+    }
+    if (prev)
+        r->x_prev = prev->ms_med / r->ms_med;
+    if (naive)
+        r->x_naive = naive->ms_med / r->ms_med;
+    if (own && (r->flags & GPUK_VARIANT_LIBRARY))
+        r->own_vs_lib = r->ms_med / own->ms_med;
+}
+
+void report_derive(bench *b)
+{
+    for (size_t i = 0; i < b->n_rows; i++)
+        derive_one(b, &b->rows[i]);
+}
+
+int report_failures(const bench *b)
+{
+    int n = 0;
+    for (size_t i = 0; i < b->n_rows; i++)
+        n += b->rows[i].status == ROW_FAILED;
+    return n;
+}
+
+static void flags_text(char *buf, size_t len, uint32_t fl)
+{
+    snprintf(buf, len, "%s%s%s", fl & GPUK_VARIANT_DEFAULT ? "default " : "",
+             fl & GPUK_VARIANT_LIBRARY ? "library " : "", fl & GPUK_VARIANT_TF32 ? "tf32 " : "");
+    size_t n = strlen(buf);
+    if (n)
+        buf[n - 1] = '\0';
+}
+
+static void ratio(char *buf, size_t len, double v)
+{
+    char num[24];
+    fmt_num(num, sizeof num, v, 3);
+    if (isnan(v))
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, "%s\xC3\x97", num); /* U+00D7 multiplication sign */
+}
+
+/* ---- the ceilings, as shown in every report's header ---- */
+
+static void peaks_table(bench *b, FILE *f, int md)
+{
+    static const char *const head[] = {"backend", "device", "threads", "copy GB/s",
+                                       "fma GFLOP/s", "add+min Gop/s", "ridge fma (flop/B)"};
+    btab t;
+    tab_init(&t, 7, head);
+    for (int i = 2; i < 7; i++)
+        t.right[i] = 1;
+    for (int i = 0; i < b->n_be; i++) {
+        bbackend *be = &b->be[i];
+        if (!be->ctx)
+            continue;
+        char th[16], pk[PK_N][32], ridge[32];
+        snprintf(th, sizeof th, "%d", be->info.num_threads);
+        for (int k = 0; k < PK_N; k++) {
+            fmt_num(pk[k], sizeof pk[k], be->peak[k], 4);
+            if (isnan(be->peak[k]))
+                snprintf(pk[k], sizeof pk[k], "n/a");
+        }
+        fmt_num(ridge, sizeof ridge, be->peak[PK_FMA] / be->peak[PK_COPY], 3);
+        const char *cells[] = {be->name, be->info.device ? be->info.device : "", th,
+                               pk[PK_COPY], pk[PK_FMA], pk[PK_ADDMIN], ridge};
+        tab_add(&t, cells);
+    }
+    tab_print(&t, f, md);
+    tab_free(&t);
+    for (int i = 0; i < b->n_be; i++)
+        for (int k = 0; k < PK_N; k++)
+            if (b->be[i].ctx && b->be[i].peak_note[k][0])
+                fprintf(f, "%s%s %s ceiling: %s\n", md ? "\n" : "", b->be[i].name,
+                        peak_name(k), b->be[i].peak_note[k]);
+}
+
+void report_peaks(bench *b, FILE *f)
+{
+    peaks_table(b, f, 0);
+}
+
+static void header(bench *b, FILE *f, int md)
+{
+    const char *li = md ? "- " : "";
+    if (md)
+        fprintf(f, "# gpuk-bench results\n\n");
+    fprintf(f, "%sgpuk-bench %s, libgpuk %s, %s\n", li, GPUK_VERSION_STRING, gpuk_version(),
+            b->date);
+    fprintf(f, "%shost: %s, %d CPUs online, load average %.2f at the start, %.2f at the end\n",
+            li, b->cpu_model, b->host_cpus, b->load_start, b->load_end);
+    fprintf(f, "%scommand:%s", li, md ? " `" : " ");
+    for (int i = 0; i < (int)(sizeof ENV_SHOWN / sizeof *ENV_SHOWN); i++) {
+        const char *v = getenv(ENV_SHOWN[i]);
+        if (v)
+            fprintf(f, "%s=%s ", ENV_SHOWN[i], v);
+    }
+    char prog[4096];
+    for (int i = 0; i < b->conf.argc; i++)
+        fprintf(f, "%s%s", i ? " " : "",
+                i ? b->conf.argv[i] : program_path(b->conf.argv[0], prog, sizeof prog));
+    fprintf(f, "%s\n", md ? "`" : "");
+    fprintf(f,
+            "%stiming: %s sizes, median of %d repetitions after %d warm-up runs (both cut to "
+            "fit %g s a row), min-max beside it; results %s\n",
+            li, b->conf.quick ? "quick" : "full", b->conf.reps, b->conf.warmup,
+            b->conf.max_seconds,
+            b->conf.check ? "checked against the first rung that ran" : "not checked");
+    for (int i = 0; i < b->n_be; i++) {
+        bbackend *be = &b->be[i];
+        if (be->ctx)
+            fprintf(f, "%s%s: %s, plugin %s (%s)%s%s\n", li, be->name,
+                    be->info.device ? be->info.device : "?",
+                    be->info.backend_version ? be->info.backend_version : "?",
+                    be->info.backend_path ? be->info.backend_path : "?",
+                    be->driver[0] ? "; " : "", be->driver);
+        else
+            fprintf(f, "%s%s: %s: %s\n", li, be->name, be->named ? "error" : "skipped", be->why);
+    }
+    fprintf(f, md ? "\n## Ceilings (measured by each backend's micro-kernels)\n\n" : "\nceilings:\n");
+    peaks_table(b, f, md);
+}
+
+static void op_table(bench *b, FILE *f, int md, gpuk_op op)
+{
+    static const char *const head[] = {"backend", "variant", "shape", "ms median",
+                                       "(min-max)", "GFLOP/s", "GB/s", "% ceiling",
+                                       "\xC3\x97 prev", "\xC3\x97 naive", "lib: own/lib",
+                                       "note"};
+    btab t;
+    int any = 0;
+    tab_init(&t, 12, head);
+    for (int i = 3; i < 11; i++)
+        t.right[i] = 1;
+    for (size_t i = 0; i < b->n_rows; i++) {
+        brow *r = &b->rows[i];
+        if (r->op != op)
+            continue;
+        any = 1;
+        char med[32], mm[64], gf[32], gb[32], pct[48], xp[32], xn[32], ol[32], note[760];
+        char lo[32], hi[32];
+        fmt_ms(med, sizeof med, r->ms_med);
+        fmt_ms(lo, sizeof lo, r->ms_min);
+        fmt_ms(hi, sizeof hi, r->ms_max);
+        if (r->status == ROW_OK)
+            snprintf(mm, sizeof mm, "(%s-%s)", lo, hi);
+        else
+            mm[0] = '\0';
+        fmt_num(gf, sizeof gf, r->gflops, 4);
+        fmt_num(gb, sizeof gb, r->gbps, 4);
+        if (!isnan(r->pct))
+            snprintf(pct, sizeof pct, "%.1f%% %s", r->pct, r->ceiling);
+        else
+            snprintf(pct, sizeof pct, "%s", r->ceiling[0] ? r->ceiling : "");
+        ratio(xp, sizeof xp, r->x_prev);
+        ratio(xn, sizeof xn, r->x_naive);
+        ratio(ol, sizeof ol, r->own_vs_lib);
+        if (r->status == ROW_FAILED)
+            snprintf(note, sizeof note, "FAILED: %s", r->msg);
+        else if (r->status == ROW_SKIPPED)
+            snprintf(note, sizeof note, "%s", r->msg);
+        else
+            flags_text(note, sizeof note, r->flags & ~GPUK_VARIANT_DEFAULT);
+        const char *cells[] = {b->be[r->be].name, r->variant, r->shape, med, mm, gf, gb, pct,
+                               xp, xn, ol, note};
+        tab_add(&t, cells);
+    }
+    if (any) {
+        fprintf(f, md ? "\n### %s\n\n" : "\n== %s ==\n", gpuk_op_name(op));
+        tab_print(&t, f, md);
+    }
+    tab_free(&t);
+}
+
+static void text_report(bench *b, FILE *f, int md)
+{
+    header(b, f, md);
+    if (md)
+        fprintf(f, "\n## Every rung\n\n"
+                   "lib: own/lib is the library's time over our best hand-written rung's "
+                   "(above 1: ours is faster).\n");
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
+        op_table(b, f, md, (gpuk_op)op);
+    summary_table(b, f, md);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (!isnan(v) && !isinf(v))
+        fprintf(f, "%.6g", v);
+    fputc(',', f);
+}
+
+static void csv_report(bench *b, FILE *f)
+{
+    fputs("backend,op,variant,m,n,k,ms_median,ms_min,ms_max,gflops,gbps,pct_ceiling,"
+          "batch,ceiling,intensity,x_prev,x_naive,own_vs_library,xfer_in_ms,xfer_out_ms,"
+          "reps,flags,status,message\n",
+          f);
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const brow *r = &b->rows[i];
+        char fl[64];
+        flags_text(fl, sizeof fl, r->flags);
+        fprintf(f, "%s,%s,", b->be[r->be].name, gpuk_op_name(r->op));
+        csv_field(f, r->variant);
+        fprintf(f, ",%lld,%lld,%lld,", (long long)r->sh.m, (long long)r->sh.n,
+                (long long)r->sh.k);
+        const double num[] = {r->ms_med, r->ms_min, r->ms_max, r->gflops, r->gbps, r->pct};
+        for (int k = 0; k < 6; k++)
+            csv_num(f, num[k]);
+        fprintf(f, "%lld,%s,", (long long)r->sh.batch, r->ceiling);
+        const double more[] = {r->intensity, r->x_prev, r->x_naive, r->own_vs_lib,
+                               r->xfer_in_ms, r->xfer_out_ms};
+        for (int k = 0; k < 6; k++)
+            csv_num(f, more[k]);
+        fprintf(f, "%d,%s,%s,", r->reps, fl,
+                r->status == ROW_OK ? "ok" : r->status == ROW_SKIPPED ? "skipped" : "failed");
+        csv_field(f, r->msg);
+        fputc('\n', f);
+    }
+}
+
+static void json_kv(FILE *f, const char *k, double v, const char *sep)
+{
+    fprintf(f, "\"%s\": ", k);
+    json_number(f, v);
+    fputs(sep, f);
+}
+
+static void json_backend(FILE *f, const bbackend *be)
+{
+    fputs("    {\"name\": ", f);
+    json_string(f, be->name);
+    fprintf(f, ", \"opened\": %s", be->ctx ? "true" : "false");
+    if (!be->ctx) {
+        fputs(", \"reason\": ", f);
+        json_string(f, be->why);
+        fputs("}", f);
+        return;
+    }
+    const gpuk_info *in = &be->info;
+    fputs(",\n     \"device\": ", f);
+    json_string(f, in->device);
+    fputs(", \"driver\": ", f);
+    json_string(f, be->driver);
+    fputs(",\n     \"backend_version\": ", f);
+    json_string(f, in->backend_version);
+    fputs(", \"path\": ", f);
+    json_string(f, in->backend_path);
+    fprintf(f, ",\n     \"threads\": %d, \"multiprocessors\": %d, \"device_memory\": %llu",
+            in->num_threads, in->multiprocessors, (unsigned long long)in->device_memory);
+    fputs(",\n     \"ceilings\": {", f);
+    json_kv(f, "copy_gbs", be->peak[PK_COPY], ", ");
+    json_kv(f, "fma_gflops", be->peak[PK_FMA], ", ");
+    json_kv(f, "addmin_gops", be->peak[PK_ADDMIN], "");
+    fputs("}, \"ceiling_notes\": {", f);
+    for (int k = 0; k < PK_N; k++) {
+        fprintf(f, "%s\"%s\": ", k ? ", " : "", peak_name(k));
+        json_string(f, be->peak_note[k]);
+    }
+    fputs("}}", f);
+}
+
+static void json_report(bench *b, FILE *f)
+{
+    fputs("{\n  \"program\": \"gpuk-bench\", \"version\": ", f);
+    json_string(f, GPUK_VERSION_STRING);
+    fputs(", \"library_version\": ", f);
+    json_string(f, gpuk_version());
+    fputs(",\n  \"date\": ", f);
+    json_string(f, b->date);
+    fputs(",\n  \"command\": [", f);
+    char prog[4096];
+    for (int i = 0; i < b->conf.argc; i++) {
+        fputs(i ? ", " : "", f);
+        json_string(f, i ? b->conf.argv[i] : program_path(b->conf.argv[0], prog, sizeof prog));
+    }
+    fputs("],\n  \"environment\": {", f);
+    int n = 0;
+    for (int i = 0; i < (int)(sizeof ENV_SHOWN / sizeof *ENV_SHOWN); i++) {
+        const char *v = getenv(ENV_SHOWN[i]);
+        if (!v)
+            continue;
+        fprintf(f, "%s\"%s\": ", n++ ? ", " : "", ENV_SHOWN[i]);
+        json_string(f, v);
+    }
+    fputs("},\n  \"host\": {\"cpu_model\": ", f);
+    json_string(f, b->cpu_model);
+    fprintf(f, ", \"cpus\": %d, ", b->host_cpus);
+    json_kv(f, "load_average_start", b->load_start, ", ");
+    json_kv(f, "load_average_end", b->load_end, "},\n");
+    fprintf(f,
+            "  \"settings\": {\"quick\": %s, \"reps\": %d, \"warmup\": %d, \"max_seconds\": %g, "
+            "\"seed\": %llu, \"check\": %s},\n",
+            b->conf.quick ? "true" : "false", b->conf.reps, b->conf.warmup, b->conf.max_seconds,
+            (unsigned long long)b->conf.seed, b->conf.check ? "true" : "false");
+    fputs("  \"backends\": [\n", f);
+    for (int i = 0; i < b->n_be; i++) {
+        json_backend(f, &b->be[i]);
+        fputs(i + 1 < b->n_be ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n  \"rows\": [\n", f);
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const brow *r = &b->rows[i];
+        char fl[64];
+        flags_text(fl, sizeof fl, r->flags);
+        fputs("    {\"backend\": ", f);
+        json_string(f, b->be[r->be].name);
+        fputs(", \"op\": ", f);
+        json_string(f, gpuk_op_name(r->op));
+        fputs(", \"variant\": ", f);
+        json_string(f, r->variant);
+        fprintf(f, ", \"rung\": %d, \"flags\": \"%s\", \"shape\": ", r->rung, fl);
+        json_string(f, r->shape);
+        fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"batch\": %lld,\n     ",
+                (long long)r->sh.m, (long long)r->sh.n, (long long)r->sh.k,
+                (long long)r->sh.batch);
+        fprintf(f, "\"status\": \"%s\", \"reps\": %d, ",
+                r->status == ROW_OK ? "ok" : r->status == ROW_SKIPPED ? "skipped" : "failed",
+                r->reps);
+        json_kv(f, "ms_median", r->ms_med, ", ");
+        json_kv(f, "ms_min", r->ms_min, ", ");
+        json_kv(f, "ms_max", r->ms_max, ",\n     ");
+        json_kv(f, "flops", r->flops, ", ");
+        json_kv(f, "bytes", r->bytes, ", ");
+        json_kv(f, "gflops", r->gflops, ", ");
+        json_kv(f, "gbps", r->gbps, ", ");
+        json_kv(f, "intensity", r->intensity, ",\n     ");
+        json_kv(f, "pct_ceiling", r->pct, ", ");
+        fprintf(f, "\"ceiling\": \"%s\", ", r->ceiling);
+        json_kv(f, "x_prev", r->x_prev, ", ");
+        json_kv(f, "x_naive", r->x_naive, ", ");
+        json_kv(f, "own_vs_library", r->own_vs_lib, ",\n     ");
+        json_kv(f, "xfer_in_ms", r->xfer_in_ms, ", ");
+        json_kv(f, "xfer_out_ms", r->xfer_out_ms, ", ");
+        fputs("\"message\": ", f);
+        json_string(f, r->msg);
+        fputs(i + 1 < b->n_rows ? "},\n" : "}\n", f);
+    }
+    fputs("  ],\n", f);
+    summary_json(b, f);
+    fputs("}\n", f);
+}
+
+int report_write(bench *b, FILE *f, int fmt)
+{
+    switch (fmt) {
+    case FMT_CSV: csv_report(b, f); break;
+    case FMT_JSON: json_report(b, f); break;
+    case FMT_MD: text_report(b, f, 1); break;
+    default: text_report(b, f, 0); break;
+    }
+    return ferror(f) ? -1 : 0;
+}
