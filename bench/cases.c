@@ -24,9 +24,9 @@ typedef struct opdef {
 } opdef;
 
 static const opdef OPS[] = {
-    {GPUK_OP_MATMUL, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,192,384", "256,1024,2048,4096,8192"},
-    {GPUK_OP_BATCHED_MATMUL, "mnk", 0, 0, 0, 16, 1, PK_FMA, "32,96,192", "64,256,512,1024,2048"},
-    {GPUK_OP_MINPLUS, "mnk", 0, 0, 0, 1, 1, PK_ADDMIN, "64,192,384", "256,1024,2048,4096"},
+    {GPUK_OP_MATMUL, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,256,512", "256,1024,2048,4096,8192"},
+    {GPUK_OP_BATCHED_MATMUL, "mnk", 0, 0, 0, 16, 1, PK_FMA, "32,128,256", "64,256,512,1024,2048"},
+    {GPUK_OP_MINPLUS, "mnk", 0, 0, 0, 1, 1, PK_ADDMIN, "64,256,512", "256,1024,2048,4096"},
     {GPUK_OP_TRANSPOSE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
     {GPUK_OP_REDUCE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
     {GPUK_OP_ADD, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
@@ -47,7 +47,7 @@ static const opdef OPS[] = {
     {GPUK_OP_DOT, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
      "1048576,16777216,67108864"},
     {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,192,384", "256,1024,2048,4096,8192"},
+    {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,256,512", "256,1024,2048,4096,8192"},
 };
 
 static const opdef *find(gpuk_op op)

@@ -109,7 +109,7 @@ static void ratio(char *buf, size_t len, double v)
 
 static void peaks_table(bench *b, FILE *f, int md)
 {
-    static const char *const head[] = {"backend", "device", "threads", "copy GB/s",
+    static const char *const head[] = {"backend", "device", "threads/SMs", "copy GB/s",
                                        "fma GFLOP/s", "add+min Gop/s", "ridge fma (flop/B)"};
     btab t;
     tab_init(&t, 7, head);
@@ -120,7 +120,10 @@ static void peaks_table(bench *b, FILE *f, int md)
         if (!be->ctx)
             continue;
         char th[16], pk[PK_N][32], ridge[32];
-        snprintf(th, sizeof th, "%d", be->info.num_threads);
+        if (be->info.num_threads > 0 || be->info.multiprocessors <= 0)
+            snprintf(th, sizeof th, "%d", be->info.num_threads);
+        else
+            snprintf(th, sizeof th, "%d SMs", be->info.multiprocessors);
         for (int k = 0; k < PK_N; k++) {
             fmt_num(pk[k], sizeof pk[k], be->peak[k], 4);
             if (isnan(be->peak[k]))
@@ -166,16 +169,20 @@ static void header(bench *b, FILE *f, int md)
                 i ? b->conf.argv[i] : program_path(b->conf.argv[0], prog, sizeof prog));
     fprintf(f, "%s\n", md ? "`" : "");
     fprintf(f,
-            "%stiming: %s sizes, median of %d repetitions after %d warm-up runs (both cut to "
+            "%stiming: %s sizes, median of %d repetitions after %d warm-up run%s (both cut to "
             "fit %g s a row), min-max beside it; results %s\n",
             li, b->conf.quick ? "quick" : "full", b->conf.reps, b->conf.warmup,
-            b->conf.max_seconds,
+            b->conf.warmup == 1 ? "" : "s", b->conf.max_seconds,
             b->conf.check ? "checked against the first rung that ran" : "not checked");
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
+        char mem[48] = "";
+        if (be->ctx && be->info.device_memory)
+            snprintf(mem, sizeof mem, ", %.1f GiB",
+                     (double)be->info.device_memory / (1024.0 * 1024.0 * 1024.0));
         if (be->ctx)
-            fprintf(f, "%s%s: %s, plugin %s (%s)%s%s\n", li, be->name,
-                    be->info.device ? be->info.device : "?",
+            fprintf(f, "%s%s: %s%s, plugin %s (%s)%s%s\n", li, be->name,
+                    be->info.device ? be->info.device : "?", mem,
                     be->info.backend_version ? be->info.backend_version : "?",
                     be->info.backend_path ? be->info.backend_path : "?",
                     be->driver[0] ? "; " : "", be->driver);
@@ -202,7 +209,7 @@ static void op_table(bench *b, FILE *f, int md, gpuk_op op)
         if (r->op != op)
             continue;
         any = 1;
-        char med[32], mm[64], gf[32], gb[32], pct[48], xp[32], xn[32], ol[32], note[760];
+        char med[32], mm[80], gf[32], gb[32], pct[48], xp[32], xn[32], ol[32], note[760];
         char lo[32], hi[32];
         fmt_ms(med, sizeof med, r->ms_med);
         fmt_ms(lo, sizeof lo, r->ms_min);

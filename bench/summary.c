@@ -145,12 +145,12 @@ void summary_table(bench *b, FILE *f, int md)
     const char *hn = h >= 0 ? b->be[h].name : "cpu";
     const char *dn = d >= 0 ? b->be[d].name : "gpu";
     char hb[64], hp[64], db[64], dp[64], tot[64], x1[64];
-    snprintf(hb, sizeof hb, "best %s (ms)", hn);
-    snprintf(hp, sizeof hp, "%s %% ceiling", hn);
-    snprintf(db, sizeof db, "best %s (ms)", dn);
-    snprintf(dp, sizeof dp, "%s %% ceiling", dn);
-    snprintf(tot, sizeof tot, "%s + transfers (ms)", dn);
-    snprintf(x1, sizeof x1, "%s speedup", dn);
+    snprintf(hb, sizeof hb, "best %.40s (ms)", hn);
+    snprintf(hp, sizeof hp, "%.40s %% ceiling", hn);
+    snprintf(db, sizeof db, "best %.40s (ms)", dn);
+    snprintf(dp, sizeof dp, "%.40s %% ceiling", dn);
+    snprintf(tot, sizeof tot, "%.40s + transfers (ms)", dn);
+    snprintf(x1, sizeof x1, "%.40s speedup", dn);
     const char *all_head[] = {"op", "shape", hb, hp, db, dp, "transfers in+out (ms)", tot, x1,
                               "with transfers"};
     int use[10], nc = 0;

@@ -79,6 +79,7 @@ typedef struct gk_plugin {
     char *path;
     void *dl;
     const gpuk_backend *be;
+    char note[256];   /* the probe's one-line summary (driver version, ...) */
 } gk_plugin;
 
 struct gpuk_load_report {

@@ -348,6 +348,8 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     p->path = pathcopy;
     p->dl = dl;
     p->be = be;
+    pr.reason[sizeof pr.reason - 1] = '\0';
+    snprintf(p->note, sizeof p->note, "%s", pr.reason);
     *out = p;
     return GPUK_OK;
 }
@@ -559,8 +561,9 @@ static gpuk_status load_one(const char *request, const gpuk_init_args *init,
         gk_plugin_release(p);
         return st;
     }
-    gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)", p->be->name,
-                  p->be->version, p->be->abi_major, p->be->abi_minor);
+    gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)%s%s", p->be->name,
+                  p->be->version, p->be->abi_major, p->be->abi_minor, p->note[0] ? "; " : "",
+                  p->note);
     rep->v[rep->n - 1].chosen = 1;
     *plugin = p;
     return GPUK_OK;
