@@ -14,6 +14,16 @@ B=${1:-${TMPDIR:-/tmp}/gpuk-fuzz-build}
 CC=${CC:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 mkdir -p "$B"
+# A source tree configured in place (the README's quick start) refuses a
+# second, out-of-tree build: configure a clean copy of its distributed
+# files instead.
+if [ -f "$SRC/config.status" ]; then
+    if [ ! -f "$B/config.status" ]; then
+        rm -rf "$B/pristine"
+        make -s -C "$SRC" distdir distdir="$B/pristine" >/dev/null
+    fi
+    SRC=$B/pristine
+fi
 cd "$B"
 if [ ! -f config.status ]; then
     "$SRC/configure" --without-cuda --disable-openmp CC="$CC" \

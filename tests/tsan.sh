@@ -18,6 +18,16 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${1:-${TMPDIR:-/tmp}/gpuk-tsan-build}
 CC=${CC:-gcc}
 mkdir -p "$B"
+# A source tree configured in place (the README's quick start) refuses a
+# second, out-of-tree build: configure a clean copy of its distributed
+# files instead.
+if [ -f "$SRC/config.status" ]; then
+    if [ ! -f "$B/config.status" ]; then
+        rm -rf "$B/pristine"
+        make -s -C "$SRC" distdir distdir="$B/pristine" >/dev/null
+    fi
+    SRC=$B/pristine
+fi
 cd "$B"
 if [ ! -f config.status ]; then
     "$SRC/configure" --without-cuda CC="$CC" CFLAGS="-g -O1 -fsanitize=thread" \
