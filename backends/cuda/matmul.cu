@@ -13,35 +13,13 @@
 
 namespace {
 
-struct mm {
-    const float *a, *b, *bias;
-    float *c;
-    int64_t m, n, k, lda, ldb, ldc;
-};
-
-mm mm_from(const gpuk_args *args)
-{
-    mm p;
-    p.a = (const float *)args->in[0].data;
-    p.b = (const float *)args->in[1].data;
-    p.bias = args->has_bias ? (const float *)args->in[2].data : NULL;
-    p.c = (float *)args->out.data;
-    p.m = args->in[0].shape[0];
-    p.k = args->in[0].shape[1];
-    p.n = args->in[1].shape[1];
-    p.lda = args->in[0].stride[0];
-    p.ldb = args->in[1].stride[0];
-    p.ldc = args->out.stride[0];
-    return p;
-}
-
 constexpr int T = 16;   /* thread block is T x T, one output per thread */
 
 /* 1. naive: one thread per output, threadIdx.x walking ROWS.  The 32 lanes
  * of a warp then read A[row..row+31][i]: 32 addresses lda apart, one memory
  * transaction each (seed 004's first kernel, where the strided operand sits
  * on the fast thread index).  B[i][col] is the same word for the warp. */
-__global__ void matmul_naive(mm p, int64_t y0)
+__global__ void matmul_naive(gkc_mm p, int64_t y0)
 {
     int64_t row = (int64_t)blockIdx.x * T + threadIdx.x;
     int64_t col = (y0 + blockIdx.y) * T + threadIdx.y;
@@ -57,7 +35,7 @@ __global__ void matmul_naive(mm p, int64_t y0)
 /* 2. coalesced: swap the mapping, threadIdx.x walks COLUMNS.  A warp now
  * reads 32 consecutive floats of a B row (one 128-byte transaction) and one
  * broadcast word of A: about 32x fewer transactions per step. */
-__global__ void matmul_coalesced(mm p, int64_t y0)
+__global__ void matmul_coalesced(gkc_mm p, int64_t y0)
 {
     int64_t col = (int64_t)blockIdx.x * T + threadIdx.x;
     int64_t row = (y0 + blockIdx.y) * T + threadIdx.y;
@@ -76,7 +54,7 @@ __global__ void matmul_coalesced(mm p, int64_t y0)
  * outside the matrices load as 0 (adds nothing).  Two barriers: the first so
  * no thread reads a tile before it is complete, the second so no thread
  * overwrites it while others still read it. */
-__global__ void matmul_tiled(mm p, int64_t y0)
+__global__ void matmul_tiled(gkc_mm p, int64_t y0)
 {
     __shared__ float as[T][T];
     __shared__ float bs[T][T];
@@ -107,7 +85,7 @@ int64_t cdiv(int64_t a, int64_t b)
 GKC_KERNEL(gkc_matmul_naive)
 {
     GKC_TRY(gkc_enter(b));
-    mm p = mm_from(args);
+    gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "matmul", "naive", cdiv(p.m, T), cdiv(p.n, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
@@ -118,7 +96,7 @@ GKC_KERNEL(gkc_matmul_naive)
 GKC_KERNEL(gkc_matmul_coalesced)
 {
     GKC_TRY(gkc_enter(b));
-    mm p = mm_from(args);
+    gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "matmul", "coalesced", cdiv(p.n, T), cdiv(p.m, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
@@ -129,7 +107,7 @@ GKC_KERNEL(gkc_matmul_coalesced)
 GKC_KERNEL(gkc_matmul_tiled)
 {
     GKC_TRY(gkc_enter(b));
-    mm p = mm_from(args);
+    gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "matmul", "tiled", cdiv(p.n, T), cdiv(p.m, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {

@@ -195,6 +195,19 @@ rd rd_from(const gpuk_args *args)
     return p;
 }
 
+/* Scratch for the partial sums of a split reduction (parts per output);
+ * none when each output is one part. */
+gpuk_status partials(gpuk_bctx *b, int64_t outputs, int64_t parts, float **out)
+{
+    *out = NULL;
+    if (parts <= 1)
+        return GPUK_OK;
+    void *buf = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(outputs * parts) * sizeof(float), &buf));
+    *out = (float *)buf;
+    return GPUK_OK;
+}
+
 }  // namespace
 
 GKC_KERNEL(gkc_reduce_smem_tree)
@@ -231,11 +244,7 @@ GKC_KERNEL(gkc_reduce_grid_stride)
     if (parts < 1)
         parts = 1;
     float *partial = NULL;
-    if (parts > 1) {
-        void *buf = NULL;
-        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(p.outputs * parts) * sizeof(float), &buf));
-        partial = (float *)buf;
-    }
+    GKC_TRY(partials(b, p.outputs, parts, &partial));
     reduce_grid_stride<<<gkc_blocks(p.outputs * parts, 1, 1 << 20), NT, 0, b->stream>>>(
         p, (int)parts, partial);
     GKC_LAUNCHED(b, "reduce", "grid_stride");
@@ -273,11 +282,7 @@ GKC_KERNEL(gkc_reduce_lanes_inner)
     if (per_part < 1)
         per_part = 1;
     float *partial = NULL;
-    if (parts > 1) {
-        void *buf = NULL;
-        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(p.outputs * parts) * sizeof(float), &buf));
-        partial = (float *)buf;
-    }
+    GKC_TRY(partials(b, p.outputs, parts, &partial));
     dim3 grid(gkc_blocks(blocks, 1, 1 << 20), (unsigned)parts);
     if (vec)
         reduce_lanes_inner<true><<<grid, NT, 0, b->stream>>>(p, cblocks, per_part, partial);
