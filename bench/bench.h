@@ -39,6 +39,11 @@ typedef struct bsize {
     int64_t d[3];
 } bsize;
 
+/* The matrices of spmv: k distinct random columns in every row, or row
+ * lengths drawn from a power law (the size's k unused).  Every other op
+ * has one case per size, as MAT_RANDOM. */
+enum { MAT_RANDOM, MAT_POWERLAW, MAT_N };
+
 /* A tensor the case needs: dtype and dense shape. */
 typedef struct btspec {
     gpuk_dtype dtype;
@@ -50,8 +55,9 @@ typedef struct btspec {
  * every rung of every backend is checked against the same answer. */
 typedef struct bcase {
     gpuk_op op;
+    int matrix;            /* MAT_*: which spmv matrix */
     bshape sh;
-    char label[64];        /* the shape as printed: "512x512x512" */
+    char label[64];        /* the shape as printed: "512x512x512", "4096x4096 powerlaw" */
     double flops, bytes;   /* work and minimum traffic of one run */
     double work;           /* what run time scales with (skip prediction) */
     int n_in;
@@ -97,8 +103,10 @@ typedef struct brow {
     char variant[48];
     uint32_t flags;           /* GPUK_VARIANT_* */
     int rung;                 /* position in the backend's ladder, 0 = naive */
-    int size_idx;             /* which size of the op's list */
+    int size_idx;             /* which size of the op's list (and which spmv matrix) */
+    int matrix;               /* MAT_*: MAT_RANDOM for every op but spmv */
     bshape sh;
+    int64_t nnz;              /* spmv: nonzeros of the matrix; else 0 */
     char shape[64];
     double flops, bytes, work;
     int status;
@@ -122,6 +130,7 @@ typedef struct bconf {
     int fmt;
     const char *output, *save, *plot;
     const char *backends, *ops, *variants, *sizes;
+    unsigned spmv_matrices;   /* bit MAT_* set: spmv runs on that matrix */
     int argc;
     char **argv;
 } bconf;
@@ -145,9 +154,15 @@ const char *case_default_sizes(gpuk_op op, int quick);
 const char *case_dims(gpuk_op op);
 /* Parse one size; 0 on success. */
 int case_parse_size(const char *text, bsize *out);
-/* Build a case on the host: shape, costs, random inputs.  0 on success,
- * else a message in err. */
-int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err,
+/* The name of a MAT_* ("random", "powerlaw"), and back (-1: none). */
+const char *case_matrix_name(int matrix);
+int case_matrix_from_name(const char *name);
+/* The label of a size that could not be made into a case: the text as
+ * given, with the matrix's suffix as case_make would add it. */
+void case_label_text(gpuk_op op, int matrix, const char *size_text, char *buf, size_t len);
+/* Build a case on the host: shape, costs, random inputs; matrix (MAT_*)
+ * matters for spmv only.  0 on success, else a message in err. */
+int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c, char *err,
               size_t errlen);
 void case_free(bcase *c);
 /* Is the op nominally compute-bound, and which compute ceiling applies. */

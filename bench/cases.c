@@ -3,6 +3,7 @@
  * size becomes a shape, the work and traffic of one run (the only place
  * those formulas live), the random inputs, and the one API call per op.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,9 +131,10 @@ int case_parse_size(const char *text, bsize *out)
  * min-plus an add and a min are the two ops of a step.  bytes counts each
  * input read once and each output written once: the least any kernel can
  * move, so GB/s is an effective bandwidth.  Softmax counts 5 ops an
- * element (max, subtract, exp, sum, divide); SpMV counts the matrix, the
- * row pointers, x and y once each (as in DESIGN.md's cuSPARSE ceiling). */
-static void cost(gpuk_op op, const bshape *s, double *flops, double *bytes)
+ * element (max, subtract, exp, sum, divide); SpMV counts the matrix (its
+ * actual nnz values and column indices), the row pointers, x and y once
+ * each (as in DESIGN.md's cuSPARSE ceiling). */
+static void cost(gpuk_op op, const bshape *s, double nnz, double *flops, double *bytes)
 {
     const double m = (double)s->m, n = (double)s->n, k = (double)s->k;
     const double b = (double)s->batch;
@@ -152,7 +154,7 @@ static void cost(gpuk_op op, const bshape *s, double *flops, double *bytes)
     case GPUK_OP_SOFTMAX:        f = 5 * m * n;          e = 2 * m * n; break;
     case GPUK_OP_EMBEDDING:      f = 0;                  e = m + 2 * m * n; break;
     case GPUK_OP_MEANPOOL:       f = m * k * n;          e = m * k * n + m * n; break;
-    case GPUK_OP_SPMV:           f = 2 * m * k;          e = 2 * m * k + (m + 1) + n + m; break;
+    case GPUK_OP_SPMV:           f = 2 * nnz;            e = 2 * nnz + (m + 1) + n + m; break;
     case GPUK_OP_DOT:            f = 2 * n;              e = 2 * n + 1; break;
     case GPUK_OP_GEMV:           f = 2 * m * n;          e = m * n + n + m; break;
     }
@@ -305,11 +307,186 @@ static int make_csr(bcase *c, uint64_t *rng)
     return 0;
 }
 
-int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err, size_t errlen)
+/* ---- the power-law matrix ----
+ *
+ * Row lengths Pareto(alpha 1.5, minimum 5), rounded down and capped at
+ * 262144 and at the column count: mean about 14.5, a few rows of 10^5
+ * nonzeros among millions of 5 to 20, the skew that unbalances one
+ * thread (or warp) per row.  The same distribution as bench/perf's
+ * gpuk-perf, which measured 60.75M nonzeros, mean 14.5, on 4M rows. */
+#define PL_ALPHA 1.5
+#define PL_MIN 5.0
+#define PL_CAP 262144
+#define PL_SHORT 32  /* rows up to this long: membership by a scan of the row */
+
+/* Uniform in (0, 1]: never 0, so u^(-1/alpha) is finite. */
+static double rng_unit(uint64_t *s)
+{
+    return ((double)(rng_next(s) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+static int64_t powerlaw_len(uint64_t *rng, int64_t cols)
+{
+    double l = PL_MIN * pow(rng_unit(rng), -1.0 / PL_ALPHA);
+    int64_t cap = cols < PL_CAP ? cols : PL_CAP;
+    return l >= (double)cap ? cap : (int64_t)l;
+}
+
+/* Sort a row of column indices: quicksort (median of three) down to
+ * short runs, then insertion sort; recursion only into the smaller half. */
+static void sort_cols(int32_t *a, int64_t n)
+{
+    while (n > 16) {
+        int32_t x = a[0], y = a[n / 2], z = a[n - 1];
+        int32_t p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+        int64_t i = 0, j = n - 1;
+        for (;;) {
+            while (a[i] < p)
+                i++;
+            while (a[j] > p)
+                j--;
+            if (i >= j)
+                break;
+            int32_t t = a[i];
+            a[i++] = a[j];
+            a[j--] = t;
+        }
+        /* a[0..j] <= p <= a[j+1..n-1] */
+        if (j + 1 < n - j - 1) {
+            sort_cols(a, j + 1);
+            a += j + 1;
+            n -= j + 1;
+        } else {
+            sort_cols(a + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (int64_t i = 1; i < n; i++) {
+        int32_t v = a[i];
+        int64_t j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* len distinct columns of [0, cols), uniformly chosen, sorted, into col.
+ * Floyd's algorithm: for j from cols - len to cols - 1 draw t in [0, j]
+ * and take t, or j when t is taken already; one draw per column, however
+ * close len comes to cols.  Everything taken before step j is below j,
+ * so j goes at the end.  A short row keeps its columns sorted as it goes
+ * (membership by a scan from the end); a long one marks them in bits,
+ * a bitmap of cols bits left all zero on return, and is sorted after:
+ * by a sweep of the bitmap when that is shorter than sorting the row. */
+static void pick_cols(int32_t *col, int64_t len, int64_t cols, uint64_t *rng, uint64_t *bits)
+{
+    int64_t n = 0;
+    if (len <= PL_SHORT) {
+        for (int64_t j = cols - len; j < cols; j++) {
+            int32_t t = (int32_t)(rng_next(rng) % (uint64_t)(j + 1));
+            int64_t at = n;
+            while (at > 0 && col[at - 1] > t)
+                at--;
+            if (at > 0 && col[at - 1] == t) {
+                col[n++] = (int32_t)j;
+                continue;
+            }
+            memmove(col + at + 1, col + at, (size_t)(n - at) * sizeof *col);
+            col[at] = t;
+            n++;
+        }
+        return;
+    }
+    for (int64_t j = cols - len; j < cols; j++) {
+        uint64_t t = rng_next(rng) % (uint64_t)(j + 1);
+        if (bits[t >> 6] >> (t & 63) & 1)
+            t = (uint64_t)j;
+        bits[t >> 6] |= 1ULL << (t & 63);
+        col[n++] = (int32_t)t;
+    }
+    int64_t words = (cols + 63) / 64;
+    if (words < 8 * len) {
+        n = 0;
+        for (int64_t w = 0; w < words; w++) {
+            for (uint64_t v = bits[w]; v; v &= v - 1)
+                col[n++] = (int32_t)(w * 64 + __builtin_ctzll(v));
+            bits[w] = 0;
+        }
+    } else {
+        sort_cols(col, len);
+        for (int64_t i = 0; i < len; i++)
+            bits[col[i] >> 6] = 0;
+    }
+}
+
+/* The power-law CSR matrix: the row lengths first (so nnz is known
+ * before the columns are allocated), then each row's columns, then the
+ * values.  0 on success, -1 out of memory, -2 nnz past int32. */
+static int make_powerlaw(bcase *c, uint64_t *rng)
+{
+    int64_t rows = c->sh.m, cols = c->sh.n, nnz = 0;
+    c->row_ptr = malloc((size_t)(rows + 1) * sizeof(int32_t));
+    if (!c->row_ptr)
+        return -1;
+    c->row_ptr[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        nnz += powerlaw_len(rng, cols);
+        if (nnz > INT32_MAX)
+            return -2;
+        c->row_ptr[i + 1] = (int32_t)nnz;
+    }
+    c->nnz = nnz;
+    c->col_idx = malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
+    c->values = malloc((size_t)(nnz ? nnz : 1) * sizeof(float));
+    uint64_t *bits = calloc((size_t)(cols + 63) / 64, sizeof *bits);
+    if (!c->col_idx || !c->values || !bits) {
+        free(bits);
+        return -1;
+    }
+    for (int64_t i = 0; i < rows; i++)
+        pick_cols(c->col_idx + c->row_ptr[i], c->row_ptr[i + 1] - c->row_ptr[i], cols, rng,
+                  bits);
+    free(bits);
+    for (int64_t i = 0; i < nnz; i++)
+        c->values[i] = rng_float(rng);
+    return 0;
+}
+
+static const char *const MATRIX_NAME[MAT_N] = {"random", "powerlaw"};
+
+const char *case_matrix_name(int matrix)
+{
+    return matrix >= 0 && matrix < MAT_N ? MATRIX_NAME[matrix] : "";
+}
+
+int case_matrix_from_name(const char *name)
+{
+    for (int i = 0; i < MAT_N; i++)
+        if (!strcmp(name, MATRIX_NAME[i]))
+            return i;
+    return -1;
+}
+
+/* The random matrix keeps the plain shape as its label, as before there
+ * were two; the power-law one drops k, which it does not use. */
+static const char *label_suffix(gpuk_op op, int matrix)
+{
+    return op == GPUK_OP_SPMV && matrix == MAT_POWERLAW ? " powerlaw" : "";
+}
+
+void case_label_text(gpuk_op op, int matrix, const char *size_text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", size_text, label_suffix(op, matrix));
+}
+
+int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c, char *err,
+              size_t errlen)
 {
     const opdef *o = find(op);
     memset(c, 0, sizeof *c);
     c->op = op;
+    c->matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
+    const int powerlaw = c->matrix == MAT_POWERLAW;
     if (!o) {
         snprintf(err, errlen, "no benchmark case for op %d", (int)op);
         return -1;
@@ -328,18 +505,28 @@ int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err,
         v[at] = size->d[i];
     }
     c->sh = (bshape){v[0], v[1], v[2], o->batch};
-    if (op == GPUK_OP_SPMV && c->sh.k > c->sh.n) {
+    if (op == GPUK_OP_SPMV && c->sh.n > INT32_MAX) {
+        snprintf(err, errlen, "spmv: %lld columns do not fit in int32 column indices",
+                 (long long)c->sh.n);
+        return -1;
+    }
+    if (op == GPUK_OP_SPMV && !powerlaw && c->sh.k > c->sh.n) {
         snprintf(err, errlen, "spmv: %lld nonzeros a row do not fit in %lld columns",
                  (long long)c->sh.k, (long long)c->sh.n);
         return -1;
     }
-    if (op == GPUK_OP_SPMV && (double)c->sh.m * (double)c->sh.k > 2147483647.0) {
+    /* the power-law rows have at least 5 nonzeros (fewer only when there
+     * are fewer columns): nnz is checked again as the rows are drawn */
+    double least = powerlaw ? (c->sh.n < PL_MIN ? (double)c->sh.n : PL_MIN) : (double)c->sh.k;
+    if (op == GPUK_OP_SPMV && (double)c->sh.m * least > 2147483647.0) {
         snprintf(err, errlen, "spmv: nnz must fit in int32");
         return -1;
     }
     char *p = c->label;
     size_t left = sizeof c->label;
     for (size_t i = 0; i < strlen(o->dims); i++) {
+        if (powerlaw && o->dims[i] == 'k')
+            continue;
         int64_t x = o->dims[i] == 'm' ? c->sh.m : o->dims[i] == 'n' ? c->sh.n : c->sh.k;
         int w = snprintf(p, left, "%s%lld", i ? "x" : "", (long long)x);
         p += w;
@@ -347,8 +534,8 @@ int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err,
     }
     if (c->sh.batch > 1)
         snprintf(p, left, " b%lld", (long long)c->sh.batch);
-    cost(op, &c->sh, &c->flops, &c->bytes);
-    c->work = c->flops > 0 ? c->flops : c->bytes;
+    else
+        snprintf(p, left, "%s", label_suffix(op, c->matrix));
     layout(c);
 
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + (uint64_t)op + 1;
@@ -367,8 +554,21 @@ int case_make(gpuk_op op, const bsize *size, uint64_t seed, bcase *c, char *err,
                 x[j] = rng_float(&rng);
         }
     }
-    if (op == GPUK_OP_SPMV && make_csr(c, &rng) != 0)
-        goto oom;
+    if (op == GPUK_OP_SPMV) {
+        int bad = powerlaw ? make_powerlaw(c, &rng) : make_csr(c, &rng);
+        if (bad == -2) {
+            snprintf(err, errlen, "spmv %s: nnz must fit in int32", c->label);
+            case_free(c);
+            return -1;
+        }
+        if (bad)
+            goto oom;
+        if (powerlaw) /* k: the mean row length, for the reports' m, n, k */
+            c->sh.k = c->sh.m ? (c->nnz + c->sh.m / 2) / c->sh.m : 0;
+    }
+    /* the costs count the matrix as made: the power-law nnz is known now */
+    cost(op, &c->sh, (double)c->nnz, &c->flops, &c->bytes);
+    c->work = c->flops > 0 ? c->flops : c->bytes;
     c->ref = malloc(c->out_numel * sizeof(float));
     c->got = malloc(c->out_numel * sizeof(float));
     if (!c->ref || !c->got)

@@ -23,6 +23,8 @@ static const char USAGE[] =
     "      --op=LIST          ops to run (default: all), e.g. matmul,minplus\n"
     "      --variant=LIST     only these rungs, e.g. naive,tiled,cublas\n"
     "  -s, --size=LIST        sizes N, MxN or MxNxK (default: per op)\n"
+    "      --spmv-matrix=LIST spmv matrices: random (K columns a row), powerlaw\n"
+    "                         (skewed row lengths, K unused); default both\n"
     "      --quick            small default sizes, fewer repetitions\n"
     "  -r, --reps=N           timed repetitions per row (default 10, quick 5)\n"
     "  -w, --warmup=N         untimed runs first (default 2, quick 1)\n"
@@ -64,10 +66,11 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 static int parse_args(bench *b, int argc, char **argv)
 {
     enum { O_OP = 256, O_VARIANT, O_QUICK, O_MAXS, O_SEED, O_NOCHECK, O_SAVE, O_PLOT,
-           O_PEAKS, O_LIST };
+           O_PEAKS, O_LIST, O_SPMV_MATRIX };
     static const struct option longs[] = {
         {"backend", required_argument, 0, 'b'}, {"op", required_argument, 0, O_OP},
         {"variant", required_argument, 0, O_VARIANT}, {"size", required_argument, 0, 's'},
+        {"spmv-matrix", required_argument, 0, O_SPMV_MATRIX},
         {"quick", no_argument, 0, O_QUICK}, {"reps", required_argument, 0, 'r'},
         {"warmup", required_argument, 0, 'w'}, {"max-seconds", required_argument, 0, O_MAXS},
         {"threads", required_argument, 0, 't'}, {"seed", required_argument, 0, O_SEED},
@@ -82,6 +85,7 @@ static int parse_args(bench *b, int argc, char **argv)
     c->check = 1;
     c->seed = 1;
     c->backends = "cpu,cuda";
+    c->spmv_matrices = (1u << MAT_RANDOM) | (1u << MAT_POWERLAW);
     c->fmt = FMT_TABLE;
     int o;
     while ((o = getopt_long(argc, argv, "b:s:r:w:t:f:o:qhV", longs, NULL)) != -1) {
@@ -90,6 +94,21 @@ static int parse_args(bench *b, int argc, char **argv)
         case O_OP: c->ops = optarg; break;
         case O_VARIANT: c->variants = optarg; break;
         case 's': c->sizes = optarg; break;
+        case O_SPMV_MATRIX: {
+            char w[64];
+            c->spmv_matrices = 0;
+            for (size_t i = 0; list_item(optarg, i, w, sizeof w); i++) {
+                int m = case_matrix_from_name(w);
+                if (m < 0)
+                    return usage_error("--spmv-matrix is a list of random and powerlaw, not '%s'",
+                                       w);
+                c->spmv_matrices |= 1u << m;
+            }
+            if (!c->spmv_matrices)
+                return usage_error("--spmv-matrix is a list of random and powerlaw, not '%s'",
+                                   optarg);
+            break;
+        }
         case O_QUICK: c->quick = 1; break;
         case 'r':
             if (parse_int(optarg, 1, 100000, &reps))
@@ -268,6 +287,21 @@ static const char *sizes_of(const bench *b, gpuk_op op)
     return b->conf.sizes ? b->conf.sizes : case_default_sizes(op, b->conf.quick);
 }
 
+/* The matrices op runs on, in order: those of --spmv-matrix for spmv,
+ * one (MAT_RANDOM, no matrix) for every other op. */
+static int matrices_of(const bench *b, gpuk_op op, int *out)
+{
+    int n = 0;
+    if (op != GPUK_OP_SPMV) {
+        out[n++] = MAT_RANDOM;
+        return n;
+    }
+    for (int m = 0; m < MAT_N; m++)
+        if (b->conf.spmv_matrices & (1u << m))
+            out[n++] = m;
+    return n;
+}
+
 static void add_row(bench *b, const brow *r)
 {
     if (b->n_rows == b->cap_rows) {
@@ -303,17 +337,20 @@ static void list_rungs(bench *b)
     }
 }
 
-static void run_case(bench *b, gpuk_op op, int si, const char *size_text, size_t *done,
-                     size_t total)
+/* One size (and for spmv one matrix) of op on every backend; si tells
+ * the rows of this case from the op's others. */
+static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_text,
+                     size_t *done, size_t total)
 {
     bsize sz;
     bcase c;
-    char err[400];
+    char err[400], label[64];
     int made = 0;
     if (case_parse_size(size_text, &sz) != 0)
         snprintf(err, sizeof err, "bad size '%s'", size_text);
     else
-        made = case_make(op, &sz, b->conf.seed, &c, err, sizeof err) == 0;
+        made = case_make(op, &sz, matrix, b->conf.seed, &c, err, sizeof err) == 0;
+    case_label_text(op, matrix, size_text, label, sizeof label);
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
         gpuk_variant_info v[64];
@@ -345,12 +382,14 @@ static void run_case(bench *b, gpuk_op op, int si, const char *size_text, size_t
             r.flags = v[k].flags;
             r.rung = rung_index(be, op, v[k].name);
             r.size_idx = si;
+            r.matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
             r.ms_med = r.ms_min = r.ms_max = NAN;
             r.xfer_in_ms = xin;
             r.xfer_out_ms = xout;
-            snprintf(r.shape, sizeof r.shape, "%s", made ? c.label : size_text);
+            snprintf(r.shape, sizeof r.shape, "%s", made ? c.label : label);
             if (made) {
                 r.sh = c.sh;
+                r.nnz = c.nnz;
                 r.flops = c.flops;
                 r.bytes = c.bytes;
                 r.work = c.work;
@@ -454,7 +493,8 @@ int main(int argc, char **argv)
             nv += rungs(&b, &b.be[i], (gpuk_op)op, v, 64);
         }
         const char *sizes = sizes_of(&b, (gpuk_op)op);
-        total += nv * list_count(sizes);
+        int mats[MAT_N];
+        total += nv * list_count(sizes) * (size_t)matrices_of(&b, (gpuk_op)op, mats);
         for (size_t i = 0; nv && list_item(sizes, i, w, sizeof w); i++) {
             bsize sz;
             if (!case_parse_size(w, &sz) && (size_t)sz.nd > strlen(case_dims((gpuk_op)op))) {
@@ -482,9 +522,14 @@ int main(int argc, char **argv)
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
         if (!op_selected(&b, (gpuk_op)op))
             continue;
+        /* spmv: every size on one matrix, then on the next, so a size's
+         * skip prediction comes from the same matrix's previous size */
         const char *sizes = sizes_of(&b, (gpuk_op)op);
-        for (size_t si = 0; list_item(sizes, si, w, sizeof w); si++)
-            run_case(&b, (gpuk_op)op, (int)si, w, &done_rows, total);
+        int mats[MAT_N], nm = matrices_of(&b, (gpuk_op)op, mats);
+        int ns = (int)list_count(sizes);
+        for (int mi = 0; mi < nm; mi++)
+            for (int si = 0; list_item(sizes, (size_t)si, w, sizeof w); si++)
+                run_case(&b, (gpuk_op)op, mats[mi], mi * ns + si, w, &done_rows, total);
     }
     b.load_end = load_average();
     for (int i = 0; i < b.n_be; i++)

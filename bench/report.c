@@ -19,7 +19,8 @@ static const char *const ENV_SHOWN[] = {"GPUK_BACKEND_PATH", "GPUK_NUM_THREADS",
 
 static int same_group(const brow *a, const brow *b)
 {
-    return a->be == b->be && a->op == b->op && a->size_idx == b->size_idx;
+    return a->be == b->be && a->op == b->op && a->size_idx == b->size_idx &&
+           a->matrix == b->matrix;
 }
 
 static void derive_one(bench *b, brow *r)
@@ -267,7 +268,7 @@ static void csv_report(bench *b, FILE *f)
 {
     fputs("backend,op,variant,m,n,k,ms_median,ms_min,ms_max,gflops,gbps,pct_ceiling,"
           "batch,ceiling,intensity,x_prev,x_naive,own_vs_library,xfer_in_ms,xfer_out_ms,"
-          "reps,flags,status,message\n",
+          "reps,flags,status,message,matrix,nnz\n",
           f);
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *r = &b->rows[i];
@@ -288,6 +289,14 @@ static void csv_report(bench *b, FILE *f)
         fprintf(f, "%d,%s,%s,", r->reps, fl,
                 r->status == ROW_OK ? "ok" : r->status == ROW_SKIPPED ? "skipped" : "failed");
         csv_field(f, r->msg);
+        /* spmv only: which matrix, and its nonzeros */
+        if (r->op == GPUK_OP_SPMV) {
+            fprintf(f, ",%s,", case_matrix_name(r->matrix));
+            if (r->nnz > 0)
+                fprintf(f, "%lld", (long long)r->nnz);
+        } else {
+            fputc(',', f);
+        }
         fputc('\n', f);
     }
 }
@@ -384,9 +393,17 @@ static void json_report(bench *b, FILE *f)
         json_string(f, r->variant);
         fprintf(f, ", \"rung\": %d, \"flags\": \"%s\", \"shape\": ", r->rung, fl);
         json_string(f, r->shape);
-        fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"batch\": %lld,\n     ",
+        fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"batch\": %lld,",
                 (long long)r->sh.m, (long long)r->sh.n, (long long)r->sh.k,
                 (long long)r->sh.batch);
+        if (r->op == GPUK_OP_SPMV) {
+            fprintf(f, " \"matrix\": \"%s\", \"nnz\": ", case_matrix_name(r->matrix));
+            if (r->nnz > 0)
+                fprintf(f, "%lld,", (long long)r->nnz);
+            else
+                fputs("null,", f);
+        }
+        fputs("\n     ", f);
         fprintf(f, "\"status\": \"%s\", \"reps\": %d, ",
                 r->status == ROW_OK ? "ok" : r->status == ROW_SKIPPED ? "skipped" : "failed",
                 r->reps);

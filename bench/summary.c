@@ -6,6 +6,9 @@
  *
  * "Best" skips TF32 rungs: they trade precision for speed, so they are
  * shown in the rung tables but do not stand for FP32 in this comparison.
+ *
+ * spmv on each of its matrices is a series of its own (headline row,
+ * crossover), as different a workload as another op.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,8 +60,30 @@ static int by_work(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The sizes of op, ordered by work, with each side's best row. */
-static int points(const bench *b, gpuk_op op, int h, int d, point *p, int max)
+/* The matrices (MAT_*) op ran on, in order: one for every op but spmv. */
+static int series_of(const bench *b, gpuk_op op, int *mat)
+{
+    int n = 0;
+    for (int m = 0; m < MAT_N; m++)
+        for (size_t i = 0; i < b->n_rows; i++)
+            if (b->rows[i].op == op && b->rows[i].matrix == m) {
+                mat[n++] = m;
+                break;
+            }
+    return n;
+}
+
+/* "spmv powerlaw": the op, and the matrix where it is not the only one. */
+static void series_name(char *buf, size_t len, gpuk_op op, int matrix)
+{
+    if (op == GPUK_OP_SPMV && matrix != MAT_RANDOM)
+        snprintf(buf, len, "%s %s", gpuk_op_name(op), case_matrix_name(matrix));
+    else
+        snprintf(buf, len, "%s", gpuk_op_name(op));
+}
+
+/* The sizes of op on matrix, ordered by work, with each side's best row. */
+static int points(const bench *b, gpuk_op op, int matrix, int h, int d, point *p, int max)
 {
     int n = 0;
     for (size_t i = 0; i < b->n_rows && n < max; i++) {
@@ -66,7 +91,7 @@ static int points(const bench *b, gpuk_op op, int h, int d, point *p, int max)
         int seen = 0;
         for (int j = 0; j < n; j++)
             seen |= p[j].size_idx == r->size_idx;
-        if (r->op != op || seen)
+        if (r->op != op || r->matrix != matrix || seen)
             continue;
         point *q = &p[n++];
         q->size_idx = r->size_idx;
@@ -169,44 +194,47 @@ void summary_table(bench *b, FILE *f, int md)
         for (int i = 0; i < nc; i++)
             t.right[i] = use[i] >= 6;
         for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-            point p[MAXP];
-            int n = points(b, (gpuk_op)op, h, d, p, MAXP);
-            /* pass 0, the headline: the largest size both sides ran, else
-             * the largest either ran; pass 1: every size */
-            int lo = 0, hi = n;
-            if (!pass) {
-                lo = n - 1;
-                while (lo >= 0 && !(p[lo].host && p[lo].dev))
-                    lo--;
-                if (lo < 0)
-                    for (lo = n - 1; lo >= 0 && !p[lo].host && !p[lo].dev;)
+            int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+            for (int sr = 0; sr < nm; sr++) {
+                point p[MAXP];
+                int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+                /* pass 0, the headline: the largest size both sides ran, else
+                 * the largest either ran; pass 1: every size */
+                int lo = 0, hi = n;
+                if (!pass) {
+                    lo = n - 1;
+                    while (lo >= 0 && !(p[lo].host && p[lo].dev))
                         lo--;
-                hi = lo + 1;
-            }
-            for (int i = lo < 0 ? n : lo; i < hi; i++) {
-                const point *q = &p[i];
-                const brow *any = q->host ? q->host : q->dev;
-                if (!any)
-                    continue;
-                char c[10][96];
-                snprintf(c[0], 96, "%s", gpuk_op_name((gpuk_op)op));
-                snprintf(c[1], 96, "%s", any->shape);
-                best_cell(c[2], 96, q->host);
-                pct_cell(c[3], 96, q->host);
-                best_cell(c[4], 96, q->dev);
-                pct_cell(c[5], 96, q->dev);
-                c[6][0] = c[7][0] = '\0';
-                if (q->dev) {
-                    fmt_ms(c[6], 96, q->dev->xfer_in_ms + q->dev->xfer_out_ms);
-                    fmt_ms(c[7], 96, q->dev_total);
+                    if (lo < 0)
+                        for (lo = n - 1; lo >= 0 && !p[lo].host && !p[lo].dev;)
+                            lo--;
+                    hi = lo + 1;
                 }
-                speedup(c[8], 96, q->host ? q->host->ms_med : NAN,
-                        q->dev ? q->dev->ms_med : NAN);
-                speedup(c[9], 96, q->host ? q->host->ms_med : NAN, q->dev_total);
-                const char *cells[10];
-                for (int j = 0; j < nc; j++)
-                    cells[j] = c[use[j]];
-                tab_add(&t, cells);
+                for (int i = lo < 0 ? n : lo; i < hi; i++) {
+                    const point *q = &p[i];
+                    const brow *any = q->host ? q->host : q->dev;
+                    if (!any)
+                        continue;
+                    char c[10][96];
+                    snprintf(c[0], 96, "%s", gpuk_op_name((gpuk_op)op));
+                    snprintf(c[1], 96, "%s", any->shape);
+                    best_cell(c[2], 96, q->host);
+                    pct_cell(c[3], 96, q->host);
+                    best_cell(c[4], 96, q->dev);
+                    pct_cell(c[5], 96, q->dev);
+                    c[6][0] = c[7][0] = '\0';
+                    if (q->dev) {
+                        fmt_ms(c[6], 96, q->dev->xfer_in_ms + q->dev->xfer_out_ms);
+                        fmt_ms(c[7], 96, q->dev_total);
+                    }
+                    speedup(c[8], 96, q->host ? q->host->ms_med : NAN,
+                            q->dev ? q->dev->ms_med : NAN);
+                    speedup(c[9], 96, q->host ? q->host->ms_med : NAN, q->dev_total);
+                    const char *cells[10];
+                    for (int j = 0; j < nc; j++)
+                        cells[j] = c[use[j]];
+                    tab_add(&t, cells);
+                }
             }
         }
         if (pass == 0 && (h < 0 || d < 0))
@@ -233,15 +261,19 @@ void summary_table(bench *b, FILE *f, int md)
     btab t;
     tab_init(&t, 3, chead);
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-        point p[MAXP];
-        int n = points(b, (gpuk_op)op, h, d, p, MAXP);
-        if (!n)
-            continue;
-        char k[96], x[96];
-        crossover(p, n, 0, k, sizeof k);
-        crossover(p, n, 1, x, sizeof x);
-        const char *cells[] = {gpuk_op_name((gpuk_op)op), k, x};
-        tab_add(&t, cells);
+        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        for (int sr = 0; sr < nm; sr++) {
+            point p[MAXP];
+            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            if (!n)
+                continue;
+            char name[64], k[96], x[96];
+            series_name(name, sizeof name, (gpuk_op)op, mats[sr]);
+            crossover(p, n, 0, k, sizeof k);
+            crossover(p, n, 1, x, sizeof x);
+            const char *cells[] = {name, k, x};
+            tab_add(&t, cells);
+        }
     }
     fprintf(f, md ? "\n## Crossover: %s vs %s\n\n" : "\n== crossover: %s vs %s ==\n", dn, hn);
     tab_print(&t, f, md);
@@ -254,6 +286,13 @@ static void jnum(FILE *f, const char *k, double v)
     json_number(f, v);
 }
 
+/* spmv's entries say which matrix, as its rows do. */
+static void json_matrix(FILE *f, gpuk_op op, int matrix)
+{
+    if (op == GPUK_OP_SPMV)
+        fprintf(f, "\"matrix\": \"%s\", ", case_matrix_name(matrix));
+}
+
 void summary_json(bench *b, FILE *f)
 {
     int h = host_backend(b), d = device_backend(b);
@@ -261,51 +300,60 @@ void summary_json(bench *b, FILE *f)
     fputs("  \"summary\": [", f);
     int first = 1;
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-        point p[MAXP];
-        int n = points(b, (gpuk_op)op, h, d, p, MAXP);
-        for (int i = 0; i < n; i++) {
-            const brow *any = p[i].host ? p[i].host : p[i].dev;
-            if (!any)
-                continue;
-            fprintf(f, "%s\n    {\"op\": \"%s\", \"shape\": ", first ? "" : ",",
-                    gpuk_op_name((gpuk_op)op));
-            first = 0;
-            json_string(f, any->shape);
-            fputs(", \"host_backend\": ", f);
-            json_string(f, h >= 0 ? b->be[h].name : "");
-            fputs(", \"host_variant\": ", f);
-            json_string(f, p[i].host ? p[i].host->variant : "");
-            jnum(f, "host_ms", p[i].host ? p[i].host->ms_med : NAN);
-            jnum(f, "host_pct_ceiling", p[i].host ? p[i].host->pct : NAN);
-            fputs(",\n     \"device_backend\": ", f);
-            json_string(f, d >= 0 ? b->be[d].name : "");
-            fputs(", \"device_variant\": ", f);
-            json_string(f, p[i].dev ? p[i].dev->variant : "");
-            jnum(f, "device_ms", p[i].dev ? p[i].dev->ms_med : NAN);
-            jnum(f, "device_pct_ceiling", p[i].dev ? p[i].dev->pct : NAN);
-            jnum(f, "xfer_in_ms", p[i].dev ? p[i].dev->xfer_in_ms : NAN);
-            jnum(f, "xfer_out_ms", p[i].dev ? p[i].dev->xfer_out_ms : NAN);
-            jnum(f, "device_with_transfers_ms", p[i].dev_total);
-            fputs("}", f);
+        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        for (int sr = 0; sr < nm; sr++) {
+            point p[MAXP];
+            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            for (int i = 0; i < n; i++) {
+                const brow *any = p[i].host ? p[i].host : p[i].dev;
+                if (!any)
+                    continue;
+                fprintf(f, "%s\n    {\"op\": \"%s\", ", first ? "" : ",",
+                        gpuk_op_name((gpuk_op)op));
+                first = 0;
+                json_matrix(f, (gpuk_op)op, mats[sr]);
+                fputs("\"shape\": ", f);
+                json_string(f, any->shape);
+                fputs(", \"host_backend\": ", f);
+                json_string(f, h >= 0 ? b->be[h].name : "");
+                fputs(", \"host_variant\": ", f);
+                json_string(f, p[i].host ? p[i].host->variant : "");
+                jnum(f, "host_ms", p[i].host ? p[i].host->ms_med : NAN);
+                jnum(f, "host_pct_ceiling", p[i].host ? p[i].host->pct : NAN);
+                fputs(",\n     \"device_backend\": ", f);
+                json_string(f, d >= 0 ? b->be[d].name : "");
+                fputs(", \"device_variant\": ", f);
+                json_string(f, p[i].dev ? p[i].dev->variant : "");
+                jnum(f, "device_ms", p[i].dev ? p[i].dev->ms_med : NAN);
+                jnum(f, "device_pct_ceiling", p[i].dev ? p[i].dev->pct : NAN);
+                jnum(f, "xfer_in_ms", p[i].dev ? p[i].dev->xfer_in_ms : NAN);
+                jnum(f, "xfer_out_ms", p[i].dev ? p[i].dev->xfer_out_ms : NAN);
+                jnum(f, "device_with_transfers_ms", p[i].dev_total);
+                fputs("}", f);
+            }
         }
     }
     fputs("\n  ],\n  \"crossover\": [", f);
     first = 1;
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST && h >= 0 && d >= 0; op++) {
-        point p[MAXP];
-        int n = points(b, (gpuk_op)op, h, d, p, MAXP);
-        if (!n)
-            continue;
-        char k[96], x[96];
-        crossover(p, n, 0, k, sizeof k);
-        crossover(p, n, 1, x, sizeof x);
-        fprintf(f, "%s\n    {\"op\": \"%s\", \"kernel_only\": ", first ? "" : ",",
-                gpuk_op_name((gpuk_op)op));
-        first = 0;
-        json_string(f, k);
-        fputs(", \"with_transfers\": ", f);
-        json_string(f, x);
-        fputs("}", f);
+        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        for (int sr = 0; sr < nm; sr++) {
+            point p[MAXP];
+            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            if (!n)
+                continue;
+            char k[96], x[96];
+            crossover(p, n, 0, k, sizeof k);
+            crossover(p, n, 1, x, sizeof x);
+            fprintf(f, "%s\n    {\"op\": \"%s\", ", first ? "" : ",", gpuk_op_name((gpuk_op)op));
+            first = 0;
+            json_matrix(f, (gpuk_op)op, mats[sr]);
+            fputs("\"kernel_only\": ", f);
+            json_string(f, k);
+            fputs(", \"with_transfers\": ", f);
+            json_string(f, x);
+            fputs("}", f);
+        }
     }
     fputs("\n  ]\n", f);
 }

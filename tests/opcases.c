@@ -514,14 +514,28 @@ static int b_meanpool(oc_case *c, int i, uint64_t *g)
 }
 
 /* CSR with sorted, distinct columns, each kept with probability
- * permille/1000; t[3] == 1 empties every fourth row, t[3] == 2 makes the
- * row lengths follow a power law (row r: about cols / (r + 1)). */
+ * permille/1000.  Row kinds (t[3]): 1 every fourth row empty, 2 power law
+ * (row r: about cols / (r + 1)), 3 the middle row dense among short ones,
+ * 4 a run of empty rows in the middle and at the end, 5 the last fifth
+ * empty.  The last five cases cut across the stream rung's windows of
+ * 2048 nonzeros: rows spanning several, rows filling one exactly, nnz a
+ * multiple of 2048 with trailing empty rows, empty rows at one position. */
+static int spmv_empty(int kind, int64_t r, int64_t rows)
+{
+    return (kind == 1 && r % 4 == 1) || (kind == 5 && r >= rows - rows / 5) ||
+           (kind == 4 && ((r >= rows / 3 && r < 2 * rows / 3) || r >= rows - rows / 8));
+}
+
 static int b_spmv(oc_case *c, int i, uint64_t *g)
 {
-    static const int T[][4] = { /* rows, cols, permille, empty rows */
+    static const int T[][4] = { /* rows, cols, permille, row kind */
         { 1, 1, 1000, 0 }, { 7, 33, 300, 0 }, { 33, 7, 500, 1 }, { 257, 127, 100, 0 },
         { 127, 1, 500, 0 }, { 1000, 1000, 10, 0 }, { 33, 33, 0, 0 }, { 7, 257, 200, 1 },
-        { 2, 1000, 1000, 0 }, { 64, 2000, 500, 0 }, { 2048, 2048, 0, 2 }, { 1, 5000, 900, 0 } };
+        { 2, 1000, 1000, 0 }, { 64, 2000, 500, 0 }, { 2048, 2048, 0, 2 }, { 1, 5000, 900, 0 },
+        { 1, 9000, 1000, 0 }, { 301, 7000, 2, 3 }, { 5000, 40, 200, 4 }, { 640, 16, 1000, 5 },
+        { 3, 2048, 1000, 0 } };
+    static const char *const kind[] = { "", " empty rows", " power law", " one long row",
+                                        " empty runs", " trailing empty" };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
@@ -531,9 +545,10 @@ static int b_spmv(oc_case *c, int i, uint64_t *g)
     c->ci = oc_alloc((size_t)(c->rows * c->cols) * sizeof *c->ci);
     c->rp[0] = 0;
     for (int64_t r = 0; r < c->rows; r++) {
-        /* t[3] == 2: power law, row r keeps about cols / (r + 1) columns */
-        uint64_t keep = t[3] == 2 ? 1000000 / (uint64_t)(r + 1) : (uint64_t)t[2] * 1000;
-        for (int64_t q = 0; q < c->cols && !(t[3] == 1 && r % 4 == 1); q++)
+        /* power law: row r keeps about cols / (r + 1) columns */
+        uint64_t keep = t[3] == 2 ? 1000000 / (uint64_t)(r + 1)
+                        : t[3] == 3 && r == c->rows / 2 ? 1000000 : (uint64_t)t[2] * 1000;
+        for (int64_t q = 0; q < c->cols && !spmv_empty(t[3], r, c->rows); q++)
             if (rng_next(g) % 1000000 < keep)
                 c->ci[nz++] = (int32_t)q;
         c->rp[r + 1] = (int32_t)nz;
@@ -543,8 +558,7 @@ static int b_spmv(oc_case *c, int i, uint64_t *g)
     arg_set(&c->in[0], F32, 1, SH(c->cols), i % 2 ? OC_OFF1 : OC_DENSE,
             rnd_vec(g, c->cols, 1, 0));
     arg_set(&c->out, F32, 1, SH(c->rows), i % 2 ? OC_OFF1 : OC_DENSE, NULL);
-    LBL("%dx%d nnz %lld%s %s", t[0], t[1], (long long)nz,
-        t[3] == 2 ? " power law" : t[3] ? " empty rows" : "",
+    LBL("%dx%d nnz %lld%s %s", t[0], t[1], (long long)nz, kind[t[3]],
         oc_layout_name(i % 2 ? OC_OFF1 : OC_DENSE));
     return 1;
 }

@@ -267,6 +267,7 @@ GKC_KERNEL(gkc_matmul_vec4);
 GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db);
 GKC_KERNEL(gkc_matmul_warptile_at);
+GKC_KERNEL(gkc_matmul_warptile_wide);
 GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32);
 GKC_KERNEL(gkc_batched_tiled);
@@ -303,6 +304,7 @@ GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar);
 GKC_KERNEL(gkc_spmv_vector);
 GKC_KERNEL(gkc_spmv_adaptive);
+GKC_KERNEL(gkc_spmv_stream);
 GKC_KERNEL(gkc_spmv_cusparse);
 GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas);
@@ -310,6 +312,20 @@ GKC_KERNEL(gkc_gemm_cublas);
 
 extern const gpuk_kernel gkc_kernels[];
 extern const size_t gkc_n_kernels;
+
+/* Per-matrix state built by gkc_csr_prepare (cusparse.cu), kept in
+ * csr->prepared (NULL for a matrix with no nonzeros); freed by
+ * gkc_csr_release. */
+struct gkc_csr_state {
+    cusparseConstSpMatDescr_t mat;   /* the cuSPARSE rung's descriptor */
+    int32_t *win_start;              /* the stream rung's partition: device, nwin + 1 entries */
+};
+
+/* spmv_stream.cu: the number of nonzero windows of a matrix, and its
+ * partition (the first row of each window) written into start[nwin + 1]
+ * on b's stream. */
+int64_t gkc_stream_windows(int64_t nnz);
+gpuk_status gkc_stream_partition(gpuk_bctx *b, const gpuk_csr_desc *csr, int32_t *start);
 
 /* Optional members of the backend struct. */
 gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr);

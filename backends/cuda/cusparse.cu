@@ -3,7 +3,8 @@
  * (cusparseSpMV on a CSR descriptor, 32-bit indices, FP32).
  *
  * The CSR descriptor is built once per matrix by csr_prepare (called when
- * core creates the matrix) and kept in csr->prepared; the dense-vector
+ * core creates the matrix) and kept in csr->prepared (a gkc_csr_state,
+ * which also holds the stream rung's window partition); the dense-vector
  * descriptors are cheap host objects made per call.  The work buffer comes
  * from a scratch slot of the context, so steady-state calls allocate
  * nothing.
@@ -12,10 +13,6 @@
 #include "cuda_internal.h"
 
 namespace {
-
-struct csr_state {
-    cusparseConstSpMatDescr_t mat;
-};
 
 gpuk_status make_descr(gpuk_bctx *b, const gpuk_csr_desc *csr, cusparseConstSpMatDescr_t *out)
 {
@@ -49,12 +46,30 @@ gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr)
 {
     csr->prepared = NULL;
     if (csr->nnz == 0)
-        return GPUK_OK;       /* spmv writes zeros without cuSPARSE */
-    csr_state *st = (csr_state *)calloc(1, sizeof *st);
+        return GPUK_OK;       /* spmv writes zeros without cuSPARSE or windows */
+    GKC_TRY(gkc_enter(b));
+    gkc_csr_state *st = (gkc_csr_state *)calloc(1, sizeof *st);
     if (!st)
         return gkc_fail(b, GPUK_ERR_NO_MEMORY, "csr_prepare: out of host memory");
     gpuk_status s = make_descr(b, csr, &st->mat);
     if (s != GPUK_OK) {
+        free(st);
+        return s;
+    }
+    /* The stream rung's partition: a property of the matrix, so built
+     * once here rather than on every call. */
+    size_t bytes = (size_t)(gkc_stream_windows(csr->nnz) + 1) * sizeof(int32_t);
+    cudaError_t e = cudaMalloc((void **)&st->win_start, bytes);
+    if (e != cudaSuccess) {
+        st->win_start = NULL;
+        s = gkc_cuda_error(b, e, "csr_prepare: window partition");
+    } else {
+        s = gkc_stream_partition(b, csr, st->win_start);
+    }
+    if (s != GPUK_OK) {
+        if (st->win_start)
+            cudaFree(st->win_start);
+        cusparseDestroySpMat(st->mat);
         free(st);
         return s;
     }
@@ -64,9 +79,14 @@ gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr)
 
 void gkc_csr_release(gpuk_bctx *b, gpuk_csr_desc *csr)
 {
-    csr_state *st = (csr_state *)csr->prepared;
+    gkc_csr_state *st = (gkc_csr_state *)csr->prepared;
     if (!st)
         return;
+    if (st->win_start) {
+        /* cudaFree waits for the device, so queued spmv calls finish first */
+        if (cudaSetDevice(b->device) != cudaSuccess || cudaFree(st->win_start) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
     cusparseDestroySpMat(st->mat);
     free(st);
     csr->prepared = NULL;
@@ -88,7 +108,7 @@ GKC_KERNEL(gkc_spmv_cusparse)
     spmv_descrs d;
     cusparseConstSpMatDescr_t mat;
     if (A->prepared) {
-        mat = ((const csr_state *)A->prepared)->mat;
+        mat = ((const gkc_csr_state *)A->prepared)->mat;
     } else {
         GKC_TRY(make_descr(b, A, &d.own_mat));
         mat = d.own_mat;

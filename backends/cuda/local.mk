@@ -19,6 +19,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/elementwise.cu \
 	backends/cuda/rows.cu \
 	backends/cuda/spmv.cu \
+	backends/cuda/spmv_stream.cu \
 	backends/cuda/cublas.cu \
 	backends/cuda/cusparse.cu \
 	backends/cuda/peak.cu

@@ -1,6 +1,6 @@
 /*
- * sgemm_async.cu - matmul rungs 8 and 9, warptile_db and warptile_at: the
- * warp-tiled 8x8 kernel of sgemm_regtile.cu fed by the 3-stage cp.async
+ * sgemm_async.cu - matmul rungs 8-10, warptile_db, warptile_at and
+ * warptile_wide: the warp-tiled kernel of sgemm_regtile.cu fed by the 3-stage cp.async
  * pipeline of tile_pipe.cuh, and split over k when the output alone
  * cannot fill the GPU.
  *
@@ -18,6 +18,7 @@
  * layout's 2 per step), but 32 + 8 fragment registers are live.
  * warptile_at: 4-byte copies put A in transposed: 4x the copy
  * instructions for A, 16 live fragment registers (see rung 9 below).
+ * warptile_wide: warptile_at on a tile twice as wide (rung 10 below).
  */
 #include "cuda_internal.h"
 #include "tile_pipe.cuh"
@@ -30,21 +31,23 @@ using namespace gkc_pipe;
  * than one range the block writes its partial product to c + z * zstride
  * (a workspace, bias NULL) and matmul_splitk_sum adds the parts.  With AT
  * the A tile arrives transposed (4-byte copies) and a lane's rows are
- * wm + 4 lm + {0..3} and the same + 16, read as two float4 per k step. */
-template <int BK, bool VEC, bool AT>
-__global__ void __launch_bounds__(NT, 2)
+ * wm + 4 lm + {0..3} and the same + 16, read as two float4 per k step.
+ * W is the tile width (128, or 256 for warptile_wide: 16 columns a lane);
+ * U how deep the transposed-A k loop is unrolled. */
+template <int BK, bool VEC, bool AT, int W, int U>
+__global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t zstride, int64_t y0, int64_t z0)
 {
-    constexpr int SA = geom<BK, AT>::SA;
+    constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
     extern __shared__ __align__(16) float smem[];
-    lane_tile lt;
+    lane_tile lt(W);
     auto row = [&](int r) { return AT ? lt.wm + 4 * lt.lm + (r & 3) + (r >> 2) * 16 : lt.row(r); };
     int64_t z = z0 + blockIdx.z;
-    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
+    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * W;
     int64_t kbeg = z * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
-    float acc[8][8];
+    float acc[8][NC];
 #pragma unroll
-    for (int c = 0; c < 8; c++) {
+    for (int c = 0; c < NC; c++) {
         int64_t j = j0 + lt.col(c);
         float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
 #pragma unroll
@@ -52,23 +55,27 @@ __global__ void __launch_bounds__(NT, 2)
             acc[r][c] = start;
     }
     auto step = [&](const float (&x)[8], const float *brow) {
-        float4 b0 = *(const float4 *)brow, b1 = *(const float4 *)(brow + 32);
-        float y[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+        float y[NC];
+#pragma unroll
+        for (int q = 0; q < NC / 4; q++) {
+            float4 bq = *(const float4 *)(brow + 32 * q);
+            y[4 * q] = bq.x, y[4 * q + 1] = bq.y, y[4 * q + 2] = bq.z, y[4 * q + 3] = bq.w;
+        }
 #pragma unroll
         for (int r = 0; r < 8; r++)
 #pragma unroll
-            for (int c = 0; c < 8; c++)
+            for (int c = 0; c < NC; c++)
                 acc[r][c] += x[r] * y[c];
     };
-    run<BK, VEC, AT>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
+    run<BK, VEC, AT, W>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                      [&](const float *as, const float *bs) {
         if constexpr (AT) {
-#pragma unroll
+#pragma unroll (U)
             for (int kk = 0; kk < BK; kk++) {
                 const float *arow = as + kk * SA + lt.wm + 4 * lt.lm;
                 float4 a0 = *(const float4 *)arow, a1 = *(const float4 *)(arow + 16);
                 float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-                step(x, bs + kk * BN + lt.wn + lt.ln);
+                step(x, bs + kk * W + lt.wn + lt.ln);
             }
         } else {
 #pragma unroll
@@ -83,7 +90,7 @@ __global__ void __launch_bounds__(NT, 2)
 #pragma unroll
                     for (int r = 0; r < 8; r++)
                         x[r] = gkc_f4(a[r], kk);
-                    step(x, bs + (kc + kk) * BN + lt.wn + lt.ln);
+                    step(x, bs + (kc + kk) * W + lt.wn + lt.ln);
                 }
             }
         }
@@ -95,7 +102,7 @@ __global__ void __launch_bounds__(NT, 2)
         if (i >= p.m)
             continue;
 #pragma unroll
-        for (int c = 0; c < 8; c++) {
+        for (int c = 0; c < NC; c++) {
             int64_t j = j0 + lt.col(c);
             if (j < p.n)
                 out[i * p.ldc + j] = acc[r][c];
@@ -116,15 +123,16 @@ __global__ void matmul_splitk_sum(gkc_mm p, const float *w, int splits)
     }
 }
 
-/* Split k only when the output tiles leave SMs idle: as many parts as two
- * blocks per SM allow, at most 16, each at least 64 deep. */
-int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p)
+/* Split k only when the output tiles leave SMs idle: as many parts as the
+ * resident blocks (two per SM for W = 128, one for 256) allow, at most 16,
+ * each at least 64 deep. */
+int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p, int W)
 {
     int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
-    int64_t tiles = cdiv(p.m, BM) * cdiv(p.n, BN);
+    int64_t tiles = cdiv(p.m, BM) * cdiv(p.n, W);
     if (tiles >= sms)
         return 1;
-    int64_t s = 2 * sms / tiles;
+    int64_t s = (W == BN ? 2 : 1) * sms / tiles;
     if (s > p.k / 64)
         s = p.k / 64;
     if (s > 16)
@@ -132,34 +140,34 @@ int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p)
     return s < 2 ? 1 : s;
 }
 
-template <int BK, bool VEC, bool AT>
+template <int BK, bool VEC, bool AT, int W, int U>
 gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t splits,
                       int64_t zstride, const char *variant)
 {
-    constexpr size_t smem = geom<BK, AT>::SMEM_BYTES;
-    GKC_CUDA(b, cudaFuncSetAttribute(matmul_warptile_db<BK, VEC, AT>,
+    constexpr size_t smem = geom<BK, AT, W>::SMEM_BYTES;
+    GKC_CUDA(b, cudaFuncSetAttribute(matmul_warptile_db<BK, VEC, AT, W, U>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, BN), cdiv(p.m, BM), splits,
+    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, W), cdiv(p.m, BM), splits,
                            [&](dim3 g, int64_t y0, int64_t z0) {
-                               matmul_warptile_db<BK, VEC, AT><<<g, NT, smem, s>>>(p, kchunk, zstride,
-                                                                              y0, z0);
+                               matmul_warptile_db<BK, VEC, AT, W, U><<<g, NT, smem, s>>>(
+                                   p, kchunk, zstride, y0, z0);
                            });
 }
 
 /* The whole op: one launch, or split-k parts into the workspace and a sum. */
-template <int BK, bool AT>
+template <int BK, bool AT, int W = BN, int U = BK>
 gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *variant)
 {
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
     bool vec = gkc_mm_vec(&p);
-    int64_t splits = choose_splits(b, p);
+    int64_t splits = choose_splits(b, p, W);
     if (splits == 1) {
         int64_t kchunk = p.k > 0 ? p.k : 1;
-        return vec ? launch_db<BK, true, AT>(b, p, kchunk, 1, 0, variant)
-                   : launch_db<BK, false, AT>(b, p, kchunk, 1, 0, variant);
+        return vec ? launch_db<BK, true, AT, W, U>(b, p, kchunk, 1, 0, variant)
+                   : launch_db<BK, false, AT, W, U>(b, p, kchunk, 1, 0, variant);
     }
     int64_t kchunk = cdiv(cdiv(p.k, splits), BK) * BK;
     splits = cdiv(p.k, kchunk);
@@ -170,8 +178,8 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     q.c = (float *)w;
     q.ldc = p.n;
     q.bias = NULL;
-    gpuk_status st = vec ? launch_db<BK, true, AT>(b, q, kchunk, splits, p.m * p.n, variant)
-                         : launch_db<BK, false, AT>(b, q, kchunk, splits, p.m * p.n, variant);
+    gpuk_status st = vec ? launch_db<BK, true, AT, W, U>(b, q, kchunk, splits, p.m * p.n, variant)
+                         : launch_db<BK, false, AT, W, U>(b, q, kchunk, splits, p.m * p.n, variant);
     if (st != GPUK_OK)
         return st;
     matmul_splitk_sum<<<gkc_blocks(p.m * p.n, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
@@ -198,3 +206,18 @@ GKC_KERNEL(gkc_matmul_warptile_at)
 {
     return matmul_pipelined<16, true>(b, args, "warptile_at");
 }
+
+/* 10. warptile_wide: the block tile widened to 128x256, 8x16 outputs a
+ * lane (the tile and warp count of cuBLAS's FP32 kernel on this GPU),
+ * one block of 8 warps per SM with up to 255 registers.  A k step now
+ * feeds 128 FMAs from 6 shared loads (warptile_at: 64 from 4), and each
+ * warp has twice the independent FMAs between the loads it waits on, so
+ * fewer cycles issue nothing; the cost is half the warps per SM to hide a
+ * barrier and a coarser grid (32 x 16 tiles at n = 4096).  Its k loop is
+ * unrolled 8 deep, not 16: the 16-deep body is 38 KB of machine code and
+ * measured 1% slower (more cycles with no instruction fetched). */
+GKC_KERNEL(gkc_matmul_warptile_wide)
+{
+    return matmul_pipelined<16, true, 256, 8>(b, args, "warptile_wide");
+}
+

@@ -29,6 +29,8 @@ const gpuk_kernel gkc_kernels[] = {
      "warptile fed by a 3-stage cp.async pipeline, k slices of 16, one barrier a slice; split-k on small outputs"},
     {GPUK_OP_MATMUL, "warptile_at", 0, gkc_matmul_warptile_at,
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls"},
+    {GPUK_OP_MATMUL, "warptile_wide", 0, gkc_matmul_warptile_wide,
+     "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM: 128 FMAs per 6 shared loads"},
     {GPUK_OP_MATMUL, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)"},
     {GPUK_OP_MATMUL, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
@@ -98,6 +100,8 @@ const gpuk_kernel gkc_kernels[] = {
      "one warp per row: the row's values and indices are read coalesced, reduced with shuffles"},
     {GPUK_OP_SPMV, "adaptive", 0, gkc_spmv_adaptive,
      "2-32 lanes per row from the mean row length; long rows to a whole warp, very long ones to a block each"},
+    {GPUK_OP_SPMV, "stream", 0, gkc_spmv_stream,
+     "fixed windows of 2048 nonzeros a block: 16-byte loads, 8 gathers in flight a thread, rows summed from shared memory; rows crossing windows added in a fix-up pass"},
     {GPUK_OP_SPMV, "cusparse", DEF | LIB, gkc_spmv_cusparse,
      "cusparseSpMV on a CSR descriptor built once per matrix"},
 

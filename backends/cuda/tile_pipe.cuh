@@ -1,7 +1,8 @@
 /*
- * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db
- * (sgemm_async.cu) and minplus/v5 (minplus.cu): a 128x128 output tile per
- * block of 256 threads, k slices of BK (16; 32 measured slower) staged
+ * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db,
+ * warptile_at and warptile_wide (sgemm_async.cu) and minplus/v5
+ * (minplus.cu): a 128 x W output tile (W = 128, or 256 for warptile_wide)
+ * per block of 256 threads, k slices of BK (16; 32 measured slower) staged
  * through STAGES shared-memory buffers by cp.async, so the copies of the
  * next STAGES-1 slices fly while one slice is computed, with one barrier
  * per slice.
@@ -9,7 +10,7 @@
  * Shared layout of a stage: A row-major as[128][SA] (a 16-byte cp.async
  * cannot transpose; SA = BK + 4 keeps a warp's 4 rows at one k in 4
  * distinct bank quads), or with AT transposed as[BK][132] through 4-byte
- * copies; then B row-major bs[BK][128].  Cells outside the matrix or past
+ * copies; then B row-major bs[BK][W].  Cells outside the matrix or past
  * kend arrive as 0 (cp.async zero-fill): right for a sum of products; an
  * op for which 0 is not neutral fixes the cells past kend in the last
  * slice (the `fix` callback).  Rows not 16-byte aligned (VEC false) use
@@ -30,11 +31,11 @@ __host__ __device__ inline int64_t cdiv(int64_t a, int64_t b)
 constexpr int BM = 128, BN = 128, STAGES = 3, NT = 256;
 
 /* The shared layout of a stage for k slices of BK (16 or 32): A row-major
- * as[BM][BK + 4], or with AT transposed, as[BK][BM + 4]; then bs[BK][BN]. */
-template <int BK, bool AT>
+ * as[BM][BK + 4], or with AT transposed, as[BK][BM + 4]; then bs[BK][W]. */
+template <int BK, bool AT, int W = BN>
 struct geom {
     static constexpr int SA = AT ? BM + 4 : BK + 4;   /* A row stride (floats) */
-    static constexpr int A_FLOATS = AT ? BK * SA : BM * SA, B_FLOATS = BK * BN;
+    static constexpr int A_FLOATS = AT ? BK * SA : BM * SA, B_FLOATS = BK * W;
     static constexpr int STAGE_FLOATS = A_FLOATS + B_FLOATS;
     static constexpr size_t SMEM_BYTES = (size_t)STAGES * STAGE_FLOATS * sizeof(float);
 };
@@ -44,11 +45,11 @@ struct geom {
  * when VEC, except for A when AT: a transposing copy can only move single
  * floats.  The row pointers are made once; a slice only moves them on, and
  * only a slice that crosses kend (the end of this block's k range) tests k. */
-template <int BK, bool VEC, bool AT>
+template <int BK, bool VEC, bool AT, int W = BN>
 struct slice_loader {
-    using G = geom<BK, AT>;
+    using G = geom<BK, AT, W>;
     static constexpr int AW = VEC && !AT ? 4 : 1, BW = VEC ? 4 : 1;   /* floats per copy */
-    static constexpr int ACH = BK / AW, BCH = BN / BW;    /* copies per row of A, of B */
+    static constexpr int ACH = BK / AW, BCH = W / BW;    /* copies per row of A, of B */
     static constexpr int RA = NT / ACH, RB = NT / BCH;    /* rows covered per pass */
     static constexpr int NA = BM / RA, NB = BK / RB;      /* copies per thread */
     const float *pa, *pb;
@@ -69,7 +70,7 @@ struct slice_loader {
         astep = RA * p.lda;
         bstep = RB * p.ldb;
         soff_a = AT ? acol * G::SA + row : row * G::SA + acol;
-        soff_b = G::A_FLOATS + brow * BN + bcol;
+        soff_b = G::A_FLOATS + brow * W + bcol;
     }
 
     __device__ __forceinline__ static int aoff(int q) { return AT ? RA * q : RA * q * G::SA; }
@@ -90,7 +91,7 @@ struct slice_loader {
             }
 #pragma unroll
             for (int q = 0; q < NB; q++)
-                gkc_cp_async16(st + soff_b + RB * q * BN, pb + q * bstep, 16);
+                gkc_cp_async16(st + soff_b + RB * q * W, pb + q * bstep, 16);
             pa += BK;
             pb += BK * p.ldb;
             return;
@@ -112,9 +113,9 @@ struct slice_loader {
             int bb = full || k0 + brow + RB * q < kend ? bbytes : 0;
             const float *sb = bb ? pb + q * bstep : p.b;
             if (VEC)
-                gkc_cp_async16(st + soff_b + RB * q * BN, sb, bb);
+                gkc_cp_async16(st + soff_b + RB * q * W, sb, bb);
             else
-                gkc_cp_async4(st + soff_b + RB * q * BN, sb, bb);
+                gkc_cp_async4(st + soff_b + RB * q * W, sb, bb);
         }
         pa += BK;
         pb += BK * p.ldb;
@@ -122,16 +123,16 @@ struct slice_loader {
 };
 
 /* Run the pipeline over k in [kbeg, kend): compute(as, bs) once per slice
- * (as and bs as geom<BK, AT> lays them out, all BK k valid or zero), and before it, on a
+ * (as and bs as geom<BK, AT, W> lays them out, all BK k valid or zero), and before it, on a
  * slice that ends past kend, fix(as, bs, kvalid) followed by a barrier. */
-template <int BK, bool VEC, bool AT, class Fix, class Compute>
+template <int BK, bool VEC, bool AT, int W = BN, class Fix, class Compute>
 __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
                                     int64_t kbeg, int64_t kend, Fix fix, Compute compute)
 {
-    using G = geom<BK, AT>;
+    using G = geom<BK, AT, W>;
     int64_t nslices = kend > kbeg ? cdiv(kend - kbeg, BK) : 0;
-    slice_loader<BK, VEC, AT> ld(p, i0, j0, kbeg);
-    bool interior = i0 + BM <= p.m && j0 + BN <= p.n;
+    slice_loader<BK, VEC, AT, W> ld(p, i0, j0, kbeg);
+    bool interior = i0 + BM <= p.m && j0 + W <= p.n;
     /* Prologue: slices 0 .. STAGES-2 in flight.  Every step commits a
      * group, empty or not, so wait_group counts stay in step. */
 #pragma unroll
@@ -160,16 +161,16 @@ __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, in
     gkc_cp_async_wait<0>();   /* no copy may outlive the block */
 }
 
-/* The lane's place in the 128x128 tile: 8 warps of 32x64 (4 down, 2
+/* The lane's place in the 128 x W tile: 8 warps of 32 x W/2 (4 down, 2
  * across), lanes 4 x 8; the lane's rows are wm + lm + 4r (r < 8) and its
- * columns wn + ln + c and wn + ln + 32 + c (c < 4). */
+ * columns wn + ln + 32q + c (c < 4, q < W / 64). */
 struct lane_tile {
     int wm, wn, lm, ln;
-    __device__ __forceinline__ lane_tile()
+    __device__ __forceinline__ lane_tile(int w = BN)
     {
         int t = threadIdx.x, warp = t >> 5, lane = t & 31;
         wm = (warp >> 1) * 32;
-        wn = (warp & 1) * 64;
+        wn = (warp & 1) * (w / 2);
         lm = lane >> 3;
         ln = (lane & 7) * 4;
     }

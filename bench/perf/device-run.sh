@@ -64,13 +64,14 @@ bench() {   # name, gpuk-bench options...
 do_bench() {
   cd "$build" || return 1
   bench mm4096 --op matmul --size 4096 \
-    --variant blocktile_1d,blocktile_2d,vec4,warptile,warptile_db,warptile_at,cublas
+    --variant blocktile_1d,blocktile_2d,vec4,warptile,warptile_db,warptile_at,warptile_wide,cublas
   bench mmbig --op matmul --size 1024,2048,8192,8192x1024x8192 \
-    --variant warptile_db,warptile_at,cublas
+    --variant warptile_db,warptile_at,warptile_wide,cublas
   bench minplus --op minplus --size 4096 --variant v3,v4,v5
   bench mem --op transpose,reduce,softmax --size 8192 \
     --variant naive,smem,smem_padded,tile64,smem_tree,warp_shuffle,grid_stride,lanes_inner,block_row,online,one_pass
   bench copy --op copy,add --size 67108864 --variant float4
+  bench spmv --op spmv --size 4194304x4194304x16 --variant vector,adaptive,stream,cusparse
 }
 
 do_sanitize() {
@@ -98,13 +99,16 @@ do_ncu() {
   done
   m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed.sum
   m=$m,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
-  timeout 200 ncu --clock-control none -k regex:'matmul_warptile_db|gemm|minplus_v5|transpose_tile' \
+  timeout 200 ncu --clock-control none -k regex:'matmul_warptile_db|gemm|minplus_v5|transpose_tile|spmv|csrmv' \
     --metrics $m --csv bench/gpuk-bench --backend cuda -q --op matmul,minplus,transpose --size 4096 \
-    --variant warptile_db,warptile_at,cublas,v5,tile64,smem_padded -r 1 -w 0 --no-check \
+    --variant warptile_at,warptile_wide,cublas,v5,tile64,smem_padded -r 1 -w 0 --no-check \
     > "$logs/ncu.txt" 2>&1
+  timeout 120 ncu --clock-control none -k regex:'stream_|csrmv|spmv' --metrics $m,lts__t_sectors.sum,lts__t_bytes.sum.per_second \
+    --csv bench/gpuk-bench --backend cuda -q --op spmv --size 4194304x4194304x16 \
+    --variant stream,cusparse -r 1 -w 0 --no-check >> "$logs/ncu.txt" 2>&1
   note "ncu rc=$?"
   grep -E '^"[0-9]' "$logs/ncu.txt" | awk -F'","' '{ k=$5; sub(/\(.*/, "", k); print "  " substr(k, 1, 50) " | " $(NF-2) " = " $NF }' \
-    | sed 's/"$//; s/smsp__average_warps_issue_stalled_/stall_/; s/_per_issue_active.ratio//' | tee -a "$sum" | head -120
+    | sed 's/"$//; s/smsp__average_warps_issue_stalled_/stall_/; s/_per_issue_active.ratio//' | tee -a "$sum" | head -200
 }
 
 note "device-run: $steps ($(date -u +%Y-%m-%dT%H:%MZ))"
