@@ -211,13 +211,17 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * lane (the tile and warp count of cuBLAS's FP32 kernel on this GPU),
  * one block of 8 warps per SM with up to 255 registers.  A k step now
  * feeds 128 FMAs from 6 shared loads (warptile_at: 64 from 4), and each
- * warp has twice the independent FMAs between the loads it waits on, so
- * fewer cycles issue nothing; the cost is half the warps per SM to hide a
- * barrier and a coarser grid (32 x 16 tiles at n = 4096).  Its k loop is
- * unrolled 8 deep, not 16: the 16-deep body is 38 KB of machine code and
- * measured 1% slower (more cycles with no instruction fetched). */
+ * warp has twice the independent FMAs between the loads it waits on.
+ * With the registers to spare, k slices are 32 deep (at the 128-register
+ * cap of warptile_at, 32 spilled and lost): the barrier, the wait and the
+ * copies of a slice are spread over 4096 FMAs a thread.  The k loop is
+ * unrolled 8 deep, not fully: a fully unrolled slice is tens of KB of
+ * machine code and measured slower (cycles with no instruction fetched).
+ * The costs: half the warps per SM to hide a barrier, a coarser grid
+ * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block. */
 GKC_KERNEL(gkc_matmul_warptile_wide)
 {
-    return matmul_pipelined<16, true, 256, 8>(b, args, "warptile_wide");
+    return matmul_pipelined<32, true, 256, 8>(b, args, "warptile_wide");
 }
+
 

@@ -30,7 +30,7 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, "warptile_at", 0, gkc_matmul_warptile_at,
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls"},
     {GPUK_OP_MATMUL, "warptile_wide", 0, gkc_matmul_warptile_wide,
-     "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM: 128 FMAs per 6 shared loads"},
+     "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads"},
     {GPUK_OP_MATMUL, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)"},
     {GPUK_OP_MATMUL, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,

@@ -2,7 +2,7 @@
  * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db,
  * warptile_at and warptile_wide (sgemm_async.cu) and minplus/v5
  * (minplus.cu): a 128 x W output tile (W = 128, or 256 for warptile_wide)
- * per block of 256 threads, k slices of BK (16; 32 measured slower) staged
+ * per block of 256 threads, k slices of BK (16, or 32 for warptile_wide) staged
  * through STAGES shared-memory buffers by cp.async, so the copies of the
  * next STAGES-1 slices fly while one slice is computed, with one barrier
  * per slice.
