@@ -13,9 +13,12 @@
  * (gpuk_strerror, gpuk_op_name, ...) are safe everywhere.
  *
  * Handles: gpuk_tensor and gpuk_csr pointers are opaque tokens, not
- * addresses.  Each is checked on every call: a handle that was destroyed,
- * never created, or made by another context is rejected with
- * GPUK_ERR_HANDLE or GPUK_ERR_CONTEXT, never dereferenced.
+ * addresses, and each is checked on every call before anything is
+ * dereferenced.  A token carries the serial number of the context that
+ * made it: a handle of another context, or any value that no context of
+ * this process made, is GPUK_ERR_CONTEXT; a handle of this context that
+ * is not live (destroyed, or a number it never issued), or a tensor passed
+ * where a CSR matrix is expected, is GPUK_ERR_HANDLE.
  */
 #ifndef GPUK_H
 #define GPUK_H
@@ -28,57 +31,82 @@ extern "C" {
 #endif
 
 #define GPUK_VERSION_MAJOR 0
-#define GPUK_VERSION_MINOR 1
+#define GPUK_VERSION_MINOR 2
 #define GPUK_VERSION_PATCH 0
-#define GPUK_VERSION_STRING "0.1.0"
+#define GPUK_VERSION_STRING "0.2.0"
 
 /* Version of the library actually loaded (may differ from the header). */
 const char *gpuk_version(void);
 
 /* ------------------------------------------------------------------ */
-/* Status codes.  Values are stable: new codes are only ever appended.  */
+/* Status codes: one list, X(NAME, value, message), from which the enum,
+ * gpuk_strerror() and gpuk_status_name() are generated.  The message is a
+ * fixed summary; the context's message (gpuk_context_error) says what went
+ * wrong in the call and names the argument.  Overlap (GPUK_ERR_ALIAS) is
+ * judged by address range, as the notes on ops below say.  Values are
+ * stable: a new code is only ever appended.  A user may expand the list
+ * too (to map codes to exceptions, say). */
+
+#define GPUK_STATUS_MAP(X)                                                                            \
+    X(OK,                     0, "success")                                                           \
+    X(ERR_NULL,               1, "a required pointer argument is NULL")                               \
+    X(ERR_INVALID,            2, "an argument has a value outside its domain")                        \
+    X(ERR_DTYPE,              3, "a tensor has the wrong element type")                               \
+    X(ERR_SHAPE,              4, "tensor shapes disagree or are out of range")                        \
+    X(ERR_LAYOUT,             5, "tensor strides not supported here, or a view outside its storage")  \
+    X(ERR_OVERFLOW,           6, "an element count or byte size overflows")                           \
+    X(ERR_ALIAS,              7, "an output overlaps an input")                                       \
+    X(ERR_HANDLE,             8, "not a live handle of this context (destroyed or never issued)")     \
+    X(ERR_CONTEXT,            9, "the handle was not made by this context")                           \
+    X(ERR_SPARSE,            10, "invalid CSR structure")                                             \
+    X(ERR_INDEX,             11, "an index value is out of range")                                    \
+    X(ERR_SIZE,              12, "a host buffer size differs from the tensor's")                      \
+    X(ERR_VARIANT,           13, "no such variant of this op on this backend")                        \
+    X(ERR_UNSUPPORTED,       14, "not implemented by this backend")                                   \
+    X(ERR_NO_MEMORY,         15, "out of host memory")                                                \
+    X(ERR_DEVICE_MEMORY,     16, "out of device memory")                                              \
+    X(ERR_BACKEND_NOT_FOUND, 17, "backend plugin not found")                                          \
+    X(ERR_BACKEND_LOAD,      18, "backend plugin could not be loaded")                                \
+    X(ERR_BACKEND_SYMBOL,    19, "backend plugin lacks the entry symbol")                             \
+    X(ERR_BACKEND_ABI,       20, "backend plugin built for another ABI")                              \
+    X(ERR_NO_DRIVER,         21, "the backend's driver is missing or too old")                        \
+    X(ERR_NO_DEVICE,         22, "no usable device")                                                  \
+    X(ERR_DEVICE,            23, "the device reported an error")                                      \
+    X(ERR_LIBRARY,           24, "a vendor library call failed")                                      \
+    X(ERR_CHECK,             25, "shadow check (GPUK_CHECK) found a mismatch")                        \
+    X(ERR_ENV,               26, "an environment variable has an invalid value")                      \
+    X(ERR_INTERNAL,          27, "internal error in libgpuk")
 
 typedef enum gpuk_status {
-    GPUK_OK = 0,
-    GPUK_ERR_NULL = 1,              /* a required pointer argument is NULL */
-    GPUK_ERR_INVALID = 2,           /* a value outside its domain (enum, axis, count) */
-    GPUK_ERR_DTYPE = 3,             /* a tensor has the wrong element type */
-    GPUK_ERR_SHAPE = 4,             /* shapes disagree, or ndim/dimension out of range */
-    GPUK_ERR_LAYOUT = 5,            /* strides the op cannot take, or a view outside its storage */
-    GPUK_ERR_OVERFLOW = 6,          /* an element count or byte size overflows */
-    GPUK_ERR_ALIAS = 7,             /* an output overlaps an input where the op forbids it */
-    GPUK_ERR_HANDLE = 8,            /* not a live handle (destroyed or never created) */
-    GPUK_ERR_CONTEXT = 9,           /* the handle belongs to another context */
-    GPUK_ERR_SPARSE = 10,           /* invalid CSR structure */
-    GPUK_ERR_INDEX = 11,            /* an index value (embedding id) is out of range */
-    GPUK_ERR_SIZE = 12,             /* a host buffer size differs from the tensor's */
-    GPUK_ERR_VARIANT = 13,          /* no such variant of this op on this backend */
-    GPUK_ERR_UNSUPPORTED = 14,      /* the backend does not implement this */
-    GPUK_ERR_NO_MEMORY = 15,        /* host memory exhausted */
-    GPUK_ERR_DEVICE_MEMORY = 16,    /* device memory exhausted; the context stays usable */
-    GPUK_ERR_BACKEND_NOT_FOUND = 17,/* no plugin file for the requested backend */
-    GPUK_ERR_BACKEND_LOAD = 18,     /* the plugin file could not be loaded (dlopen) */
-    GPUK_ERR_BACKEND_SYMBOL = 19,   /* the plugin lacks the entry symbol */
-    GPUK_ERR_BACKEND_ABI = 20,      /* the plugin was built for another ABI */
-    GPUK_ERR_NO_DRIVER = 21,        /* the backend's driver is missing or too old */
-    GPUK_ERR_NO_DEVICE = 22,        /* the driver sees no usable device */
-    GPUK_ERR_DEVICE = 23,           /* the device reported an error (kernel, launch) */
-    GPUK_ERR_LIBRARY = 24,          /* a vendor library (cuBLAS, cuSPARSE, OpenBLAS) failed */
-    GPUK_ERR_CHECK = 25,            /* GPUK_CHECK shadow run disagrees beyond tolerance */
-    GPUK_ERR_ENV = 26,              /* an environment variable has an invalid value */
-    GPUK_ERR_INTERNAL = 27          /* a bug in libgpuk: please report it */
+#define GPUK_STATUS_ENUM_(name, value, text) GPUK_##name = value,
+    GPUK_STATUS_MAP(GPUK_STATUS_ENUM_)
+#undef GPUK_STATUS_ENUM_
 } gpuk_status;
 
-/* A fixed description of a status code; never NULL. */
+/* A fixed description of a status code (the list's message); never NULL:
+ * "unknown status code" for a value not in the list. */
 const char *gpuk_strerror(gpuk_status status);
+/* The code's name as written in C, "GPUK_ERR_SHAPE"; NULL for a value not
+ * in the list. */
+const char *gpuk_status_name(gpuk_status status);
 
 /* ------------------------------------------------------------------ */
 /* Element types, ops, variants                                         */
 
+/* Element types: X(ID, value, name, bytes).  Values stay below 32 (a
+ * dtype set is a 32-bit mask, GPUK_DTYPE_BIT); a new one is appended. */
+#define GPUK_DTYPE_MAP(X)      \
+    X(F32, 1, "f32", 4)        \
+    X(I32, 2, "i32", 4)
+
 typedef enum gpuk_dtype {
-    GPUK_F32 = 1,
-    GPUK_I32 = 2
+#define GPUK_DTYPE_ENUM_(id, value, name, bytes) GPUK_##id = value,
+    GPUK_DTYPE_MAP(GPUK_DTYPE_ENUM_)
+#undef GPUK_DTYPE_ENUM_
 } gpuk_dtype;
+
+/* The bit of a dtype in a dtype set (gpuk_variant_info.dtypes). */
+#define GPUK_DTYPE_BIT(dtype) (1u << (unsigned)(dtype))
 
 /* Bytes per element, or 0 for an unknown dtype. */
 size_t gpuk_dtype_size(gpuk_dtype dtype);
@@ -87,33 +115,58 @@ const char *gpuk_dtype_name(gpuk_dtype dtype);
 
 #define GPUK_MAX_DIMS 4
 
-/* The op families.  Each backend implements each op as a ladder of
- * variants, listed by gpuk_variant_count() / gpuk_variant_get(). */
+/* The op catalogue: one row per op family, X(ID, value, name, exact, sum),
+ * from which the gpuk_op enum, the names and every per-op rule of the core
+ * are generated (doc/design.md, "Adding an op").  Columns:
+ *   value  the stable enum value; a new op is appended
+ *   name   what gpuk_op_name() returns and variant listings print
+ *   exact  1: every output element takes at most one rounding (a copy, a
+ *          gather, one add or multiply, a max, or the min of such), so
+ *          every rung of every backend gives the same bits; 0: a sum whose
+ *          rounding depends on its order, checked against an error bound
+ *   sum    which dimension of the canonical operands (gpuk/backend.h) sums:
+ *          the K in the bound gamma_K = K u / (1 - K u) of gpuk(7):
+ *          NONE; DIM0 / DIM1 / DIM2 (that dimension of the first input);
+ *          DIM1_BIAS (DIM1, plus one term for a bias); OPA_COLS_BETA (the
+ *          columns of op(a), plus one term for beta c); ROW_NNZ (the
+ *          longest row of the CSR matrix) */
+#define GPUK_OP_MAP(X)                                          \
+    X(MATMUL,          1, "matmul",         0, DIM1_BIAS)       \
+    X(BATCHED_MATMUL,  2, "batched_matmul", 0, DIM2)            \
+    X(MINPLUS,         3, "minplus",        1, NONE)            \
+    X(TRANSPOSE,       4, "transpose",      1, NONE)            \
+    X(REDUCE,          5, "reduce",         0, DIM1)            \
+    X(ADD,             6, "add",            1, NONE)            \
+    X(SCALE,           7, "scale",          1, NONE)            \
+    X(RELU,            8, "relu",           1, NONE)            \
+    X(BIAS_RELU,       9, "bias_relu",      1, NONE)            \
+    X(COPY,           10, "copy",           1, NONE)            \
+    X(SOFTMAX,        11, "softmax",        0, DIM1)            \
+    X(EMBEDDING,      12, "embedding",      1, NONE)            \
+    X(MEANPOOL,       13, "meanpool",       0, DIM1)            \
+    X(SPMV,           14, "spmv",           0, ROW_NNZ)         \
+    X(DOT,            15, "dot",            0, DIM0)            \
+    X(GEMV,           16, "gemv",           0, OPA_COLS_BETA)   \
+    X(GEMM,           17, "gemm",           0, OPA_COLS_BETA)
+
+/* Each backend implements each op as a ladder of variants, listed by
+ * gpuk_variant_count() / gpuk_variant_get(). */
 typedef enum gpuk_op {
-    GPUK_OP_MATMUL = 1,
-    GPUK_OP_BATCHED_MATMUL = 2,
-    GPUK_OP_MINPLUS = 3,
-    GPUK_OP_TRANSPOSE = 4,
-    GPUK_OP_REDUCE = 5,
-    GPUK_OP_ADD = 6,
-    GPUK_OP_SCALE = 7,
-    GPUK_OP_RELU = 8,
-    GPUK_OP_BIAS_RELU = 9,
-    GPUK_OP_COPY = 10,
-    GPUK_OP_SOFTMAX = 11,
-    GPUK_OP_EMBEDDING = 12,
-    GPUK_OP_MEANPOOL = 13,
-    GPUK_OP_SPMV = 14,
-    GPUK_OP_DOT = 15,
-    GPUK_OP_GEMV = 16,
-    GPUK_OP_GEMM = 17
+#define GPUK_OP_ENUM_(id, value, name, exact, sum) GPUK_OP_##id = value,
+    GPUK_OP_MAP(GPUK_OP_ENUM_)
+#undef GPUK_OP_ENUM_
 } gpuk_op;
 
+/* The first and last value of the catalogue (the library checks at
+ * compile time that its rows are exactly FIRST..LAST). */
 #define GPUK_OP_FIRST GPUK_OP_MATMUL
 #define GPUK_OP_LAST  GPUK_OP_GEMM
 
 /* "matmul", "batched_matmul", "minplus", ... or NULL for an unknown op. */
 const char *gpuk_op_name(gpuk_op op);
+/* The catalogue's exact column: 1 for a bit-exact op, 0 for a rounded
+ * sum, -1 for an unknown op. */
+int gpuk_op_exact(gpuk_op op);
 /* Inverse of gpuk_op_name: GPUK_ERR_INVALID for an unknown name. */
 gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
 
@@ -126,6 +179,8 @@ typedef struct gpuk_variant_info {
     const char *name;     /* e.g. "tiled"; valid while the context is open */
     const char *summary;  /* one line: what this rung changes and why it pays */
     uint32_t flags;       /* GPUK_VARIANT_* */
+    uint32_t dtypes;      /* GPUK_DTYPE_BIT of every dtype this rung computes in */
+    const char *alias;    /* a former name the rung still answers to, or NULL */
 } gpuk_variant_info;
 
 /* ------------------------------------------------------------------ */
@@ -204,8 +259,14 @@ const gpuk_load_attempt *gpuk_load_report_get(const gpuk_load_report *report, si
 const char *gpuk_load_report_text(const gpuk_load_report *report);
 void gpuk_load_report_free(gpuk_load_report *report);
 
-/* Variants of an op on the context's backend, in ladder order (first:
- * the naive rung). */
+/* Variants of an op on the context's backend that compute in dtype, in
+ * ladder order (first: the naive rung).  A rung is named by its name or
+ * its alias; the backend's kernel rows are keyed by (op, dtype, variant). */
+gpuk_status gpuk_variant_count_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                     size_t *count);
+gpuk_status gpuk_variant_get_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                   size_t index, gpuk_variant_info *info);
+/* The same for f32, the dtype every op computes in today. */
 gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count);
 gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
                              gpuk_variant_info *info);
@@ -291,9 +352,14 @@ gpuk_status gpuk_csr_destroy(gpuk_context *ctx, gpuk_csr *m);
  *
  * Layout: the matrix operands of matmul, batched_matmul, transpose, gemv
  * and gemm may be strided views with unit stride in the last dimension;
- * every other tensor argument must be contiguous.  Outputs may not overlap
- * inputs, except that the elementwise ops and softmax may write in place
- * (output identical to an input).
+ * every other tensor argument must be contiguous.
+ *
+ * Overlap is judged by address range: an output whose first-to-last byte
+ * range meets an input's is GPUK_ERR_ALIAS, even when the two are
+ * interleaved views that share no element.  The one exception is in-place
+ * work: add (out may be x or y), scale, relu, copy, softmax and bias_relu
+ * (out may be x) accept an output that is exactly the same view as that
+ * input; bias_relu's out may not be bias.
  *
  * Empty tensors: an op whose output has no elements does nothing.  A sum
  * over an empty dimension is 0 (matmul/gemm with k = 0 give the bias or

@@ -113,9 +113,9 @@ while read -r s; do
 done < "$tmp/stubs"
 
 # ---------------------------------------------------------------- gpuk(7)
-# every status code of the enum, and every op name
-sed -n '/^typedef enum gpuk_status/,/} gpuk_status;/p' "$header" |
-    grep -oE 'GPUK_(OK|ERR_[A-Z_]+)' | sort -u > "$tmp/codes"
+# every status code of the list, and every op name of the catalogue
+sed -n '/^#define GPUK_STATUS_MAP/,/^$/p' "$header" |
+    sed -n 's/^ *X(\([A-Z_]*\),.*/GPUK_\1/p' | sort -u > "$tmp/codes"
 missing=
 for c in $(cat "$tmp/codes"); do
     grep -q "^\.It Dv $c " "$man/gpuk.7" || missing="$missing $c"
@@ -123,8 +123,8 @@ done
 [ -s "$tmp/codes" ] && [ -z "$missing" ]
 ok $? "gpuk(7) describes all $(wc -l < "$tmp/codes") status codes${missing:+ (missing:$missing)}"
 
-sed -n '/^typedef enum gpuk_op/,/} gpuk_op;/p' "$header" |
-    grep -oE 'GPUK_OP_[A-Z_]+' | sed 's/^GPUK_OP_//' | tr 'A-Z' 'a-z' | sort -u > "$tmp/ops"
+sed -n '/^#define GPUK_OP_MAP/,/^$/p' "$header" |
+    sed -n 's/^ *X([A-Z_]*, *[0-9]*, *"\([a-z_]*\)".*/\1/p' | sort -u > "$tmp/ops"
 missing=
 for o in $(cat "$tmp/ops"); do
     grep -qw "$o" "$man/gpuk.7" || missing="$missing $o"

@@ -37,6 +37,7 @@ dist_man_MANS += \
 	man/gpuk_meanpool.3 \
 	man/gpuk_minplus.3 \
 	man/gpuk_op_from_name.3 \
+	man/gpuk_op_exact.3 \
 	man/gpuk_op_name.3 \
 	man/gpuk_options_init.3 \
 	man/gpuk_peak_measure.3 \
@@ -45,6 +46,7 @@ dist_man_MANS += \
 	man/gpuk_scale.3 \
 	man/gpuk_softmax.3 \
 	man/gpuk_spmv.3 \
+	man/gpuk_status_name.3 \
 	man/gpuk_strerror.3 \
 	man/gpuk_sync.3 \
 	man/gpuk_tensor.3 \
@@ -58,7 +60,9 @@ dist_man_MANS += \
 	man/gpuk_timer_stop.3 \
 	man/gpuk_transpose.3 \
 	man/gpuk_variant_count.3 \
+	man/gpuk_variant_count_dtype.3 \
 	man/gpuk_variant_get.3 \
+	man/gpuk_variant_get_dtype.3 \
 	man/gpuk_version.3
 
 TESTS += man/check-man.sh

@@ -14,31 +14,6 @@
 
 static atomic_uint context_serial;
 
-gpuk_status gk_fail(gpuk_context *ctx, gpuk_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
-    va_end(ap);
-    if (ctx->verbose >= 1)
-        fprintf(stderr, "gpuk: error: %s (%s)\n", ctx->err, gpuk_strerror(st));
-    return st;
-}
-
-gpuk_status gk_backend_fail(gpuk_context *ctx, gpuk_status st, const char *what)
-{
-    const char *msg = ctx->be->last_error(ctx->b);
-    return gk_fail(ctx, st, "%s on %s: %s", what, ctx->be->name,
-                   msg && msg[0] ? msg : gpuk_strerror(st));
-}
-
-uint64_t gk_new_token(gpuk_context *ctx)
-{
-    if (ctx->next_obj >= (1ULL << GK_OBJ_BITS))
-        return 0;
-    return ((uint64_t)ctx->serial << GK_OBJ_BITS) | ctx->next_obj++;
-}
-
 /* Parse an integer environment variable.  Absent or empty: *present = 0. */
 gpuk_status gk_env_int(const char *name, int lo, int hi, int *out, int *present, char *err,
                        size_t errlen)
@@ -347,51 +322,66 @@ gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value)
     return st == GPUK_OK ? GPUK_OK : gk_backend_fail(ctx, st, "peak");
 }
 
-static gpuk_status check_op(gpuk_context *ctx, gpuk_op op, const char *fn)
+static gpuk_status check_op(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype, const char *fn)
 {
     if (!gpuk_op_name(op))
         return gk_fail(ctx, GPUK_ERR_INVALID, "%s: op %d is not a gpuk_op", fn, (int)op);
+    if (!gk_elsize(dtype))
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dtype %d is not a gpuk_dtype", fn, (int)dtype);
     return GPUK_OK;
 }
 
-gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count)
+gpuk_status gpuk_variant_count_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                     size_t *count)
 {
     if (!ctx)
         return GPUK_ERR_NULL;
     if (!count)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_variant_count: count is NULL");
-    gpuk_status st = check_op(ctx, op, "gpuk_variant_count");
+    gpuk_status st = check_op(ctx, op, dtype, "gpuk_variant_count");
     if (st != GPUK_OK)
         return st;
     size_t n = 0;
-    for (size_t i = 0; i < ctx->be->n_kernels; i++)
-        n += ctx->be->kernels[i].op == op;
+    while (gk_nth_kernel(ctx, op, dtype, n))
+        n++;
     *count = n;
     return GPUK_OK;
 }
 
-gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
-                             gpuk_variant_info *info)
+gpuk_status gpuk_variant_get_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype, size_t index,
+                                   gpuk_variant_info *info)
 {
     if (!ctx)
         return GPUK_ERR_NULL;
     if (!info)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_variant_get: info is NULL");
-    gpuk_status st = check_op(ctx, op, "gpuk_variant_get");
+    gpuk_status st = check_op(ctx, op, dtype, "gpuk_variant_get");
     if (st != GPUK_OK)
         return st;
-    size_t n = 0;
-    for (size_t i = 0; i < ctx->be->n_kernels; i++) {
-        const gpuk_kernel *k = &ctx->be->kernels[i];
-        if (k->op != op)
-            continue;
-        if (n++ == index) {
-            info->name = k->variant;
-            info->summary = k->summary ? k->summary : "";
-            info->flags = k->flags;
-            return GPUK_OK;
-        }
+    const gpuk_kernel *k = gk_nth_kernel(ctx, op, dtype, index);
+    if (!k) {
+        size_t n = 0;
+        while (gk_nth_kernel(ctx, op, dtype, n))
+            n++;
+        return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_variant_get: index %zu, but %s has %zu %s "
+                       "variants on %s", index, gpuk_op_name(op), n, gpuk_dtype_name(dtype),
+                       ctx->be->name);
     }
-    return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_variant_get: index %zu, but %s has %zu "
-                   "variants on %s", index, gpuk_op_name(op), n, ctx->be->name);
+    info->name = k->variant;
+    info->summary = k->summary ? k->summary : "";
+    info->flags = k->flags;
+    info->dtypes = k->dtypes;
+    info->alias = k->alias;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count)
+{
+    return gpuk_variant_count_dtype(ctx, op, GPUK_F32, count);
+}
+
+gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
+                             gpuk_variant_info *info)
+{
+    return gpuk_variant_get_dtype(ctx, op, GPUK_F32, index, info);
 }

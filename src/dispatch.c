@@ -1,7 +1,8 @@
 /*
  * dispatch.c - from validated arguments to a row of the backend's kernel
- * table: variant lookup, the empty-output shortcut, the call, the
- * GPUK_VERBOSE=2 op log, and the GPUK_CHECK shadow run.
+ * table, keyed by (op, dtype, variant): the op's dtype, variant lookup
+ * (name or alias), the empty-output shortcut, the call, the GPUK_VERBOSE=2
+ * op log, and the GPUK_CHECK shadow run.
  */
 #include "gpuk_internal.h"
 
@@ -9,54 +10,68 @@
 #include <string.h>
 #include <time.h>
 
-void gk_desc(const gk_tensor *t, gpuk_tdesc *d)
+static int serves(const gpuk_kernel *k, gpuk_op op, gpuk_dtype dtype)
 {
-    memset(d, 0, sizeof *d);
-    d->data = t->st->data ? (char *)t->st->data + (size_t)t->offset * gk_elsize(t->dtype) : NULL;
-    d->dtype = t->dtype;
-    d->ndim = t->ndim;
-    memcpy(d->shape, t->shape, sizeof t->shape);
-    memcpy(d->stride, t->stride, sizeof t->stride);
+    return k->op == op && (k->dtypes & GPUK_DTYPE_BIT(dtype));
 }
 
-/* A contiguous tensor seen with another shape of the same element count. */
-void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d)
+uint32_t gk_op_dtypes(const gpuk_context *ctx, gpuk_op op)
 {
-    gk_desc(t, d);
-    d->ndim = ndim;
-    int64_t s = 1;
-    for (int i = GPUK_MAX_DIMS - 1; i >= 0; i--) {
-        d->shape[i] = i < ndim ? shape[i] : 0;
-        d->stride[i] = 0;
-    }
-    for (int i = ndim - 1; i >= 0; i--) {
-        d->stride[i] = s;
-        s *= shape[i];
-    }
+    uint32_t set = 0;
+    for (size_t i = 0; i < ctx->plugin->n_rows; i++)
+        if (ctx->plugin->rows[i].op == op)
+            set |= ctx->plugin->rows[i].dtypes;
+    return set;
 }
 
-const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, const char *variant,
-                                  gpuk_status *st)
+gpuk_status gk_op_dtype(gpuk_context *ctx, gpuk_op op, const gk_tensor *lead, const char *name,
+                        gpuk_dtype *out)
 {
-    const gpuk_backend *be = ctx->be;
+    uint32_t set = gk_op_dtypes(ctx, op);
+    if (!set)
+        return gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s implements no variant of this "
+                       "op", gpuk_op_name(op), ctx->be->name);
+    if (!(set & GPUK_DTYPE_BIT(lead->dtype))) {
+        char have[64];
+        gk_dtypes_str(set, have, sizeof have);
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dtype is %s; %s on backend %s computes in %s",
+                       name, gpuk_dtype_name(lead->dtype), gpuk_op_name(op), ctx->be->name,
+                       have);
+    }
+    *out = lead->dtype;
+    return GPUK_OK;
+}
+
+const gpuk_kernel *gk_nth_kernel(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype, size_t i)
+{
+    for (size_t r = 0; r < ctx->plugin->n_rows; r++)
+        if (serves(&ctx->plugin->rows[r], op, dtype) && i-- == 0)
+            return &ctx->plugin->rows[r];
+    return NULL;
+}
+
+const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                  const char *variant, gpuk_status *st)
+{
     const gpuk_kernel *first = NULL, *dflt = NULL;
     int want_default = !variant || strcmp(variant, "auto") == 0;
-    for (size_t i = 0; i < be->n_kernels; i++) {
-        const gpuk_kernel *k = &be->kernels[i];
-        if (k->op != op)
+    for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
+        const gpuk_kernel *k = &ctx->plugin->rows[i];
+        if (!serves(k, op, dtype))
             continue;
         if (!first)
             first = k;
         if (!dflt && (k->flags & GPUK_KF_DEFAULT))
             dflt = k;
-        if (!want_default && strcmp(k->variant, variant) == 0) {
+        if (!want_default &&
+            (strcmp(k->variant, variant) == 0 || (k->alias && strcmp(k->alias, variant) == 0))) {
             *st = GPUK_OK;
             return k;
         }
     }
     if (!first) {
-        *st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s implements no variant of this op",
-                      gpuk_op_name(op), be->name);
+        *st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s implements no %s variant of "
+                      "this op", gpuk_op_name(op), ctx->be->name, gpuk_dtype_name(dtype));
         return NULL;
     }
     if (want_default) {
@@ -64,16 +79,20 @@ const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, const char *var
         return dflt ? dflt : first;
     }
     /* name the variants that do exist */
-    char have[512];
+    char have[768];
     size_t at = 0;
     have[0] = '\0';
-    for (size_t i = 0; i < be->n_kernels && at < sizeof have; i++)
-        if (be->kernels[i].op == op)
-            at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", at ? ", " : "",
-                                   be->kernels[i].variant);
+    for (size_t i = 0; at < sizeof have; i++) {
+        const gpuk_kernel *k = gk_nth_kernel(ctx, op, dtype, i);
+        if (!k)
+            break;
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%s%s%s%s", at ? ", " : "",
+                               k->variant, k->alias ? " (" : "", k->alias ? k->alias : "",
+                               k->alias ? ")" : "");
+    }
     *st = gk_fail(ctx, GPUK_ERR_VARIANT, "%s: variant '%s' does not exist on backend %s "
-                  "(variants: %s)", gpuk_op_name(op), variant[0] ? variant : "(empty)",
-                  be->name, have);
+                  "(%s variants: %s)", gpuk_op_name(op), variant[0] ? variant : "(empty)",
+                  ctx->be->name, gpuk_dtype_name(dtype), have);
     return NULL;
 }
 
@@ -112,7 +131,8 @@ static void log_op(gpuk_context *ctx, const gpuk_args *a, const gpuk_kernel *k, 
 gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant)
 {
     gpuk_status st;
-    const gpuk_kernel *k = gk_find_kernel(ctx, args->op, variant, &st);
+    args->size = sizeof *args;
+    const gpuk_kernel *k = gk_find_kernel(ctx, args->op, args->dtype, variant, &st);
     if (!k)
         return st;
     /* an empty output: nothing to compute, and no zero-block launch */

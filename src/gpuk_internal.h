@@ -74,12 +74,21 @@ typedef struct gk_csr {
 void gk_tensor_release(gpuk_context *ctx, gk_tensor *t);
 void gk_csr_release(gpuk_context *ctx, gk_csr *m);
 
+/* A kernel operand from a tensor (tensor.c), or from a contiguous tensor
+ * seen with another shape of the same element count. */
+void gk_desc(const gk_tensor *t, gpuk_tdesc *d);
+void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d);
+/* Copy a dense host buffer to or from a (strided) operand. */
+gpuk_status gk_transfer(gpuk_context *ctx, const gpuk_tdesc *d, void *host, int to_device);
+
 /* --- plugins and load reports --- */
 typedef struct gk_plugin {
     char *path;
     void *dl;
     const gpuk_backend *be;
-    char note[256];   /* the probe's one-line summary (driver version, ...) */
+    gpuk_kernel *rows;   /* the plugin's kernel table in this core's layout, */
+    size_t n_rows;       /* less the rows of ops or dtypes it does not know */
+    char note[256];      /* the probe's one-line summary (driver version, ...) */
 } gk_plugin;
 
 struct gpuk_load_report {
@@ -88,8 +97,11 @@ struct gpuk_load_report {
     char *text;       /* built on demand */
 };
 
-void gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
-                   gpuk_status st, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Append an entry; returns it, or NULL when host memory ran out (the
+ * report is best effort: the status returned to the caller still tells). */
+gpuk_load_attempt *gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
+                                 gpuk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 gpuk_load_report *gk_report_clone(const gpuk_load_report *r);
 void gk_report_clear(gpuk_load_report *r);
 
@@ -121,13 +133,21 @@ struct gpuk_context {
     char err[1024];
 };
 
+/* --- the bottom floor (errors.c): every file may call these --- */
 /* Record a failure on ctx and return st. */
 gpuk_status gk_fail(gpuk_context *ctx, gpuk_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Turn a backend's non-OK status into the context's message, prefixed. */
 gpuk_status gk_backend_fail(gpuk_context *ctx, gpuk_status st, const char *what);
-
+/* A fresh handle token of ctx, or 0 when it has issued all of them. */
 uint64_t gk_new_token(gpuk_context *ctx);
+
+/* --- generated from the lists of gpuk.h (status.c) --- */
+/* The K of an op's error bound (the catalogue's sum column). */
+int64_t gk_sum_length(const gpuk_args *a);
+/* Every dtype this core knows, as a GPUK_DTYPE_BIT set; and a set as text. */
+extern const uint32_t gk_known_dtypes;
+void gk_dtypes_str(uint32_t set, char *buf, size_t len);
 
 /* --- handle lookup and argument checks (validate.c) --- */
 gk_tensor *gk_tensor_arg(gpuk_context *ctx, const gpuk_tensor *h, const char *name, gpuk_status *st);
@@ -151,15 +171,22 @@ void gk_shape_str(const gk_tensor *t, char *buf, size_t len);
 size_t gk_elsize(gpuk_dtype dt);
 
 /* --- dispatch (dispatch.c) --- */
-/* Make a kernel operand from a tensor (optionally reshaped). */
-void gk_desc(const gk_tensor *t, gpuk_tdesc *d);
-void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d);
-/* Copy a dense host buffer to or from a (strided) operand. */
-gpuk_status gk_transfer(gpuk_context *ctx, const gpuk_tdesc *d, void *host, int to_device);
+/* The dtypes the context's backend computes op in (a GPUK_DTYPE_BIT set). */
+uint32_t gk_op_dtypes(const gpuk_context *ctx, gpuk_op op);
+/* The op's dtype is lead's: one the backend has a row of op for, else
+ * GPUK_ERR_DTYPE naming lead (GPUK_ERR_UNSUPPORTED if it has no row of op
+ * at all). */
+gpuk_status gk_op_dtype(gpuk_context *ctx, gpuk_op op, const gk_tensor *lead, const char *name,
+                        gpuk_dtype *out);
 /* Find the variant, skip empty outputs, run, log, shadow-check. */
 gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant);
-const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, const char *variant,
-                                  gpuk_status *st);
+/* The row of (op, dtype) named variant (or its alias); NULL or "auto":
+ * the default row. */
+const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                  const char *variant, gpuk_status *st);
+/* The i-th row of (op, dtype) in ladder order, or NULL. */
+const gpuk_kernel *gk_nth_kernel(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                 size_t i);
 
 /* --- GPUK_CHECK shadow mode (shadow.c) --- */
 typedef struct gk_shadow gk_shadow;

@@ -41,16 +41,16 @@ static char *dupstr(const char *s)
     return d;
 }
 
-void gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
-                   gpuk_status st, const char *fmt, ...)
+gpuk_load_attempt *gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
+                                 gpuk_status st, const char *fmt, ...)
 {
     if (!r)
-        return;
+        return NULL;
     if (r->n == r->cap) {
         size_t ncap = r->cap ? r->cap * 2 : 8;
         gpuk_load_attempt *nv = realloc(r->v, ncap * sizeof *nv);
         if (!nv)
-            return;   /* the report is best effort; the status still tells */
+            return NULL;   /* the report is best effort; the status still tells */
         r->v = nv;
         r->cap = ncap;
     }
@@ -69,11 +69,12 @@ void gk_report_add(gpuk_load_report *r, const char *backend, const char *path,
         free((char *)a->backend);
         free((char *)a->path);
         free((char *)a->reason);
-        return;
+        return NULL;
     }
     r->n++;
     free(r->text);
     r->text = NULL;
+    return a;
 }
 
 void gk_report_clear(gpuk_load_report *r)
@@ -95,9 +96,10 @@ gpuk_load_report *gk_report_clone(const gpuk_load_report *r)
         return NULL;
     for (size_t i = 0; i < r->n; i++) {
         const gpuk_load_attempt *a = &r->v[i];
-        gk_report_add(c, a->backend, a->path, a->status, "%s", a->reason);
-        if (c->n == i + 1)
-            c->v[i].chosen = a->chosen;
+        gpuk_load_attempt *copy = gk_report_add(c, a->backend, a->path, a->status, "%s",
+                                                a->reason);
+        if (copy)
+            copy->chosen = a->chosen;
     }
     return c;
 }
@@ -148,7 +150,7 @@ void gpuk_load_report_free(gpuk_load_report *report)
 
 /* ------------------------------------------------------------ one file */
 
-/* The members every ABI 1.x plugin must fill. */
+/* The members every ABI 2.x plugin must fill. */
 static const char *missing_member(const gpuk_backend *be)
 {
 #define REQ(m) if (!be->m) return #m
@@ -159,33 +161,93 @@ static const char *missing_member(const gpuk_backend *be)
     return NULL;
 }
 
-/* A malformed kernel table would make dispatch misbehave later: reject
- * it now, naming the row. */
-static int bad_table(const gpuk_backend *be, char *why, size_t len)
+/* Rows are kernel_size bytes apart; a row of an older minor may stop
+ * before the later members (they count as absent), one of a newer minor
+ * may carry members this core does not know (ignored). */
+#define GK_ROW_MIN offsetof(gpuk_kernel, alias)
+
+static void read_row(const gpuk_backend *be, size_t i, gpuk_kernel *k)
 {
+    const char *at = (const char *)be->kernels + i * be->kernel_size;
+    size_t n = be->kernel_size < sizeof *k ? be->kernel_size : sizeof *k;
+    memset(k, 0, sizeof *k);
+    memcpy(k, at, n);
+}
+
+static int same_name(const gpuk_kernel *a, const gpuk_kernel *b)
+{
+    return strcmp(a->variant, b->variant) == 0 ||
+           (b->alias && strcmp(a->variant, b->alias) == 0) ||
+           (a->alias && strcmp(a->alias, b->variant) == 0) ||
+           (a->alias && b->alias && strcmp(a->alias, b->alias) == 0);
+}
+
+/* Copy the plugin's kernel table into core's layout.  Rows of an op, or
+ * with only dtypes, that this core does not know are left out and listed
+ * in *skipped (a newer plugin still loads); a malformed table is refused
+ * (return 1, why says which row), since dispatch would misbehave later. */
+static int take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t slen,
+                     char *why, size_t len)
+{
+    size_t at = 0, nskip = 0;
+    skipped[0] = '\0';
+    if (be->kernel_size < GK_ROW_MIN) {
+        snprintf(why, len, "kernel rows are %u bytes apart, ABI %u.0 rows need %zu",
+                 be->kernel_size, GPUK_ABI_MAJOR, (size_t)GK_ROW_MIN);
+        return 1;
+    }
+    p->rows = calloc(be->n_kernels ? be->n_kernels : 1, sizeof *p->rows);
+    if (!p->rows) {
+        snprintf(why, len, "out of host memory reading the kernel table");
+        return 1;
+    }
+    p->n_rows = 0;
     for (size_t i = 0; i < be->n_kernels; i++) {
-        const gpuk_kernel *k = &be->kernels[i];
-        if ((int)k->op < GPUK_OP_FIRST || (int)k->op > GPUK_OP_LAST) {
-            snprintf(why, len, "kernel table row %zu has unknown op %d", i, (int)k->op);
+        gpuk_kernel k;
+        read_row(be, i, &k);
+        if (!k.variant || !k.variant[0] || !k.fn) {
+            snprintf(why, len, "kernel table row %zu (op %d) lacks a variant name or function",
+                     i, (int)k.op);
             return 1;
         }
-        if (!k->variant || !k->variant[0] || !k->fn) {
-            snprintf(why, len, "kernel table row %zu (%s) lacks a variant name or function", i,
-                     gpuk_op_name(k->op));
+        if (k.dtypes == 0) {
+            snprintf(why, len, "kernel table row %zu (op %d, %s) serves no dtype", i, (int)k.op,
+                     k.variant);
             return 1;
         }
-        if (strcmp(k->variant, "auto") == 0) {
-            snprintf(why, len, "kernel table row %zu (%s) uses the reserved name 'auto'", i,
-                     gpuk_op_name(k->op));
+        uint32_t known = k.dtypes & gk_known_dtypes;
+        if (!gpuk_op_name(k.op) || !known) {
+            nskip++;
+            if (at < slen)
+                at += (size_t)snprintf(skipped + at, slen - at, "%srow %zu (op %d, %s%s)",
+                                       at ? ", " : "", i, (int)k.op, k.variant,
+                                       !known ? ", no known dtype" : "");
+            continue;
+        }
+        k.dtypes = known;
+        const char *nm = gpuk_op_name(k.op);
+        if (strcmp(k.variant, "auto") == 0 || (k.alias && strcmp(k.alias, "auto") == 0)) {
+            snprintf(why, len, "kernel table row %zu (%s) uses the reserved name 'auto'", i, nm);
             return 1;
         }
-        for (size_t j = 0; j < i; j++) {
-            if (be->kernels[j].op == k->op && strcmp(be->kernels[j].variant, k->variant) == 0) {
-                snprintf(why, len, "kernel table rows %zu and %zu both define %s/%s", j, i,
-                         gpuk_op_name(k->op), k->variant);
+        for (size_t j = 0; j < p->n_rows; j++) {
+            const gpuk_kernel *o = &p->rows[j];
+            if (o->op != k.op || !(o->dtypes & k.dtypes))
+                continue;
+            char dts[64];
+            gk_dtypes_str(o->dtypes & k.dtypes, dts, sizeof dts);
+            if (same_name(o, &k)) {
+                snprintf(why, len, "kernel table rows both define %s/%s for %s (row %zu)", nm,
+                         k.variant, dts, i);
+                return 1;
+            }
+            if ((o->flags & k.flags & GPUK_KF_DEFAULT)) {
+                snprintf(why, len, "kernel table rows %s/%s and %s/%s are both the default for "
+                         "%s", nm, o->variant, nm, k.variant, dts);
                 return 1;
             }
         }
+        p->rows[p->n_rows++] = k;
     }
     return 0;
 }
@@ -297,8 +359,19 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     }
     const gpuk_backend *be = entry();
     gpuk_status st = GPUK_OK;
-    char why[256] = "";
+    char why[512] = "", skipped[512] = "";
     const char *miss;
+    gk_plugin *p = calloc(1, sizeof *p);
+    char *pathcopy = dupstr(path);
+    if (!p || !pathcopy) {
+        free(p);
+        free(pathcopy);
+        dlclose(dl);
+        snprintf(err, errlen, "out of host memory loading %s", path);
+        return GPUK_ERR_NO_MEMORY;
+    }
+    p->path = pathcopy;
+    p->dl = dl;
     /* abi_major first: a plugin of another major version may lay out
      * everything after the first words differently. */
     if (!be) {
@@ -315,40 +388,39 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     } else if ((miss = missing_member(be)) != NULL) {
         st = GPUK_ERR_BACKEND_ABI;
         snprintf(why, sizeof why, "required member '%s' is NULL", miss);
-    } else if (bad_table(be, why, sizeof why)) {
+    } else if (take_rows(be, p, skipped, sizeof skipped, why, sizeof why)) {
         st = GPUK_ERR_BACKEND_ABI;
     }
     if (st != GPUK_OK) {
         snprintf(err, errlen, "%s rejected: %s", path, why);
         gk_report_add(rep, backend, path, st, "rejected: %s", why);
-        dlclose(dl);
+        gk_plugin_release(p);
         return st;
     }
+    /* the minor version: members and rows past this core's are ignored,
+     * members a plugin of an older minor lacks count as absent (GK_BE_HAS) */
+    if (be->abi_minor != GPUK_ABI_MINOR)
+        gk_report_add(rep, backend, path, GPUK_OK, "note: plugin ABI %u.%u, this libgpuk %u.%u: "
+                      "%s", be->abi_major, be->abi_minor, GPUK_ABI_MAJOR, GPUK_ABI_MINOR,
+                      be->abi_minor > GPUK_ABI_MINOR
+                          ? "what the newer minor added is ignored"
+                          : "members added since count as absent");
+    if (skipped[0])
+        gk_report_add(rep, backend, path, GPUK_OK, "note: skipped kernel rows this libgpuk "
+                      "does not know: %s", skipped);
     gpuk_probe_result pr;
     memset(&pr, 0, sizeof pr);
     st = be->probe(&pr);
+    pr.reason[sizeof pr.reason - 1] = '\0';
     if (st != GPUK_OK) {
-        pr.reason[sizeof pr.reason - 1] = '\0';
         snprintf(err, errlen, "%s backend cannot run here: %s", be->name,
                  pr.reason[0] ? pr.reason : gpuk_strerror(st));
         gk_report_add(rep, backend, path, st, "rejected: %s",
                       pr.reason[0] ? pr.reason : gpuk_strerror(st));
-        dlclose(dl);
+        gk_plugin_release(p);
         return st;
     }
-    gk_plugin *p = calloc(1, sizeof *p);
-    char *pathcopy = dupstr(path);
-    if (!p || !pathcopy) {
-        free(p);
-        free(pathcopy);
-        dlclose(dl);
-        snprintf(err, errlen, "out of host memory loading %s", path);
-        return GPUK_ERR_NO_MEMORY;
-    }
-    p->path = pathcopy;
-    p->dl = dl;
     p->be = be;
-    pr.reason[sizeof pr.reason - 1] = '\0';
     snprintf(p->note, sizeof p->note, "%s", pr.reason);
     *out = p;
     return GPUK_OK;
@@ -359,6 +431,7 @@ void gk_plugin_release(gk_plugin *p)
     if (!p)
         return;
     dlclose(p->dl);   /* RTLD_NODELETE: stays mapped */
+    free(p->rows);
     free(p->path);
     free(p);
 }
@@ -561,10 +634,14 @@ static gpuk_status load_one(const char *request, const gpuk_init_args *init,
         gk_plugin_release(p);
         return st;
     }
-    gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)%s%s", p->be->name,
-                  p->be->version, p->be->abi_major, p->be->abi_minor, p->note[0] ? "; " : "",
-                  p->note);
-    rep->v[rep->n - 1].chosen = 1;
+    /* mark the entry just added, not "the last one": a report that could
+     * not grow has no entry for it at all */
+    gpuk_load_attempt *taken =
+        gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)%s%s",
+                      p->be->name, p->be->version, p->be->abi_major, p->be->abi_minor,
+                      p->note[0] ? "; " : "", p->note);
+    if (taken)
+        taken->chosen = 1;
     *plugin = p;
     return GPUK_OK;
 }

@@ -25,17 +25,25 @@
     if (!ctx)            \
         return GPUK_ERR_NULL
 
-static void args_init(gpuk_args *a, gpuk_op op)
+static void args_init(gpuk_args *a, gpuk_op op, gpuk_dtype dt)
 {
     memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
     a->op = op;
+    a->dtype = dt;
 }
 
-/* f32, exactly ndim dimensions, unit stride in the last one */
-static gpuk_status matrix(gpuk_context *ctx, const gk_tensor *t, int ndim, const char *name)
+/* The op computes in lead's dtype, if the backend has a row for it. */
+#define DTYPE(op, lead, name) \
+    gpuk_dtype dt;            \
+    CHECK(gk_op_dtype(ctx, (op), (lead), (name), &dt))
+
+/* dtype dt, exactly ndim dimensions, unit stride in the last one */
+static gpuk_status matrix(gpuk_context *ctx, const gk_tensor *t, gpuk_dtype dt, int ndim,
+                          const char *name)
 {
     gpuk_status st;
-    CHECK(gk_need_dtype(ctx, t, GPUK_F32, name));
+    CHECK(gk_need_dtype(ctx, t, dt, name));
     CHECK(gk_need_ndim(ctx, t, ndim, ndim, name));
     return gk_need_unit_last(ctx, t, name);
 }
@@ -79,14 +87,15 @@ gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tens
     gk_tensor *BI = NULL;
     if (bias && !(BI = gk_tensor_arg(ctx, bias, "bias", &st)))
         return st;
-    CHECK(matrix(ctx, A, 2, "a"));
-    CHECK(matrix(ctx, B, 2, "b"));
-    CHECK(matrix(ctx, C, 2, "c"));
+    DTYPE(GPUK_OP_MATMUL, A, "a");
+    CHECK(matrix(ctx, A, dt, 2, "a"));
+    CHECK(matrix(ctx, B, dt, 2, "b"));
+    CHECK(matrix(ctx, C, dt, 2, "c"));
     CHECK(gk_need_dim(ctx, B, 0, A->shape[1], "b", "rows of b = columns of a (k)"));
     CHECK(gk_need_dim(ctx, C, 0, A->shape[0], "c", "rows of c = rows of a (m)"));
     CHECK(gk_need_dim(ctx, C, 1, B->shape[1], "c", "columns of c = columns of b (n)"));
     if (BI) {
-        CHECK(dense(ctx, BI, GPUK_F32, 1, 1, "bias"));
+        CHECK(dense(ctx, BI, dt, 1, 1, "bias"));
         CHECK(gk_need_dim(ctx, BI, 0, B->shape[1], "bias", "one bias per column of c (n)"));
     }
     CHECK(gk_need_injective(ctx, C, "c"));
@@ -95,7 +104,7 @@ gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tens
     CHECK(gk_need_disjoint(ctx, C, "c", BI, "bias", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_MATMUL);
+    args_init(&args, GPUK_OP_MATMUL, dt);
     gk_desc(A, &args.in[0]);
     gk_desc(B, &args.in[1]);
     args.n_in = 2;
@@ -115,9 +124,10 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a, const g
     ARG(A, a, "a");
     ARG(B, b, "b");
     ARG(C, c, "c");
-    CHECK(matrix(ctx, A, 3, "a"));
-    CHECK(matrix(ctx, B, 3, "b"));
-    CHECK(matrix(ctx, C, 3, "c"));
+    DTYPE(GPUK_OP_BATCHED_MATMUL, A, "a");
+    CHECK(matrix(ctx, A, dt, 3, "a"));
+    CHECK(matrix(ctx, B, dt, 3, "b"));
+    CHECK(matrix(ctx, C, dt, 3, "c"));
     int64_t batch = C->shape[0];
     if (A->shape[0] != batch && A->shape[0] != 1)
         return gk_fail(ctx, GPUK_ERR_SHAPE, "a: batch dimension is %lld, must be 1 (broadcast) "
@@ -133,7 +143,7 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a, const g
     CHECK(gk_need_disjoint(ctx, C, "c", B, "b", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_BATCHED_MATMUL);
+    args_init(&args, GPUK_OP_BATCHED_MATMUL, dt);
     gk_desc(A, &args.in[0]);
     gk_desc(B, &args.in[1]);
     gk_desc(C, &args.out);
@@ -155,9 +165,10 @@ gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_ten
     ARG(A, a, "a");
     ARG(B, b, "b");
     ARG(R, r, "r");
-    CHECK(dense(ctx, A, GPUK_F32, 2, 2, "a"));
-    CHECK(dense(ctx, B, GPUK_F32, 2, 2, "b"));
-    CHECK(dense(ctx, R, GPUK_F32, 2, 2, "r"));
+    DTYPE(GPUK_OP_MINPLUS, A, "a");
+    CHECK(dense(ctx, A, dt, 2, 2, "a"));
+    CHECK(dense(ctx, B, dt, 2, 2, "b"));
+    CHECK(dense(ctx, R, dt, 2, 2, "r"));
     CHECK(gk_need_dim(ctx, B, 0, A->shape[1], "b", "rows of b = columns of a (k)"));
     CHECK(gk_need_dim(ctx, R, 0, A->shape[0], "r", "rows of r = rows of a (m)"));
     CHECK(gk_need_dim(ctx, R, 1, B->shape[1], "r", "columns of r = columns of b (n)"));
@@ -165,7 +176,7 @@ gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_ten
     CHECK(gk_need_disjoint(ctx, R, "r", B, "b", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_MINPLUS);
+    args_init(&args, GPUK_OP_MINPLUS, dt);
     gk_desc(A, &args.in[0]);
     gk_desc(B, &args.in[1]);
     gk_desc(R, &args.out);
@@ -179,15 +190,16 @@ gpuk_status gpuk_transpose(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor 
     ENTER();
     ARG(X, x, "x");
     ARG(Y, y, "y");
-    CHECK(matrix(ctx, X, 2, "x"));
-    CHECK(matrix(ctx, Y, 2, "y"));
+    DTYPE(GPUK_OP_TRANSPOSE, X, "x");
+    CHECK(matrix(ctx, X, dt, 2, "x"));
+    CHECK(matrix(ctx, Y, dt, 2, "y"));
     CHECK(gk_need_dim(ctx, Y, 0, X->shape[1], "y", "rows of y = columns of x"));
     CHECK(gk_need_dim(ctx, Y, 1, X->shape[0], "y", "columns of y = rows of x"));
     CHECK(gk_need_injective(ctx, Y, "y"));
     CHECK(gk_need_disjoint(ctx, Y, "y", X, "x", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_TRANSPOSE);
+    args_init(&args, GPUK_OP_TRANSPOSE, dt);
     gk_desc(X, &args.in[0]);
     gk_desc(Y, &args.out);
     args.n_in = 1;
@@ -203,11 +215,12 @@ gpuk_status gpuk_reduce(gpuk_context *ctx, gpuk_reduce_kind kind, const gpuk_ten
                        "GPUK_REDUCE_MEAN", (int)kind);
     ARG(X, x, "x");
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 1, GPUK_MAX_DIMS, "x"));
+    DTYPE(GPUK_OP_REDUCE, X, "x");
+    CHECK(dense(ctx, X, dt, 1, GPUK_MAX_DIMS, "x"));
     if (axis < 0 || axis >= X->ndim)
         return gk_fail(ctx, GPUK_ERR_INVALID, "axis is %d, must be in [0, %d) for %d-D x", axis,
                        X->ndim, X->ndim);
-    CHECK(dense(ctx, O, GPUK_F32, 1, GPUK_MAX_DIMS, "out"));
+    CHECK(dense(ctx, O, dt, 1, GPUK_MAX_DIMS, "out"));
     int64_t outer = 1, inner = 1;
     for (int i = 0; i < axis; i++)
         outer *= X->shape[i];
@@ -227,7 +240,7 @@ gpuk_status gpuk_reduce(gpuk_context *ctx, gpuk_reduce_kind kind, const gpuk_ten
     CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_REDUCE);
+    args_init(&args, GPUK_OP_REDUCE, dt);
     int64_t xs[3] = { outer, X->shape[axis], inner }, os[2] = { outer, inner };
     gk_desc_dense(X, 3, xs, &args.in[0]);
     gk_desc_dense(O, 2, os, &args.out);
@@ -247,17 +260,18 @@ static gpuk_status elementwise(gpuk_context *ctx, gpuk_op op, float alpha, const
     if (op == GPUK_OP_ADD && !(Y = gk_tensor_arg(ctx, y, "y", &st)))
         return st;
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 1, GPUK_MAX_DIMS, "x"));
-    CHECK(dense(ctx, O, GPUK_F32, 1, GPUK_MAX_DIMS, "out"));
+    DTYPE(op, X, "x");
+    CHECK(dense(ctx, X, dt, 1, GPUK_MAX_DIMS, "x"));
+    CHECK(dense(ctx, O, dt, 1, GPUK_MAX_DIMS, "out"));
     CHECK(gk_need_same_shape(ctx, O, "out", X, "x"));
     CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 1));
     if (Y) {
-        CHECK(dense(ctx, Y, GPUK_F32, 1, GPUK_MAX_DIMS, "y"));
+        CHECK(dense(ctx, Y, dt, 1, GPUK_MAX_DIMS, "y"));
         CHECK(gk_need_same_shape(ctx, Y, "y", X, "x"));
         CHECK(gk_need_disjoint(ctx, O, "out", Y, "y", 1));
     }
     gpuk_args args;
-    args_init(&args, op);
+    args_init(&args, op, dt);
     flat(X, &args.in[0]);
     args.n_in = 1;
     if (Y) {
@@ -300,9 +314,10 @@ gpuk_status gpuk_bias_relu(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_t
     ARG(X, x, "x");
     ARG(BI, bias, "bias");
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 1, GPUK_MAX_DIMS, "x"));
-    CHECK(dense(ctx, BI, GPUK_F32, 1, 1, "bias"));
-    CHECK(dense(ctx, O, GPUK_F32, 1, GPUK_MAX_DIMS, "out"));
+    DTYPE(GPUK_OP_BIAS_RELU, X, "x");
+    CHECK(dense(ctx, X, dt, 1, GPUK_MAX_DIMS, "x"));
+    CHECK(dense(ctx, BI, dt, 1, 1, "bias"));
+    CHECK(dense(ctx, O, dt, 1, GPUK_MAX_DIMS, "out"));
     CHECK(gk_need_dim(ctx, BI, 0, X->shape[X->ndim - 1], "bias",
                       "one bias per element of x's last dimension"));
     CHECK(gk_need_same_shape(ctx, O, "out", X, "x"));
@@ -310,7 +325,7 @@ gpuk_status gpuk_bias_relu(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_t
     CHECK(gk_need_disjoint(ctx, O, "out", BI, "bias", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_BIAS_RELU);
+    args_init(&args, GPUK_OP_BIAS_RELU, dt);
     rows_of(X, &args.in[0]);
     gk_desc(BI, &args.in[1]);
     rows_of(O, &args.out);
@@ -324,13 +339,14 @@ gpuk_status gpuk_softmax(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *o
     ENTER();
     ARG(X, x, "x");
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 1, GPUK_MAX_DIMS, "x"));
-    CHECK(dense(ctx, O, GPUK_F32, 1, GPUK_MAX_DIMS, "out"));
+    DTYPE(GPUK_OP_SOFTMAX, X, "x");
+    CHECK(dense(ctx, X, dt, 1, GPUK_MAX_DIMS, "x"));
+    CHECK(dense(ctx, O, dt, 1, GPUK_MAX_DIMS, "out"));
     CHECK(gk_need_same_shape(ctx, O, "out", X, "x"));
     CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 1));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_SOFTMAX);
+    args_init(&args, GPUK_OP_SOFTMAX, dt);
     rows_of(X, &args.in[0]);
     rows_of(O, &args.out);
     args.n_in = 1;
@@ -377,9 +393,10 @@ gpuk_status gpuk_embedding(gpuk_context *ctx, const gpuk_tensor *table, const gp
     ARG(T, table, "table");
     ARG(I, ids, "ids");
     ARG(O, out, "out");
-    CHECK(dense(ctx, T, GPUK_F32, 2, 2, "table"));
+    DTYPE(GPUK_OP_EMBEDDING, T, "table");
+    CHECK(dense(ctx, T, dt, 2, 2, "table"));
     CHECK(dense(ctx, I, GPUK_I32, 1, 3, "ids"));
-    CHECK(dense(ctx, O, GPUK_F32, I->ndim + 1, I->ndim + 1, "out"));
+    CHECK(dense(ctx, O, dt, I->ndim + 1, I->ndim + 1, "out"));
     for (int i = 0; i < I->ndim; i++)
         CHECK(gk_need_dim(ctx, O, i, I->shape[i], "out", "out's leading dimensions are ids' shape"));
     CHECK(gk_need_dim(ctx, O, I->ndim, T->shape[1], "out", "out's last dimension is the "
@@ -390,7 +407,7 @@ gpuk_status gpuk_embedding(gpuk_context *ctx, const gpuk_tensor *table, const gp
         CHECK(check_ids(ctx, I, T->shape[0]));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_EMBEDDING);
+    args_init(&args, GPUK_OP_EMBEDDING, dt);
     gk_desc(T, &args.in[0]);
     flat(I, &args.in[1]);
     int64_t os[2] = { I->numel, T->shape[1] };
@@ -405,8 +422,9 @@ gpuk_status gpuk_meanpool(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *
     ENTER();
     ARG(X, x, "x");
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 2, GPUK_MAX_DIMS, "x"));
-    CHECK(dense(ctx, O, GPUK_F32, X->ndim - 1, X->ndim - 1, "out"));
+    DTYPE(GPUK_OP_MEANPOOL, X, "x");
+    CHECK(dense(ctx, X, dt, 2, GPUK_MAX_DIMS, "x"));
+    CHECK(dense(ctx, O, dt, X->ndim - 1, X->ndim - 1, "out"));
     int pooled = X->ndim - 2;
     int64_t b = 1;
     for (int i = 0, j = 0; i < X->ndim; i++) {
@@ -420,7 +438,7 @@ gpuk_status gpuk_meanpool(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *
     CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_MEANPOOL);
+    args_init(&args, GPUK_OP_MEANPOOL, dt);
     int64_t xs[3] = { b, X->shape[pooled], X->shape[X->ndim - 1] }, os[2] = { b, xs[2] };
     gk_desc_dense(X, 3, xs, &args.in[0]);
     gk_desc_dense(O, 2, os, &args.out);
@@ -437,14 +455,15 @@ gpuk_status gpuk_spmv(gpuk_context *ctx, const gpuk_csr *a, const gpuk_tensor *x
         return st;
     ARG(X, x, "x");
     ARG(Y, y, "y");
-    CHECK(dense(ctx, X, GPUK_F32, 1, 1, "x"));
-    CHECK(dense(ctx, Y, GPUK_F32, 1, 1, "y"));
+    DTYPE(GPUK_OP_SPMV, X, "x");
+    CHECK(dense(ctx, X, dt, 1, 1, "x"));
+    CHECK(dense(ctx, Y, dt, 1, 1, "y"));
     CHECK(gk_need_dim(ctx, X, 0, M->d.cols, "x", "one entry per column of a"));
     CHECK(gk_need_dim(ctx, Y, 0, M->d.rows, "y", "one entry per row of a"));
     CHECK(gk_need_disjoint(ctx, Y, "y", X, "x", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_SPMV);
+    args_init(&args, GPUK_OP_SPMV, dt);
     args.csr = &M->d;
     gk_desc(X, &args.in[0]);
     gk_desc(Y, &args.out);
@@ -459,16 +478,17 @@ gpuk_status gpuk_dot(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor 
     ARG(X, x, "x");
     ARG(Y, y, "y");
     ARG(O, out, "out");
-    CHECK(dense(ctx, X, GPUK_F32, 1, 1, "x"));
-    CHECK(dense(ctx, Y, GPUK_F32, 1, 1, "y"));
-    CHECK(dense(ctx, O, GPUK_F32, 1, 1, "out"));
+    DTYPE(GPUK_OP_DOT, X, "x");
+    CHECK(dense(ctx, X, dt, 1, 1, "x"));
+    CHECK(dense(ctx, Y, dt, 1, 1, "y"));
+    CHECK(dense(ctx, O, dt, 1, 1, "out"));
     CHECK(gk_need_dim(ctx, Y, 0, X->shape[0], "y", "x and y have the same length"));
     CHECK(gk_need_dim(ctx, O, 0, 1, "out", "the dot product is one value"));
     CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 0));
     CHECK(gk_need_disjoint(ctx, O, "out", Y, "y", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_DOT);
+    args_init(&args, GPUK_OP_DOT, dt);
     gk_desc(X, &args.in[0]);
     gk_desc(Y, &args.in[1]);
     gk_desc(O, &args.out);
@@ -492,9 +512,10 @@ gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha, const gp
     ARG(A, a, "a");
     ARG(X, x, "x");
     ARG(Y, y, "y");
-    CHECK(matrix(ctx, A, 2, "a"));
-    CHECK(dense(ctx, X, GPUK_F32, 1, 1, "x"));
-    CHECK(dense(ctx, Y, GPUK_F32, 1, 1, "y"));
+    DTYPE(GPUK_OP_GEMV, A, "a");
+    CHECK(matrix(ctx, A, dt, 2, "a"));
+    CHECK(dense(ctx, X, dt, 1, 1, "x"));
+    CHECK(dense(ctx, Y, dt, 1, 1, "y"));
     int64_t in_len = trans ? A->shape[0] : A->shape[1];
     int64_t out_len = trans ? A->shape[1] : A->shape[0];
     CHECK(gk_need_dim(ctx, X, 0, in_len, "x", trans ? "rows of a (transposed)" : "columns of a"));
@@ -503,7 +524,7 @@ gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha, const gp
     CHECK(gk_need_disjoint(ctx, Y, "y", X, "x", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_GEMV);
+    args_init(&args, GPUK_OP_GEMV, dt);
     gk_desc(A, &args.in[0]);
     gk_desc(X, &args.in[1]);
     gk_desc(Y, &args.out);
@@ -524,9 +545,10 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     ARG(A, a, "a");
     ARG(B, b, "b");
     ARG(C, c, "c");
-    CHECK(matrix(ctx, A, 2, "a"));
-    CHECK(matrix(ctx, B, 2, "b"));
-    CHECK(matrix(ctx, C, 2, "c"));
+    DTYPE(GPUK_OP_GEMM, A, "a");
+    CHECK(matrix(ctx, A, dt, 2, "a"));
+    CHECK(matrix(ctx, B, dt, 2, "b"));
+    CHECK(matrix(ctx, C, dt, 2, "c"));
     int64_t m = trans_a ? A->shape[1] : A->shape[0];
     int64_t k = trans_a ? A->shape[0] : A->shape[1];
     int64_t kb = trans_b ? B->shape[1] : B->shape[0];
@@ -541,7 +563,7 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     CHECK(gk_need_disjoint(ctx, C, "c", B, "b", 0));
 
     gpuk_args args;
-    args_init(&args, GPUK_OP_GEMM);
+    args_init(&args, GPUK_OP_GEMM, dt);
     gk_desc(A, &args.in[0]);
     gk_desc(B, &args.in[1]);
     gk_desc(C, &args.out);

@@ -7,12 +7,13 @@
  * beta != 0).  Afterwards the output is read back, the naive CPU rung runs
  * on the host copies (the CPU backend works on plain host pointers), and
  * each element must agree:
- *   - bit for bit for the exact ops (min-plus, transpose, copy, gather,
- *     relu, and the one-rounding elementwise ops add, scale, bias+relu);
+ *   - bit for bit for the ops the catalogue of gpuk.h marks exact (at most
+ *     one rounding per element: min-plus, transpose, copy, gather, relu,
+ *     add, scale, bias+relu);
  *   - for sums, within 2 * (2 gamma_K + 2u) * M, where M is the same op
- *     run on absolute values (so M = sum |a||b| for a product) and gamma_K
- *     = K u / (1 - K u): DESIGN.md's bound for each of the two results,
- *     added;
+ *     run on absolute values (so M = sum |a||b| for a product), K is the
+ *     catalogue's sum length and gamma_K = K u / (1 - K u): the bound of
+ *     doc/design.md ("Tolerances") for each of the two results, added;
  *   - for softmax, within (4 gamma_n + 16u) |y| (exp and the normalizing
  *     sum each carry a few roundings).
  * NaN must meet NaN, and infinities must match in place and sign.
@@ -111,42 +112,6 @@ fail:
     return NULL;
 }
 
-static int exact_op(gpuk_op op)
-{
-    switch (op) {
-    case GPUK_OP_MINPLUS: case GPUK_OP_TRANSPOSE: case GPUK_OP_COPY: case GPUK_OP_EMBEDDING:
-    case GPUK_OP_RELU: case GPUK_OP_ADD: case GPUK_OP_SCALE: case GPUK_OP_BIAS_RELU:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Terms in each output's sum (the K of gamma_K). */
-static int64_t sum_length(const gpuk_args *a)
-{
-    switch (a->op) {
-    case GPUK_OP_MATMUL: return a->in[0].shape[1] + a->has_bias;
-    case GPUK_OP_BATCHED_MATMUL: return a->in[0].shape[2];
-    case GPUK_OP_GEMM: return (a->trans_a ? a->in[0].shape[0] : a->in[0].shape[1]) + 1;
-    case GPUK_OP_GEMV: return (a->trans_a ? a->in[0].shape[0] : a->in[0].shape[1]) + 1;
-    case GPUK_OP_DOT: return a->in[0].shape[0];
-    case GPUK_OP_SPMV: return a->csr->max_row_nnz;
-    case GPUK_OP_REDUCE: return a->in[0].shape[1];
-    case GPUK_OP_MEANPOOL: return a->in[0].shape[1];
-    case GPUK_OP_SOFTMAX: return a->in[0].shape[1];
-    default: return 1;
-    }
-}
-
-static const gpuk_kernel *naive_of(gpuk_context *shadow, gpuk_op op)
-{
-    for (size_t i = 0; i < shadow->be->n_kernels; i++)
-        if (shadow->be->kernels[i].op == op)
-            return &shadow->be->kernels[i];
-    return NULL;
-}
-
 /* Run the naive rung on host copies: out receives the result; with abs,
  * on |inputs| (and |alpha|, |beta|, |initial out|). */
 static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_shadow *sh,
@@ -215,10 +180,11 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
     float *got = NULL, *want = NULL, *mag = NULL;
     if (!args)   /* the kernel failed: only clean up */
         goto done;
-    const gpuk_kernel *ref = naive_of(ctx->shadow, args->op);
+    /* the shadow's first rung of (op, dtype) is its naive one */
+    const gpuk_kernel *ref = gk_nth_kernel(ctx->shadow, args->op, args->dtype, 0);
     if (!ref) {
-        st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "GPUK_CHECK: the cpu shadow has no %s rung",
-                     gpuk_op_name(args->op));
+        st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "GPUK_CHECK: the cpu shadow has no %s rung of %s",
+                     gpuk_dtype_name(args->dtype), gpuk_op_name(args->op));
         goto done;
     }
     size_t n = (size_t)gpuk_tdesc_numel(&args->out);
@@ -235,9 +201,9 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
     }
     if ((st = replay(ctx, ref, sh, want, 0)) != GPUK_OK)
         goto done;
-    int exact = exact_op(args->op);
+    int exact = gpuk_op_exact(args->op) == 1;
     double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : ldexp(1.0, -24);
-    double K = (double)sum_length(args), gamma = K * u / (1 - K * u), factor = 0;
+    double K = (double)gk_sum_length(args), gamma = K * u / (1 - K * u), factor = 0;
     if (!exact) {
         if (args->op == GPUK_OP_SOFTMAX) {
             memcpy(mag, want, n * sizeof *mag);

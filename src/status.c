@@ -1,6 +1,13 @@
-/* status.c - status texts, dtype and op names, the library version. */
+/*
+ * status.c - names and texts generated from the two lists of gpuk.h: the
+ * status codes (GPUK_STATUS_MAP) and the op catalogue (GPUK_OP_MAP); dtype
+ * names; the library version.  Nothing here is written twice: a new status
+ * or op is one row of its list, and the checks below fail the build when
+ * the rows and the declared range disagree.
+ */
 #include "gpuk_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *gpuk_version(void)
@@ -8,46 +15,115 @@ const char *gpuk_version(void)
     return PACKAGE_VERSION;
 }
 
+/* ---- status codes */
+
 const char *gpuk_strerror(gpuk_status status)
 {
     switch (status) {
-    case GPUK_OK: return "success";
-    case GPUK_ERR_NULL: return "a required pointer argument is NULL";
-    case GPUK_ERR_INVALID: return "an argument has a value outside its domain";
-    case GPUK_ERR_DTYPE: return "a tensor has the wrong element type";
-    case GPUK_ERR_SHAPE: return "tensor shapes disagree or are out of range";
-    case GPUK_ERR_LAYOUT: return "tensor strides not supported here, or a view outside its storage";
-    case GPUK_ERR_OVERFLOW: return "an element count or byte size overflows";
-    case GPUK_ERR_ALIAS: return "an output overlaps an input";
-    case GPUK_ERR_HANDLE: return "not a live handle (destroyed or never created)";
-    case GPUK_ERR_CONTEXT: return "the handle belongs to another context";
-    case GPUK_ERR_SPARSE: return "invalid CSR structure";
-    case GPUK_ERR_INDEX: return "an index value is out of range";
-    case GPUK_ERR_SIZE: return "the host buffer size differs from the tensor's";
-    case GPUK_ERR_VARIANT: return "no such variant of this op on this backend";
-    case GPUK_ERR_UNSUPPORTED: return "not implemented by this backend";
-    case GPUK_ERR_NO_MEMORY: return "out of host memory";
-    case GPUK_ERR_DEVICE_MEMORY: return "out of device memory";
-    case GPUK_ERR_BACKEND_NOT_FOUND: return "backend plugin not found";
-    case GPUK_ERR_BACKEND_LOAD: return "backend plugin could not be loaded";
-    case GPUK_ERR_BACKEND_SYMBOL: return "backend plugin lacks the entry symbol";
-    case GPUK_ERR_BACKEND_ABI: return "backend plugin built for another ABI";
-    case GPUK_ERR_NO_DRIVER: return "the backend's driver is missing or too old";
-    case GPUK_ERR_NO_DEVICE: return "no usable device";
-    case GPUK_ERR_DEVICE: return "the device reported an error";
-    case GPUK_ERR_LIBRARY: return "a vendor library call failed";
-    case GPUK_ERR_CHECK: return "shadow check (GPUK_CHECK) found a mismatch";
-    case GPUK_ERR_ENV: return "an environment variable has an invalid value";
-    case GPUK_ERR_INTERNAL: return "internal error in libgpuk";
+#define GK_STATUS_TEXT(name, value, text) case GPUK_##name: return text;
+    GPUK_STATUS_MAP(GK_STATUS_TEXT)
+#undef GK_STATUS_TEXT
     }
     return "unknown status code";
 }
 
+const char *gpuk_status_name(gpuk_status status)
+{
+    switch (status) {
+#define GK_STATUS_NAME(name, value, text) case GPUK_##name: return "GPUK_" #name;
+    GPUK_STATUS_MAP(GK_STATUS_NAME)
+#undef GK_STATUS_NAME
+    }
+    return NULL;
+}
+
+/* ---- the op catalogue.  The switches below repeat no case (a value used
+ * twice does not compile); with the count, each value of FIRST..LAST is
+ * a row exactly once. */
+
+#define GK_OP_ONE(id, value, name, exact, sum) +1
+enum { GK_OP_ROWS = 0 GPUK_OP_MAP(GK_OP_ONE) };
+#undef GK_OP_ONE
+_Static_assert(GK_OP_ROWS == GPUK_OP_LAST - GPUK_OP_FIRST + 1,
+               "GPUK_OP_MAP must have one row for each value of GPUK_OP_FIRST..GPUK_OP_LAST");
+#define GK_OP_RANGE(id, value, name, exact, sum)                                 \
+    _Static_assert(value >= GPUK_OP_FIRST && value <= GPUK_OP_LAST,              \
+                   "op " #id " lies outside GPUK_OP_FIRST..GPUK_OP_LAST");       \
+    _Static_assert(exact == 0 || exact == 1, "op " #id ": exact must be 0 or 1");
+GPUK_OP_MAP(GK_OP_RANGE)
+#undef GK_OP_RANGE
+
+const char *gpuk_op_name(gpuk_op op)
+{
+    switch (op) {
+#define GK_OP_NAME(id, value, name, exact, sum) case GPUK_OP_##id: return name;
+    GPUK_OP_MAP(GK_OP_NAME)
+#undef GK_OP_NAME
+    }
+    return NULL;
+}
+
+int gpuk_op_exact(gpuk_op op)
+{
+    switch (op) {
+#define GK_OP_EXACT(id, value, name, exact, sum) case GPUK_OP_##id: return exact;
+    GPUK_OP_MAP(GK_OP_EXACT)
+#undef GK_OP_EXACT
+    }
+    return -1;
+}
+
+gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op)
+{
+    if (!name || !op)
+        return GPUK_ERR_NULL;
+#define GK_OP_MATCH(id, value, text, exact, sum) \
+    if (strcmp(name, text) == 0) {               \
+        *op = GPUK_OP_##id;                      \
+        return GPUK_OK;                          \
+    }
+    GPUK_OP_MAP(GK_OP_MATCH)
+#undef GK_OP_MATCH
+    return GPUK_ERR_INVALID;
+}
+
+/* The terms of each output's sum (the K of gamma_K), by the catalogue's
+ * sum column, over the canonical operands of gpuk/backend.h. */
+static int64_t opa_cols(const gpuk_args *a)
+{
+    return a->trans_a ? a->in[0].shape[0] : a->in[0].shape[1];
+}
+#define GK_SUM_NONE(a) 1
+#define GK_SUM_DIM0(a) (a)->in[0].shape[0]
+#define GK_SUM_DIM1(a) (a)->in[0].shape[1]
+#define GK_SUM_DIM2(a) (a)->in[0].shape[2]
+#define GK_SUM_DIM1_BIAS(a) ((a)->in[0].shape[1] + (a)->has_bias)
+#define GK_SUM_OPA_COLS_BETA(a) (opa_cols(a) + 1)
+#define GK_SUM_ROW_NNZ(a) (a)->csr->max_row_nnz
+
+int64_t gk_sum_length(const gpuk_args *a)
+{
+    switch (a->op) {
+#define GK_OP_SUM(id, value, name, exact, sum) case GPUK_OP_##id: return GK_SUM_##sum(a);
+    GPUK_OP_MAP(GK_OP_SUM)
+#undef GK_OP_SUM
+    }
+    return 1;
+}
+
+/* ---- dtypes */
+
+#define GK_DT_RANGE(id, value, name, bytes) \
+    _Static_assert(value > 0 && value < 32, "dtype " #id " must lie in 1..31");
+GPUK_DTYPE_MAP(GK_DT_RANGE)
+#undef GK_DT_RANGE
+
 size_t gk_elsize(gpuk_dtype dt)
 {
     switch (dt) {
-    case GPUK_F32: return 4;
-    case GPUK_I32: return 4;
+#define GK_DT_SIZE(id, value, name, bytes) case GPUK_##id: return bytes;
+    GPUK_DTYPE_MAP(GK_DT_SIZE)
+#undef GK_DT_SIZE
     }
     return 0;
 }
@@ -60,48 +136,28 @@ size_t gpuk_dtype_size(gpuk_dtype dtype)
 const char *gpuk_dtype_name(gpuk_dtype dtype)
 {
     switch (dtype) {
-    case GPUK_F32: return "f32";
-    case GPUK_I32: return "i32";
+#define GK_DT_NAME(id, value, name, bytes) case GPUK_##id: return name;
+    GPUK_DTYPE_MAP(GK_DT_NAME)
+#undef GK_DT_NAME
     }
     return "?";
 }
 
-static const char *const op_names[GPUK_OP_LAST + 1] = {
-    [GPUK_OP_MATMUL] = "matmul",
-    [GPUK_OP_BATCHED_MATMUL] = "batched_matmul",
-    [GPUK_OP_MINPLUS] = "minplus",
-    [GPUK_OP_TRANSPOSE] = "transpose",
-    [GPUK_OP_REDUCE] = "reduce",
-    [GPUK_OP_ADD] = "add",
-    [GPUK_OP_SCALE] = "scale",
-    [GPUK_OP_RELU] = "relu",
-    [GPUK_OP_BIAS_RELU] = "bias_relu",
-    [GPUK_OP_COPY] = "copy",
-    [GPUK_OP_SOFTMAX] = "softmax",
-    [GPUK_OP_EMBEDDING] = "embedding",
-    [GPUK_OP_MEANPOOL] = "meanpool",
-    [GPUK_OP_SPMV] = "spmv",
-    [GPUK_OP_DOT] = "dot",
-    [GPUK_OP_GEMV] = "gemv",
-    [GPUK_OP_GEMM] = "gemm",
-};
+/* Every dtype this core knows, as a set. */
+#define GK_DT_BIT(id, value, name, bytes) | GPUK_DTYPE_BIT(value)
+const uint32_t gk_known_dtypes = 0 GPUK_DTYPE_MAP(GK_DT_BIT);
+#undef GK_DT_BIT
 
-const char *gpuk_op_name(gpuk_op op)
+/* "f32, i32" for a dtype set. */
+void gk_dtypes_str(uint32_t set, char *buf, size_t len)
 {
-    if ((int)op < GPUK_OP_FIRST || (int)op > GPUK_OP_LAST)
-        return NULL;
-    return op_names[op];
-}
-
-gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op)
-{
-    if (!name || !op)
-        return GPUK_ERR_NULL;
-    for (int i = GPUK_OP_FIRST; i <= GPUK_OP_LAST; i++) {
-        if (strcmp(op_names[i], name) == 0) {
-            *op = (gpuk_op)i;
-            return GPUK_OK;
-        }
-    }
-    return GPUK_ERR_INVALID;
+    size_t at = 0;
+    buf[0] = '\0';
+#define GK_DT_LIST(id, value, name, bytes)                                              \
+    if ((set & GPUK_DTYPE_BIT(value)) && at < len)                                      \
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", name);
+    GPUK_DTYPE_MAP(GK_DT_LIST)
+#undef GK_DT_LIST
+    if (!at)
+        snprintf(buf, len, "none");
 }

@@ -3,13 +3,40 @@
  *
  * A tensor is a view (shape, strides, offset) of a reference-counted
  * storage in backend memory.  Views keep their storage alive, so a base
- * may be destroyed before its views.
+ * may be destroyed before its views.  The kernel operand of a tensor
+ * (gk_desc) is made here too, next to the layout it describes.
  */
 #include "gpuk_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void gk_desc(const gk_tensor *t, gpuk_tdesc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->data = t->st->data ? (char *)t->st->data + (size_t)t->offset * gk_elsize(t->dtype) : NULL;
+    d->dtype = t->dtype;
+    d->ndim = t->ndim;
+    memcpy(d->shape, t->shape, sizeof t->shape);
+    memcpy(d->stride, t->stride, sizeof t->stride);
+}
+
+/* A contiguous tensor seen with another shape of the same element count. */
+void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d)
+{
+    gk_desc(t, d);
+    d->ndim = ndim;
+    int64_t s = 1;
+    for (int i = GPUK_MAX_DIMS - 1; i >= 0; i--) {
+        d->shape[i] = i < ndim ? shape[i] : 0;
+        d->stride[i] = 0;
+    }
+    for (int i = ndim - 1; i >= 0; i--) {
+        d->stride[i] = s;
+        s *= shape[i];
+    }
+}
 
 /* numel and bytes of a shape, with overflow checks; returns 0 on overflow. */
 static int count(const gk_tensor *t, size_t es, int64_t *numel, size_t *bytes)

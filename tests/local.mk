@@ -19,15 +19,16 @@ tests_t_ops_cuda_LDADD = $(TEST_LIBS)
 # test-only plugins: one source, built with different flags (see plugin_fake.c)
 FAKE_LDFLAGS = -module -avoid-version -shared -no-undefined -rpath /nowhere
 FAKE_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-check_LTLIBRARIES += tests/fake_ok.la tests/fake_abi2.la tests/fake_minor99.la \
+check_LTLIBRARIES += tests/fake_ok.la tests/fake_abi1.la tests/fake_minor99.la \
 	tests/fake_noentry.la tests/fake_probefail.la tests/fake_initfail.la \
-	tests/fake_small.la tests/fake_duprows.la tests/fake_wrong.la
+	tests/fake_small.la tests/fake_duprows.la tests/fake_wrong.la tests/fake_future.la \
+	tests/fake_shortrows.la tests/fake_nodtype.la tests/fake_twodefaults.la
 tests_fake_ok_la_SOURCES = tests/plugin_fake.c
 tests_fake_ok_la_CFLAGS = $(FAKE_CFLAGS)
 tests_fake_ok_la_LDFLAGS = $(FAKE_LDFLAGS)
-tests_fake_abi2_la_SOURCES = tests/plugin_fake.c
-tests_fake_abi2_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MAJOR=2
-tests_fake_abi2_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_abi1_la_SOURCES = tests/plugin_fake.c
+tests_fake_abi1_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MAJOR=1
+tests_fake_abi1_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_minor99_la_SOURCES = tests/plugin_fake.c
 tests_fake_minor99_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MINOR=99
 tests_fake_minor99_la_LDFLAGS = $(FAKE_LDFLAGS)
@@ -49,6 +50,18 @@ tests_fake_duprows_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_wrong_la_SOURCES = tests/plugin_fake.c
 tests_fake_wrong_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_WRONG
 tests_fake_wrong_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_future_la_SOURCES = tests/plugin_fake.c
+tests_fake_future_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_FUTURE
+tests_fake_future_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_shortrows_la_SOURCES = tests/plugin_fake.c
+tests_fake_shortrows_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_SHORT_ROWS
+tests_fake_shortrows_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_nodtype_la_SOURCES = tests/plugin_fake.c
+tests_fake_nodtype_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_NO_DTYPE
+tests_fake_nodtype_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_twodefaults_la_SOURCES = tests/plugin_fake.c
+tests_fake_twodefaults_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_TWO_DEFAULTS
+tests_fake_twodefaults_la_LDFLAGS = $(FAKE_LDFLAGS)
 
 # the loader, contexts and environment; tensors, views, handles, CSR
 check_PROGRAMS += tests/t_loader tests/t_tensor

@@ -4,6 +4,12 @@
  *
  *   FAKE_ABI_MAJOR=n    report another ABI major (must be rejected first)
  *   FAKE_ABI_MINOR=n    report a newer minor (must be accepted)
+ *   FAKE_FUTURE         a plugin of a later minor: larger struct and rows, a
+ *                       row of an op and one of a dtype this core does not
+ *                       know (skipped with a report line; the rest works)
+ *   FAKE_SHORT_ROWS     kernel rows too short for ABI 2.0 (rejected)
+ *   FAKE_NO_DTYPE       a row that serves no dtype (rejected)
+ *   FAKE_TWO_DEFAULTS   two default rows of one (op, dtype) (rejected)
  *   FAKE_NO_ENTRY       export no entry symbol
  *   FAKE_PROBE_FAIL     probe says there is no device
  *   FAKE_INIT_FAIL      init fails (a device ordinal it does not have)
@@ -11,8 +17,10 @@
  *   FAKE_DUP_ROWS       a kernel table with one (op, variant) twice
  *   FAKE_WRONG          kernels that answer slightly wrong (for GPUK_CHECK)
  *
- * It keeps its memory on the host and implements two ops: copy and
- * matmul (naive), enough for the tests that load it.
+ * It keeps its memory on the host and implements two ops: copy (f32, and
+ * an i32-only rung, so dispatch by dtype is seen) and matmul (naive),
+ * enough for the tests that load it.  Every kernel first checks that core
+ * set gpuk_args.size.
  */
 #include <gpuk/backend.h>
 
@@ -24,7 +32,11 @@
 #define FAKE_ABI_MAJOR GPUK_ABI_MAJOR
 #endif
 #ifndef FAKE_ABI_MINOR
+#ifdef FAKE_FUTURE
+#define FAKE_ABI_MINOR 99
+#else
 #define FAKE_ABI_MINOR GPUK_ABI_MINOR
+#endif
 #endif
 
 struct gpuk_bctx {
@@ -89,8 +101,22 @@ static gpuk_status timer_stop(gpuk_bctx *b, double *ms)
     return GPUK_OK;
 }
 
+/* core must say how large gpuk_args is, and fill the dtype */
+static gpuk_status args_ok(gpuk_bctx *b, const gpuk_args *a, gpuk_dtype want)
+{
+    if (!GPUK_ARGS_HAS(a, has_bias) || a->dtype != want) {
+        snprintf(b->err, sizeof b->err, "gpuk_args.size %zu or dtype %d is wrong", a->size,
+                 (int)a->dtype);
+        return GPUK_ERR_INTERNAL;
+    }
+    return GPUK_OK;
+}
+
 static gpuk_status copy_k(gpuk_bctx *b, const gpuk_args *a)
 {
+    gpuk_status st = args_ok(b, a, GPUK_F32);
+    if (st != GPUK_OK)
+        return st;
     int64_t n = a->out.shape[0];
     memmove(a->out.data, a->in[0].data, (size_t)n * sizeof(float));
 #ifdef FAKE_WRONG
@@ -101,8 +127,19 @@ static gpuk_status copy_k(gpuk_bctx *b, const gpuk_args *a)
     return GPUK_OK;
 }
 
+static gpuk_status copy_i32_k(gpuk_bctx *b, const gpuk_args *a)
+{
+    gpuk_status st = args_ok(b, a, GPUK_I32);
+    if (st == GPUK_OK)
+        memmove(a->out.data, a->in[0].data, (size_t)a->out.shape[0] * sizeof(int32_t));
+    return st;
+}
+
 static gpuk_status matmul_k(gpuk_bctx *b, const gpuk_args *a)
 {
+    gpuk_status st = args_ok(b, a, GPUK_F32);
+    if (st != GPUK_OK)
+        return st;
     const gpuk_tdesc *A = &a->in[0], *B = &a->in[1], *C = &a->out;
     int64_t m = A->shape[0], k = A->shape[1], n = B->shape[1];
     for (int64_t i = 0; i < m; i++)
@@ -121,21 +158,58 @@ static gpuk_status matmul_k(gpuk_bctx *b, const gpuk_args *a)
     return GPUK_OK;
 }
 
-static const gpuk_kernel kernels[] = {
-    { GPUK_OP_COPY, "naive", GPUK_KF_DEFAULT, copy_k, "memmove" },
-    { GPUK_OP_MATMUL, "naive", GPUK_KF_DEFAULT, matmul_k, "triple loop" },
+/* A later minor may append members to a row: the future plugin's rows
+ * carry one more, and the table says how far apart its rows are. */
+typedef struct fake_row {
+    gpuk_kernel k;
+#ifdef FAKE_FUTURE
+    const char *added_later;
+#endif
+} fake_row;
+#ifdef FAKE_FUTURE
+#define LATER , "a member this core does not know"
+#else
+#define LATER
+#endif
+
+static const fake_row kernels[] = {
+    { { GPUK_OP_COPY, GPUK_DT_F32, "naive", GPUK_KF_DEFAULT, copy_k, "memmove", "plain" } LATER },
+    { { GPUK_OP_COPY, GPUK_DT_I32, "i32only", GPUK_KF_DEFAULT, copy_i32_k, "memmove of i32",
+        NULL } LATER },
+    { { GPUK_OP_MATMUL, GPUK_DT_F32, "naive", GPUK_KF_DEFAULT, matmul_k, "triple loop", NULL }
+      LATER },
 #ifdef FAKE_DUP_ROWS
-    { GPUK_OP_MATMUL, "naive", 0, matmul_k, "the same row again" },
+    { { GPUK_OP_MATMUL, GPUK_DT_F32, "naive", 0, matmul_k, "the same row again", NULL } LATER },
+#endif
+#ifdef FAKE_FUTURE
+    { { (gpuk_op)99, GPUK_DT_F32, "tomorrow", GPUK_KF_DEFAULT, copy_k, "an op of a later core",
+        NULL } LATER },
+    { { GPUK_OP_COPY, 1u << 30, "f128", 0, copy_k, "a dtype of a later core", NULL } LATER },
+#endif
+#ifdef FAKE_NO_DTYPE
+    { { GPUK_OP_MATMUL, 0, "nothing", 0, matmul_k, "serves no dtype", NULL } LATER },
+#endif
+#ifdef FAKE_TWO_DEFAULTS
+    { { GPUK_OP_MATMUL, GPUK_DT_F32, "again", GPUK_KF_DEFAULT, matmul_k, "a second default",
+        NULL } LATER },
 #endif
 };
 
-static const gpuk_backend fake = {
+/* The future plugin's struct is larger too: a member appended later. */
+typedef struct fake_backend {
+    gpuk_backend be;
+#ifdef FAKE_FUTURE
+    void (*added_later)(void);
+#endif
+} fake_backend;
+
+static const fake_backend fake = { {
     .abi_major = FAKE_ABI_MAJOR,
     .abi_minor = FAKE_ABI_MINOR,
 #ifdef FAKE_SMALL
     .size = 40,
 #else
-    .size = sizeof(gpuk_backend),
+    .size = sizeof(fake_backend),
 #endif
     .flags = GPUK_BF_HOST_MEMORY,
     .name = "fake",
@@ -154,9 +228,14 @@ static const gpuk_backend fake = {
     .sync = sync_,
     .timer_start = timer_start,
     .timer_stop = timer_stop,
-    .kernels = kernels,
+    .kernels = &kernels[0].k,
     .n_kernels = sizeof kernels / sizeof kernels[0],
-};
+#ifdef FAKE_SHORT_ROWS
+    .kernel_size = 16,
+#else
+    .kernel_size = sizeof(fake_row),
+#endif
+} };
 
 #ifdef FAKE_NO_ENTRY
 GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry_misspelled(void);
@@ -166,5 +245,5 @@ GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);
 GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void)
 #endif
 {
-    return &fake;
+    return &fake.be;
 }

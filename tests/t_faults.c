@@ -373,7 +373,7 @@ static void cleanup(const char *dir)
 {
     /* only what this test made: fixed names under its own mkdtemp folder */
     static const char *const sub[] = { "unreadable", "empty", "arch", "class", "truncated",
-                                       "isdir", "fake_probefail", "fake_initfail", "fake_abi2",
+                                       "isdir", "fake_probefail", "fake_initfail", "fake_abi1",
                                        "fake_noentry" };
     char p[700];
     for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
@@ -420,7 +420,7 @@ int main(void)
     broken_files();
     auto_versus_named("fake_probefail", GPUK_ERR_NO_DEVICE, "no fake device present");
     auto_versus_named("fake_initfail", GPUK_ERR_NO_DEVICE, "init failed");
-    auto_versus_named("fake_abi2", GPUK_ERR_BACKEND_ABI, "ABI 2.");
+    auto_versus_named("fake_abi1", GPUK_ERR_BACKEND_ABI, "ABI 1.");
     auto_versus_named("fake_noentry", GPUK_ERR_BACKEND_SYMBOL, "entry symbol");
     memory();   /* last: it loads the cpu plugin into this process */
     cleanup(tmp);

@@ -7,6 +7,7 @@
 #include "tap.h"
 
 #include <gpuk.h>
+#include <gpuk/backend.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,23 +166,127 @@ static void test_rejections(void)
     tap_ok(st == GPUK_ERR_BACKEND_LOAD && !ctx, "a directory as plugin path: %s",
            gpuk_strerror(st));
 
-    rejected("abi2", GPUK_ERR_BACKEND_ABI, "plugin ABI 2.");
+    rejected("abi1", GPUK_ERR_BACKEND_ABI, "plugin ABI 1.0, libgpuk needs 2.x");
     rejected("noentry", GPUK_ERR_BACKEND_SYMBOL, "entry symbol gpuk_backend_entry missing");
     rejected("probefail", GPUK_ERR_NO_DEVICE, "no fake device present");
     rejected("initfail", GPUK_ERR_NO_DEVICE, "init failed");
     rejected("small", GPUK_ERR_BACKEND_ABI, "smaller than ABI");
-    rejected("duprows", GPUK_ERR_BACKEND_ABI, "both define matmul/naive");
+    rejected("duprows", GPUK_ERR_BACKEND_ABI, "both define matmul/naive for f32");
+    rejected("shortrows", GPUK_ERR_BACKEND_ABI, "kernel rows are 16 bytes apart");
+    rejected("nodtype", GPUK_ERR_BACKEND_ABI, "(op 1, nothing) serves no dtype");
+    rejected("twodefaults", GPUK_ERR_BACKEND_ABI, "matmul/naive and matmul/again are both the "
+             "default for f32");
 
     st = try_open(fake("minor99"), &ctx, msg, sizeof msg);
     tap_ok(st == GPUK_OK && ctx, "a newer ABI minor is accepted (%s)", gpuk_strerror(st));
     if (ctx) {
         gpuk_info info;
         gpuk_context_info(ctx, &info);
-        tap_ok(info.abi_major == 1 && info.abi_minor == 99, "info reports ABI %u.%u",
-               info.abi_major, info.abi_minor);
+        tap_ok(info.abi_major == GPUK_ABI_MAJOR && info.abi_minor == 99,
+               "info reports ABI %u.%u", info.abi_major, info.abi_minor);
+        tap_ok(contains(msg, "note: plugin ABI 2.99, this libgpuk 2.0"),
+               "the report notes the newer minor");
         size_t n = 99;
         tap_ok(gpuk_variant_count(ctx, GPUK_OP_MINPLUS, &n) == GPUK_OK && n == 0,
                "fake backend lists no minplus variant");
+        gpuk_context_close(ctx);
+    }
+}
+
+/* A plugin of a later minor: a larger struct, rows of a larger stride,
+ * and rows of an op and of a dtype this core does not know.  It loads;
+ * the unknown rows are skipped and named in the report; the rest works,
+ * read at the plugin's row stride. */
+static void test_future(void)
+{
+    char msg[4096];
+    gpuk_context *ctx = NULL;
+    gpuk_status st = try_open(fake("future"), &ctx, msg, sizeof msg);
+    if (!tap_ok(st == GPUK_OK && ctx, "a plugin of a later minor with unknown rows loads (%s)",
+                gpuk_strerror(st))) {
+        tap_diag("report:\n%s", msg);
+        return;
+    }
+    tap_ok(contains(msg, "skipped kernel rows") && contains(msg, "(op 99, tomorrow)") &&
+               contains(msg, "(op 10, f128, no known dtype)"),
+           "the report names the two rows it skipped");
+    size_t n = 0;
+    gpuk_variant_info vi;
+    tap_ok(gpuk_variant_count(ctx, GPUK_OP_COPY, &n) == GPUK_OK && n == 1 &&
+               gpuk_variant_get(ctx, GPUK_OP_COPY, 0, &vi) == GPUK_OK &&
+               strcmp(vi.name, "naive") == 0 && strcmp(vi.summary, "memmove") == 0,
+           "its known rows are read at its own row stride (copy: %zu f32 rung)", n);
+    int64_t len = 5;
+    float x[5] = { 1, 2, 3, 4, 5 }, y[5] = { 0 };
+    gpuk_tensor *a = NULL, *b = NULL;
+    gpuk_tensor_create(ctx, GPUK_F32, 1, &len, &a);
+    gpuk_tensor_create(ctx, GPUK_F32, 1, &len, &b);
+    gpuk_tensor_write(ctx, a, x, sizeof x);
+    st = gpuk_copy(ctx, a, b, NULL);
+    gpuk_tensor_read(ctx, b, y, sizeof y);
+    tap_ok(st == GPUK_OK && memcmp(x, y, sizeof x) == 0, "and runs (%s: %s)", gpuk_strerror(st),
+           gpuk_context_error(ctx));
+    gpuk_context_close(ctx);
+}
+
+/* Rows keyed by (op, dtype, variant), and a rung's alias. */
+static void test_dtype_rows(void)
+{
+    char msg[4096];
+    gpuk_context *ctx = NULL;
+    if (try_open(fake("ok"), &ctx, msg, sizeof msg) != GPUK_OK) {
+        tap_ok(0, "fake_ok opens: %s", msg);
+        return;
+    }
+    size_t nf = 0, ni = 0;
+    gpuk_variant_info vi;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_COPY, GPUK_F32, &nf);
+    gpuk_variant_count_dtype(ctx, GPUK_OP_COPY, GPUK_I32, &ni);
+    tap_ok(nf == 1 && ni == 1, "copy has one f32 and one i32 rung (%zu, %zu)", nf, ni);
+    tap_ok(gpuk_variant_get_dtype(ctx, GPUK_OP_COPY, GPUK_I32, 0, &vi) == GPUK_OK &&
+               strcmp(vi.name, "i32only") == 0 && vi.dtypes == GPUK_DTYPE_BIT(GPUK_I32) &&
+               vi.alias == NULL,
+           "the i32 ladder lists the i32 row with its dtype set");
+    tap_ok(gpuk_variant_get(ctx, GPUK_OP_COPY, 0, &vi) == GPUK_OK && vi.alias &&
+               strcmp(vi.alias, "plain") == 0,
+           "the f32 row reports its alias");
+    tap_ok(gpuk_variant_count_dtype(ctx, GPUK_OP_COPY, (gpuk_dtype)77, &nf) == GPUK_ERR_DTYPE,
+           "a dtype that does not exist: GPUK_ERR_DTYPE");
+
+    int64_t len = 6;
+    int32_t xi[6] = { 1, -2, 3, -4, 5, 7 }, yi[6] = { 0 };
+    float xf[6] = { 1, 2, 3, 4, 5, 6 }, yf[6] = { 0 };
+    gpuk_tensor *ai = NULL, *bi = NULL, *af = NULL, *bf = NULL;
+    gpuk_tensor_create(ctx, GPUK_I32, 1, &len, &ai);
+    gpuk_tensor_create(ctx, GPUK_I32, 1, &len, &bi);
+    gpuk_tensor_create(ctx, GPUK_F32, 1, &len, &af);
+    gpuk_tensor_create(ctx, GPUK_F32, 1, &len, &bf);
+    gpuk_tensor_write(ctx, ai, xi, sizeof xi);
+    gpuk_tensor_write(ctx, af, xf, sizeof xf);
+    gpuk_status st = gpuk_copy(ctx, ai, bi, NULL);
+    gpuk_tensor_read(ctx, bi, yi, sizeof yi);
+    tap_ok(st == GPUK_OK && memcmp(xi, yi, sizeof xi) == 0,
+           "an i32 copy runs the i32 row (%s: %s)", gpuk_strerror(st), gpuk_context_error(ctx));
+    st = gpuk_copy(ctx, af, bf, "i32only");
+    tap_ok(st == GPUK_ERR_VARIANT && contains(gpuk_context_error(ctx), "f32 variants: naive (plain)"),
+           "the i32 rung's name is no f32 variant: %s", gpuk_context_error(ctx));
+    st = gpuk_copy(ctx, af, bf, "plain");
+    gpuk_tensor_read(ctx, bf, yf, sizeof yf);
+    tap_ok(st == GPUK_OK && memcmp(xf, yf, sizeof xf) == 0, "a rung answers to its alias (%s)",
+           gpuk_strerror(st));
+    st = gpuk_copy(ctx, ai, bf, NULL);
+    tap_ok(st == GPUK_ERR_DTYPE && contains(gpuk_context_error(ctx), "out:"),
+           "operands of two dtypes: GPUK_ERR_DTYPE naming out: %s", gpuk_context_error(ctx));
+    gpuk_context_close(ctx);
+
+    /* the cpu backend computes copy in f32 only: an i32 copy names x */
+    if (gpuk_context_open(&ctx, "cpu") == GPUK_OK) {
+        gpuk_tensor_create(ctx, GPUK_I32, 1, &len, &ai);
+        gpuk_tensor_create(ctx, GPUK_I32, 1, &len, &bi);
+        st = gpuk_copy(ctx, ai, bi, NULL);
+        tap_ok(st == GPUK_ERR_DTYPE && contains(gpuk_context_error(ctx), "x: dtype is i32") &&
+                   contains(gpuk_context_error(ctx), "computes in f32"),
+               "cpu: an i32 copy is GPUK_ERR_DTYPE naming x: %s", gpuk_context_error(ctx));
         gpuk_context_close(ctx);
     }
 }
@@ -341,6 +446,8 @@ int main(void)
     test_cpu_and_auto();
     test_explicit_cuda();
     test_rejections();
+    test_future();
+    test_dtype_rows();
     test_env();
     test_fake_ops();
     test_shadow();

@@ -72,19 +72,36 @@ static int report(const char *backend, int quiet)
     printf("  check    %s\n", info.check ? "on (GPUK_CHECK shadow mode)" : "off");
 
     if (!quiet) {
-        printf("  ops and variants (ladder order; * = default):\n");
+        printf("  ops and variants (ladder order; * = default; (alias) = a former name "
+               "still accepted):\n");
+        static const gpuk_dtype dtypes[] = {
+#define DTYPE_ROW(id, value, name, bytes) GPUK_##id,
+            GPUK_DTYPE_MAP(DTYPE_ROW)
+#undef DTYPE_ROW
+        };
         for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-            size_t n = 0;
-            gpuk_variant_count(ctx, (gpuk_op)op, &n);
-            printf("    %s (%zu)\n", gpuk_op_name((gpuk_op)op), n);
-            for (size_t i = 0; i < n; i++) {
-                gpuk_variant_info v;
-                char fl[64];
-                if (gpuk_variant_get(ctx, (gpuk_op)op, i, &v) != GPUK_OK)
+            for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+                size_t n = 0;
+                gpuk_variant_count_dtype(ctx, (gpuk_op)op, dtypes[d], &n);
+                /* every op lists its f32 ladder, even an empty one */
+                if (n == 0 && dtypes[d] != GPUK_F32)
                     continue;
-                flags_str(v.flags, fl, sizeof fl);
-                printf("      %c %-14s %s%s%s%s\n", (v.flags & GPUK_VARIANT_DEFAULT) ? '*' : ' ',
-                       v.name, v.summary, fl[0] ? " [" : "", fl[0] ? fl + 1 : "", fl[0] ? "]" : "");
+                printf("    %s, %s (%zu)\n", gpuk_op_name((gpuk_op)op),
+                       gpuk_dtype_name(dtypes[d]), n);
+                for (size_t i = 0; i < n; i++) {
+                    gpuk_variant_info v;
+                    char fl[64], name[64];
+                    if (gpuk_variant_get_dtype(ctx, (gpuk_op)op, dtypes[d], i, &v) != GPUK_OK)
+                        continue;
+                    flags_str(v.flags, fl, sizeof fl);
+                    if (v.alias)
+                        snprintf(name, sizeof name, "%s (%s)", v.name, v.alias);
+                    else
+                        snprintf(name, sizeof name, "%s", v.name);
+                    printf("      %c %-18s %s%s%s%s\n",
+                           (v.flags & GPUK_VARIANT_DEFAULT) ? '*' : ' ', name, v.summary,
+                           fl[0] ? " [" : "", fl[0] ? fl + 1 : "", fl[0] ? "]" : "");
+                }
             }
         }
     }

@@ -8,6 +8,8 @@
  * Every op of a context runs asynchronously on the context's one stream;
  * read and sync wait for it.
  */
+#include "config.h"
+
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -379,7 +381,7 @@ static const gpuk_backend cuda_backend = {
     (uint32_t)sizeof(gpuk_backend),
     0u,
     "cuda",
-    "0.1.0",
+    PACKAGE_VERSION,
     "NVIDIA GPUs through the CUDA runtime: hand-written kernel ladders, cuBLAS and cuSPARSE",
     cuda_probe,
     cuda_init,
@@ -396,6 +398,7 @@ static const gpuk_backend cuda_backend = {
     cuda_timer_stop,
     gkc_kernels,
     gkc_n_kernels,
+    (uint32_t)sizeof(gpuk_kernel),
     gkc_csr_prepare,
     gkc_csr_release,
     gkc_peak,

@@ -5,14 +5,23 @@
  * GPUK_BACKEND_ENTRY ("gpuk_backend_entry"), a function returning a
  * pointer to one const struct gpuk_backend.  The loader reads abi_major
  * first and rejects a plugin of another major version before it touches
- * any other field; it reads only the first `size` bytes, so a later minor
- * version can append members without breaking older plugins (absent
- * members count as NULL).
+ * any other field.
  *
- * Core validates every argument before a backend sees it (rule 1 of
- * DESIGN.md), and hands kernels operands in the canonical shapes listed
- * at gpuk_args below.  Kernels assume valid input and stay short.  They
- * never abort: every failure is a gpuk_status, with text for last_error().
+ * Growing without breaking (doc/design.md, "The plugin ABI"):
+ *   - the backend struct, each kernel row and gpuk_args carry their own
+ *     size; a later minor version only appends members, and a reader
+ *     treats a member past the size it was given as absent (NULL / 0);
+ *   - a plugin of a newer minor loads in an older core: rows of ops or
+ *     dtypes the core does not know are skipped with a line in the load
+ *     report, not fatal;
+ *   - a plugin of an older minor loads in a newer core: the members it
+ *     lacks count as absent, and what needs them returns
+ *     GPUK_ERR_UNSUPPORTED.
+ *
+ * Core validates every argument before a backend sees it, and hands
+ * kernels operands in the canonical shapes listed at gpuk_args below.
+ * Kernels assume valid input and stay short.  They never abort: every
+ * failure is a gpuk_status, with text for last_error().
  *
  * Members marked (optional) may be NULL.
  */
@@ -27,7 +36,9 @@
 extern "C" {
 #endif
 
-#define GPUK_ABI_MAJOR 1
+/* 2.0: kernel rows keyed by (op, dtype, variant) with an alias; row and
+ * argument sizes; a newer plugin's unknown rows are skipped, not fatal. */
+#define GPUK_ABI_MAJOR 2
 #define GPUK_ABI_MINOR 0
 
 #define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
@@ -99,9 +110,18 @@ typedef struct gpuk_csr_desc {
  * Outputs do not overlap inputs, except ADD/SCALE/RELU/BIAS_RELU/COPY/
  * SOFTMAX, whose output may be exactly an input.  With beta == 0, GEMV and
  * GEMM must not read their output; with alpha == 0, not their inputs.
+ *
+ * dtype is the type the op computes in, one the kernel's row serves: the
+ * element type of every operand of the table above except the ones whose
+ * type is fixed (EMBEDDING's ids, i32).
+ *
+ * size: a plugin built against a later minor reads a member appended
+ * after the ones listed here only when GPUK_ARGS_HAS(args, member).
  */
 typedef struct gpuk_args {
+    size_t size;       /* sizeof(gpuk_args) as core was built */
     gpuk_op op;
+    gpuk_dtype dtype;
     int n_in;
     gpuk_tdesc in[3];
     gpuk_tdesc out;
@@ -113,6 +133,9 @@ typedef struct gpuk_args {
     int has_bias;
 } gpuk_args;
 
+#define GPUK_ARGS_HAS(a, member) \
+    ((a)->size >= offsetof(gpuk_args, member) + sizeof((a)->member))
+
 typedef gpuk_status (*gpuk_kernel_fn)(gpuk_bctx *b, const gpuk_args *args);
 
 /* Kernel flags: the same bits as GPUK_VARIANT_* of gpuk.h. */
@@ -120,14 +143,23 @@ typedef gpuk_status (*gpuk_kernel_fn)(gpuk_bctx *b, const gpuk_args *args);
 #define GPUK_KF_LIBRARY GPUK_VARIANT_LIBRARY
 #define GPUK_KF_TF32    GPUK_VARIANT_TF32
 
-/* One row of a backend's kernel table.  Rows of an op are listed in
- * ladder order: the naive rung first, library variants last. */
+/* The dtype set of a kernel row: GPUK_DTYPE_BIT of each dtype it serves. */
+#define GPUK_DT_F32 GPUK_DTYPE_BIT(GPUK_F32)
+#define GPUK_DT_I32 GPUK_DTYPE_BIT(GPUK_I32)
+
+/* One row of a backend's kernel table: the function that computes op in
+ * the dtypes of its set, under a variant name.  Rows of an op are listed
+ * in ladder order: the naive rung first, library variants last.  A name
+ * (or alias) may appear twice for one op only with disjoint dtype sets,
+ * and at most one row of each (op, dtype) carries GPUK_KF_DEFAULT. */
 typedef struct gpuk_kernel {
     gpuk_op op;
-    const char *variant;   /* lower-case name, unique per op: "naive", "tiled", ... */
+    uint32_t dtypes;       /* GPUK_DT_* bits; the op's dtype is args->dtype */
+    const char *variant;   /* lower-case name: "naive", "tiled", ... */
     uint32_t flags;        /* GPUK_KF_* */
     gpuk_kernel_fn fn;
     const char *summary;   /* one line: what this rung changes and why it is faster */
+    const char *alias;     /* (optional) a former name still accepted, e.g. "v3" */
 } gpuk_kernel;
 
 #define GPUK_MAX_DEVICES 16
@@ -197,8 +229,11 @@ typedef struct gpuk_backend {
     gpuk_status (*timer_start)(gpuk_bctx *b);
     gpuk_status (*timer_stop)(gpuk_bctx *b, double *ms);
 
+    /* The kernel table: n_kernels rows, kernel_size bytes apart
+     * (sizeof(gpuk_kernel) as the plugin was built), so rows may grow too. */
     const gpuk_kernel *kernels;
     size_t n_kernels;
+    uint32_t kernel_size;
 
     /* (optional) Build per-matrix state (a cuSPARSE descriptor, say) in
      * csr->prepared when a CSR matrix is created; released at destroy. */
