@@ -22,9 +22,9 @@
  * reuse is ordered; growing one frees the old buffer, and cudaFree waits for
  * the device).  Each op family uses fixed slots. */
 enum gkc_slot {
-    GKC_SLOT_A = 0,      /* packed or transposed left operand (cublas, minplus v1) */
+    GKC_SLOT_A = 0,      /* packed or transposed left operand (cublas, minplus transposed) */
     GKC_SLOT_B = 1,      /* packed right operand (cublas) */
-    GKC_SLOT_WORK = 2,   /* reduce partials, cuSPARSE workspace, peak output */
+    GKC_SLOT_WORK = 2,   /* reduce partials, split-k parts, cuSPARSE workspace, peak output */
     GKC_NSLOTS = 3
 };
 
@@ -96,10 +96,35 @@ gpuk_status gkc_sparse(gpuk_bctx *b, cusparseHandle_t *out);
 
 #define GKC_MAX_GRID_YZ 65535
 
+/* The arithmetic helpers below serve launch code and kernels alike. */
+#ifdef __CUDACC__
+#define GKC_HD __host__ __device__
+#else
+#define GKC_HD
+#endif
+
+/* ceil(a / b) for a >= 0, b > 0: the tiles of width b that cover a items (0 for a = 0). */
+static inline GKC_HD int64_t gkc_cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Where p sits within its 16-byte line (0..15); float4 loads and stores
+ * need 0, and operands at equal offsets can be brought there together. */
+static inline GKC_HD unsigned gkc_offset16(const void *p)
+{
+    return (unsigned)((uintptr_t)p & 15u);
+}
+
+static inline GKC_HD bool gkc_aligned16(const void *p)
+{
+    return gkc_offset16(p) == 0;
+}
+
 /* Blocks to cover n items with `per_block` items each: at least 1, at most cap. */
 static inline unsigned gkc_blocks(int64_t n, int64_t per_block, int64_t cap)
 {
-    int64_t g = (n + per_block - 1) / per_block;
+    int64_t g = gkc_cdiv(n, per_block);
     if (g < 1)
         g = 1;
     if (g > cap)
@@ -216,36 +241,64 @@ __device__ __forceinline__ float gkc_f4(const float4 &v, int i)
 }
 #endif /* __CUDACC__ */
 
-/* The operands of MATMUL (and, without bias, MINPLUS) as the kernels of the
- * register-tiled rungs take them: unit stride along rows, any row stride. */
+/* The operands of MATMUL, BATCHED_MATMUL and (without bias) MINPLUS as the
+ * hand-written rungs take them: unit stride along rows, any row stride, and
+ * for a batch, any stride between batches.  MATMUL is the batch of one with
+ * zero batch strides, so one kernel per rung serves both ops: the batch
+ * index comes from blockIdx.z (see gkc_mm_at). */
 struct gkc_mm {
-    const float *a, *b, *bias;
+    const float *a, *b, *bias;        /* bias: MATMUL only, else NULL */
     float *c;
     int64_t m, n, k, lda, ldb, ldc;
+    int64_t batch, sa, sb, sc;        /* batch count; strides between batches (0: broadcast) */
+    const char *op;                   /* the op's name for messages */
 };
 
 static inline gkc_mm gkc_mm_from(const gpuk_args *args)
 {
+    /* BATCHED_MATMUL's operands are [B, rows, cols]: the matrix dimensions start at 1 */
+    int d = args->op == GPUK_OP_BATCHED_MATMUL;
+    const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
     gkc_mm p;
-    p.a = (const float *)args->in[0].data;
-    p.b = (const float *)args->in[1].data;
-    p.bias = args->has_bias ? (const float *)args->in[2].data : NULL;
-    p.c = (float *)args->out.data;
-    p.m = args->in[0].shape[0];
-    p.k = args->in[0].shape[1];
-    p.n = args->in[1].shape[1];
-    p.lda = args->in[0].stride[0];
-    p.ldb = args->in[1].stride[0];
-    p.ldc = args->out.stride[0];
+    p.a = (const float *)A->data;
+    p.b = (const float *)B->data;
+    p.bias = !d && args->has_bias ? (const float *)args->in[2].data : NULL;
+    p.c = (float *)C->data;
+    p.m = A->shape[d];
+    p.k = A->shape[d + 1];
+    p.n = B->shape[d + 1];
+    p.lda = A->stride[d];
+    p.ldb = B->stride[d];
+    p.ldc = C->stride[d];
+    p.batch = d ? C->shape[0] : 1;
+    /* a single batch never moves, whatever its stride says (and then the
+     * stride cannot spoil gkc_mm_vec); a broadcast operand has stride 0 */
+    p.sa = p.batch > 1 ? A->stride[0] : 0;
+    p.sb = p.batch > 1 ? B->stride[0] : 0;
+    p.sc = p.batch > 1 ? C->stride[0] : 0;
+    p.op = d ? "batched_matmul" : args->op == GPUK_OP_MINPLUS ? "minplus" : "matmul";
     return p;
 }
 
-/* 16-byte loads of a and b are legal (every row starts on a 16-byte boundary). */
+/* 16-byte loads of a and b are legal: every row of every batch starts on a
+ * 16-byte boundary. */
 static inline int gkc_mm_vec(const gkc_mm *p)
 {
-    return ((uintptr_t)p->a & 15u) == 0 && ((uintptr_t)p->b & 15u) == 0 && p->lda % 4 == 0 &&
-           p->ldb % 4 == 0;
+    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
+           p->sa % 4 == 0 && p->sb % 4 == 0;
 }
+
+#ifdef __CUDACC__
+/* p moved to batch z: a, b and c of that batch (a broadcast operand stays
+ * put).  Offsets are int64: a batch stride times z may pass 2^31. */
+__device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
+{
+    p.a += z * p.sa;
+    p.b += z * p.sb;
+    p.c += z * p.sc;
+    return p;
+}
+#endif
 
 /* ---------------------------------------------------------------- shared pieces */
 
@@ -270,14 +323,13 @@ GKC_KERNEL(gkc_matmul_warptile_at);
 GKC_KERNEL(gkc_matmul_warptile_wide);
 GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32);
-GKC_KERNEL(gkc_batched_tiled);
 GKC_KERNEL(gkc_batched_cublas);
-GKC_KERNEL(gkc_minplus_v0);
-GKC_KERNEL(gkc_minplus_v1);
-GKC_KERNEL(gkc_minplus_v2);
-GKC_KERNEL(gkc_minplus_v3);
-GKC_KERNEL(gkc_minplus_v4);
-GKC_KERNEL(gkc_minplus_v5);
+GKC_KERNEL(gkc_minplus_naive);
+GKC_KERNEL(gkc_minplus_transposed);
+GKC_KERNEL(gkc_minplus_tiled);
+GKC_KERNEL(gkc_minplus_regtile_4x4);
+GKC_KERNEL(gkc_minplus_regtile_8x8);
+GKC_KERNEL(gkc_minplus_pipelined);
 GKC_KERNEL(gkc_transpose_naive);
 GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded);

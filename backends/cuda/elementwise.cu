@@ -100,11 +100,6 @@ __global__ void bias_relu_float4(const float4 *x, const float4 *bias, float4 *ou
     }
 }
 
-unsigned offset16(const void *p)
-{
-    return (unsigned)((uintptr_t)p & 15u);
-}
-
 template <bool BINARY, class F>
 gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const char *op)
 {
@@ -113,8 +108,8 @@ gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const cha
     const float *y = BINARY ? (const float *)args->in[1].data : NULL;
     float *out = (float *)args->out.data;
     int64_t n = gpuk_tdesc_numel(&args->out);
-    unsigned off = offset16(out);
-    if (vec && offset16(x) == off && (!BINARY || offset16(y) == off) && off % 4 == 0) {
+    unsigned off = gkc_offset16(out);
+    if (vec && gkc_offset16(x) == off && (!BINARY || gkc_offset16(y) == off) && off % 4 == 0) {
         int64_t head = ((16 - off) % 16) / 4;
         if (head > n)
             head = n;
@@ -135,7 +130,7 @@ gpuk_status run_bias_relu(gpuk_bctx *b, const gpuk_args *args, bool vec)
     const float *bias = (const float *)args->in[1].data;
     float *out = (float *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    if (vec && n % 4 == 0 && offset16(x) == 0 && offset16(bias) == 0 && offset16(out) == 0) {
+    if (vec && n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(bias) && gkc_aligned16(out)) {
         int64_t n4 = n / 4;
         bias_relu_float4<<<gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
             (const float4 *)x, (const float4 *)bias, (float4 *)out, rows, n4);

@@ -12,7 +12,6 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/matmul.cu \
 	backends/cuda/sgemm_regtile.cu \
 	backends/cuda/sgemm_async.cu \
-	backends/cuda/batched.cu \
 	backends/cuda/minplus.cu \
 	backends/cuda/transpose.cu \
 	backends/cuda/reduce.cu \

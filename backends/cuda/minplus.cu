@@ -1,7 +1,10 @@
 /*
- * minplus.cu - r[i][j] = min_k a[i][k] + b[k][j], seed 003's GPU ladder
- * (v0 naive ... v4 float4 + register reuse), then v5: v4's register tile
- * fed by the cp.async pipeline of tile_pipe.cuh.
+ * minplus.cu - r[i][j] = min_k a[i][k] + b[k][j], the (min, +) product
+ * that shortest-path algorithms square: naive, transposed, tiled,
+ * regtile_4x4, regtile_8x8 (float4 + register reuse), then pipelined:
+ * regtile_8x8's register tile fed by the cp.async pipeline of
+ * tile_pipe.cuh.  (Until ABI 2.0 the rungs were named v0..v5; those names
+ * remain as aliases in table.cu.)
  *
  * Bit-exact on every rung: each term is one float add, rounded the same
  * everywhere, and min is exact in any order.  Cells outside the matrices
@@ -34,16 +37,11 @@ mp mp_from(const gpuk_args *args)
     return p;
 }
 
-int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
 constexpr int T = 16;
 
-/* v0: one thread per output, threadIdx.x walking rows i (seed 003's V0).
- * A warp's loads of a[i][k] are lda apart: 32 transactions per step. */
-__global__ void minplus_v0(mp p, int64_t y0)
+/* naive: one thread per output, threadIdx.x walking rows i.  A warp's
+ * loads of a[i][k] are lda apart: 32 transactions per step. */
+__global__ void minplus_naive(mp p, int64_t y0)
 {
     int64_t i = (int64_t)blockIdx.x * T + threadIdx.x;
     int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
@@ -55,12 +53,13 @@ __global__ void minplus_v0(mp p, int64_t y0)
     p.r[i * p.ldr + j] = v;
 }
 
-/* v1: same mapping, but a was transposed into at[k][m] first (a scratch
- * buffer of the context), so the warp's 32 rows i are 32 consecutive floats
- * of at: one transaction per step instead of 32.  (Seed 003 transposes d
- * because r = d (x) d; with two operands it is the one indexed by the fast
- * thread index, a, that needs it.) */
-__global__ void minplus_v1(mp p, const float *at, int64_t y0)
+/* transposed: same mapping, but a was transposed into at[k][m] first (a
+ * scratch buffer of the context), so the warp's 32 rows i are 32
+ * consecutive floats of at: one transaction per step instead of 32.  (When
+ * squaring a distance matrix, r = d (x) d, one transposes d; with two
+ * operands it is the one indexed by the fast thread index, a, that needs
+ * it.) */
+__global__ void minplus_transposed(mp p, const float *at, int64_t y0)
 {
     int64_t i = (int64_t)blockIdx.x * T + threadIdx.x;
     int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
@@ -72,9 +71,9 @@ __global__ void minplus_v1(mp p, const float *at, int64_t y0)
     p.r[i * p.ldr + j] = v;
 }
 
-/* v2: 16x16 tiles of a and b staged in shared memory; each global load now
- * serves 16 threads, and the inner loop reads only shared memory. */
-__global__ void minplus_v2(mp p, int64_t y0)
+/* tiled: 16x16 tiles of a and b staged in shared memory; each global load
+ * now serves 16 threads, and the inner loop reads only shared memory. */
+__global__ void minplus_tiled(mp p, int64_t y0)
 {
     __shared__ float as[T][T];
     __shared__ float bs[T][T];
@@ -95,25 +94,25 @@ __global__ void minplus_v2(mp p, int64_t y0)
         p.r[i * p.ldr + j] = v;
 }
 
-/* v3: each thread owns a 4x4 block of outputs (rows ty+16r, cols tx+16c of
- * a 64x64 block tile), so each value loaded from shared memory feeds 4
- * add+min steps from registers: 4x less shared traffic per operation.  The
- * a tile is stored k-major (as[k][row], padded) so the 4 row values of a
- * step are one broadcast each. */
-constexpr int T3 = 64, K3 = 16;
-__global__ void minplus_v3(mp p, int64_t y0)
+/* regtile_4x4: each thread owns a 4x4 block of outputs (rows ty+16r, cols
+ * tx+16c of a 64x64 block tile), so each value loaded from shared memory
+ * feeds 4 add+min steps from registers: 4x less shared traffic per
+ * operation.  The a tile is stored k-major (as[k][row], padded) so the 4
+ * row values of a step are one broadcast each. */
+constexpr int T44 = 64, K44 = 16;
+__global__ void minplus_regtile_4x4(mp p, int64_t y0)
 {
-    __shared__ float as[K3][T3 + 1];
-    __shared__ float bs[K3][T3];
+    __shared__ float as[K44][T44 + 1];
+    __shared__ float bs[K44][T44];
     int tx = threadIdx.x, ty = threadIdx.y;
-    int64_t i0 = (y0 + blockIdx.y) * T3, j0 = (int64_t)blockIdx.x * T3;
+    int64_t i0 = (y0 + blockIdx.y) * T44, j0 = (int64_t)blockIdx.x * T44;
     float v[4][4];
 #pragma unroll
     for (int r = 0; r < 4; r++)
 #pragma unroll
         for (int c = 0; c < 4; c++)
             v[r][c] = INFINITY;
-    for (int64_t k0 = 0; k0 < p.k; k0 += K3) {
+    for (int64_t k0 = 0; k0 < p.k; k0 += K44) {
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             int64_t i = i0 + ty + 16 * q, k = k0 + tx;
@@ -123,7 +122,7 @@ __global__ void minplus_v3(mp p, int64_t y0)
         }
         __syncthreads();
 #pragma unroll
-        for (int k = 0; k < K3; k++) {
+        for (int k = 0; k < K44; k++) {
             float x[4], y[4];
 #pragma unroll
             for (int q = 0; q < 4; q++) {
@@ -148,21 +147,22 @@ __global__ void minplus_v3(mp p, int64_t y0)
         }
 }
 
-/* v4: an 8x8 register tile per thread (128x128 block tile, k depth 8), with
- * float4 everywhere it pays: four 16-byte shared loads feed 64 add+min steps
- * (16 per loaded float, v3 had 4), and the tiles come from global memory as
- * float4 when the rows are 16-byte aligned (VEC), else element by element.
- * A thread's rows are ty*4+{0..3} and 64+ty*4+{0..3}, its columns likewise
- * from tx, so a warp's float4 reads of bs are contiguous (no bank conflict);
- * as is k-major and padded by 4 so its transposed stores do not conflict. */
-constexpr int T4 = 128, K4 = 8;
+/* regtile_8x8: an 8x8 register tile per thread (128x128 block tile, k
+ * depth 8), with float4 everywhere it pays: four 16-byte shared loads feed
+ * 64 add+min steps (16 per loaded float, regtile_4x4 had 4), and the tiles
+ * come from global memory as float4 when the rows are 16-byte aligned
+ * (VEC), else element by element.  A thread's rows are ty*4+{0..3} and
+ * 64+ty*4+{0..3}, its columns likewise from tx, so a warp's float4 reads of
+ * bs are contiguous (no bank conflict); as is k-major and padded by 4 so
+ * its transposed stores do not conflict. */
+constexpr int T88 = 128, K88 = 8;
 template <bool VEC>
-__global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
+__global__ void __launch_bounds__(256) minplus_regtile_8x8(mp p, int64_t y0)
 {
-    __shared__ __align__(16) float as[K4][T4 + 4];
-    __shared__ __align__(16) float bs[K4][T4];
+    __shared__ __align__(16) float as[K88][T88 + 4];
+    __shared__ __align__(16) float bs[K88][T88];
     int tx = threadIdx.x, ty = threadIdx.y, t = ty * 16 + tx;
-    int64_t i0 = (y0 + blockIdx.y) * T4, j0 = (int64_t)blockIdx.x * T4;
+    int64_t i0 = (y0 + blockIdx.y) * T88, j0 = (int64_t)blockIdx.x * T88;
     float v[8][8];
 #pragma unroll
     for (int r = 0; r < 8; r++)
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
             v[r][c] = INFINITY;
     int arow = t >> 1, akq = (t & 1) * 4;      /* this thread's float4 of the a tile */
     int bk = t >> 5, bcol = (t & 31) * 4;      /* and of the b tile */
-    for (int64_t k0 = 0; k0 < p.k; k0 += K4) {
+    for (int64_t k0 = 0; k0 < p.k; k0 += K88) {
         int64_t i = i0 + arow, k = k0 + akq;
         float4 x;
         if (VEC && i < p.m && k + 3 < p.k) {
@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
         *(float4 *)&bs[bk][bcol] = y;
         __syncthreads();
 #pragma unroll
-        for (int kk = 0; kk < K4; kk++) {
+        for (int kk = 0; kk < K88; kk++) {
             float4 a0 = *(const float4 *)&as[kk][ty * 4];
             float4 a1 = *(const float4 *)&as[kk][64 + ty * 4];
             float4 b0 = *(const float4 *)&bs[kk][tx * 4];
@@ -232,21 +232,21 @@ __global__ void __launch_bounds__(256) minplus_v4(mp p, int64_t y0)
     }
 }
 
-/* v5: the 8x8 register tile of v4 in the warp-tiled layout, fed by the
- * 3-stage cp.async pipeline (tile_pipe.cuh): the copies of the next two k
- * slices fly while one is computed, one barrier per 16 k (v4: two per 8),
- * and no registers or instructions stage the tiles.  The compute loop is
- * the add+min micro-kernel: per k step four float4 shared loads and 64
- * FADD + 64 FMNMX, the two instruction kinds on different pipes.  cp.async
- * zero-fills cells past k, and 0 is not neutral for min, so the last slice
- * sets them to +inf first (rows and columns past the edge only reach
- * outputs that are never stored). */
-constexpr int K5 = 16;
+/* pipelined: the 8x8 register tile of regtile_8x8 in the warp-tiled
+ * layout, fed by the 3-stage cp.async pipeline (tile_pipe.cuh): the copies
+ * of the next two k slices fly while one is computed, one barrier per 16 k
+ * (regtile_8x8: two per 8), and no registers or instructions stage the
+ * tiles.  The compute loop is the add+min micro-kernel: per k step four
+ * float4 shared loads and 64 FADD + 64 FMNMX, the two instruction kinds on
+ * different pipes.  cp.async zero-fills cells past k, and 0 is not neutral
+ * for min, so the last slice sets them to +inf first (rows and columns past
+ * the edge only reach outputs that are never stored). */
+constexpr int KP = 16;
 template <bool VEC>
-__global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_v5(gkc_mm p, int64_t y0)
+__global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_pipelined(gkc_mm p, int64_t y0)
 {
     using namespace gkc_pipe;
-    constexpr int BK = K5, SA = geom<BK, false>::SA;
+    constexpr int BK = KP, SA = geom<BK, false>::SA;
     extern __shared__ __align__(16) float smem[];
     lane_tile lt;
     int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
@@ -301,88 +301,81 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_v5(gkc_mm p, int64_t 
     }
 }
 
-bool aligned16(const void *ptr)
-{
-    return ((uintptr_t)ptr & 15u) == 0;
-}
-
 }  // namespace
 
-GKC_KERNEL(gkc_minplus_v0)
+GKC_KERNEL(gkc_minplus_naive)
 {
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v0", cdiv(p.m, T), cdiv(p.n, T), 1,
+    return gkc_launch_grid(b, "minplus", "naive", gkc_cdiv(p.m, T), gkc_cdiv(p.n, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               minplus_v0<<<g, dim3(T, T), 0, s>>>(p, y0);
+                               minplus_naive<<<g, dim3(T, T), 0, s>>>(p, y0);
                            });
 }
 
-GKC_KERNEL(gkc_minplus_v1)
+GKC_KERNEL(gkc_minplus_transposed)
 {
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
     void *at = NULL;
     GKC_TRY(gkc_scratch(b, GKC_SLOT_A, (size_t)(p.m * p.k) * sizeof(float), &at));
-    GKC_TRY(gkc_transpose_into(b, p.a, p.m, p.k, p.lda, (float *)at, p.m, "minplus", "v1"));
+    GKC_TRY(gkc_transpose_into(b, p.a, p.m, p.k, p.lda, (float *)at, p.m, "minplus", "transposed"));
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v1", cdiv(p.m, T), cdiv(p.n, T), 1,
+    const float *a_t = (const float *)at;
+    return gkc_launch_grid(b, "minplus", "transposed", gkc_cdiv(p.m, T), gkc_cdiv(p.n, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               minplus_v1<<<g, dim3(T, T), 0, s>>>(p, (const float *)at, y0);
+                               minplus_transposed<<<g, dim3(T, T), 0, s>>>(p, a_t, y0);
                            });
 }
 
-GKC_KERNEL(gkc_minplus_v2)
+GKC_KERNEL(gkc_minplus_tiled)
 {
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v2", cdiv(p.n, T), cdiv(p.m, T), 1,
+    return gkc_launch_grid(b, "minplus", "tiled", gkc_cdiv(p.n, T), gkc_cdiv(p.m, T), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               minplus_v2<<<g, dim3(T, T), 0, s>>>(p, y0);
+                               minplus_tiled<<<g, dim3(T, T), 0, s>>>(p, y0);
                            });
 }
 
-GKC_KERNEL(gkc_minplus_v3)
+GKC_KERNEL(gkc_minplus_regtile_4x4)
 {
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v3", cdiv(p.n, T3), cdiv(p.m, T3), 1,
+    return gkc_launch_grid(b, "minplus", "regtile_4x4", gkc_cdiv(p.n, T44), gkc_cdiv(p.m, T44), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               minplus_v3<<<g, dim3(16, 16), 0, s>>>(p, y0);
+                               minplus_regtile_4x4<<<g, dim3(16, 16), 0, s>>>(p, y0);
                            });
 }
 
-GKC_KERNEL(gkc_minplus_v4)
+GKC_KERNEL(gkc_minplus_regtile_8x8)
 {
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
-    bool vec = aligned16(p.a) && aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0;
+    bool vec = gkc_aligned16(p.a) && gkc_aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0;
+    auto kern = vec ? minplus_regtile_8x8<true> : minplus_regtile_8x8<false>;
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v4", cdiv(p.n, T4), cdiv(p.m, T4), 1,
+    return gkc_launch_grid(b, "minplus", "regtile_8x8", gkc_cdiv(p.n, T88), gkc_cdiv(p.m, T88), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               if (vec)
-                                   minplus_v4<true><<<g, dim3(16, 16), 0, s>>>(p, y0);
-                               else
-                                   minplus_v4<false><<<g, dim3(16, 16), 0, s>>>(p, y0);
+                               kern<<<g, dim3(16, 16), 0, s>>>(p, y0);
                            });
 }
 
-GKC_KERNEL(gkc_minplus_v5)
+GKC_KERNEL(gkc_minplus_pipelined)
 {
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
     p.bias = NULL;   /* min-plus has none */
-    bool vec = gkc_mm_vec(&p);
-    auto kern = vec ? minplus_v5<true> : minplus_v5<false>;
-    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)gkc_pipe::geom<K5, false>::SMEM_BYTES),
-             "minplus/v5: cudaFuncSetAttribute");
+    auto kern = gkc_mm_vec(&p) ? minplus_pipelined<true> : minplus_pipelined<false>;
+    constexpr size_t smem = gkc_pipe::geom<KP, false>::SMEM_BYTES;
+    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+             "minplus/pipelined: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "minplus", "v5", cdiv(p.n, gkc_pipe::BN), cdiv(p.m, gkc_pipe::BM),
-                           1, [&](dim3 g, int64_t y0, int64_t) {
-                               kern<<<g, gkc_pipe::NT, gkc_pipe::geom<K5, false>::SMEM_BYTES, s>>>(p, y0);
+    return gkc_launch_grid(b, "minplus", "pipelined", gkc_cdiv(p.n, gkc_pipe::BN),
+                           gkc_cdiv(p.m, gkc_pipe::BM), 1, [&](dim3 g, int64_t y0, int64_t) {
+                               kern<<<g, gkc_pipe::NT, smem, s>>>(p, y0);
                            });
 }

@@ -4,7 +4,7 @@
  * inner apart, starting at x + o * len * inner + i.
  *
  * The ladder changes who reduces one output: a block with a shared-memory
- * tree (seed 001), a warp with shuffles, or several blocks at once.  An
+ * tree, a warp with shuffles, or several blocks at once.  An
  * empty len gives 0 for a sum and 0/0 = NaN for a mean.
  */
 #include "cuda_internal.h"
@@ -33,7 +33,7 @@ constexpr int NT = 256;
 
 /* 1. smem_tree: one block per output.  Each thread sums a strided share of
  * the row, then the block halves the active threads each level through
- * shared memory, a barrier per level (seed 001's tree). */
+ * shared memory, a barrier per level (the classic tree reduction). */
 __global__ void reduce_smem_tree(rd p)
 {
     __shared__ float sh[NT];
@@ -236,7 +236,7 @@ GKC_KERNEL(gkc_reduce_grid_stride)
      * 8 elements per thread, and never more parts than 1024. */
     int64_t want = gkc_grid_cap(b) / 8;                  /* 4 blocks per SM */
     int64_t parts = want / (p.outputs > 0 ? p.outputs : 1);
-    int64_t most = (p.len + NT * 8 - 1) / (NT * 8);
+    int64_t most = gkc_cdiv(p.len, NT * 8);
     if (parts > most)
         parts = most;
     if (parts > 1024)
@@ -262,12 +262,12 @@ GKC_KERNEL(gkc_reduce_lanes_inner)
     if (p.inner < LX)   /* fewer columns than lanes: the contiguous rung does better */
         return gkc_reduce_grid_stride(b, args);
     GKC_TRY(gkc_enter(b));
-    bool vec = p.inner % 4 == 0 && ((uintptr_t)p.x & 15u) == 0;
+    bool vec = p.inner % 4 == 0 && gkc_aligned16(p.x);
     int64_t cw = vec ? 4 * LX : LX;
     /* About 8 blocks per SM in all; each thread at least 16 rows of its part. */
-    int64_t cblocks = (p.inner + cw - 1) / cw, blocks = p.outer * cblocks;
+    int64_t cblocks = gkc_cdiv(p.inner, cw), blocks = p.outer * cblocks;
     int64_t want = gkc_grid_cap(b) / 4;
-    int64_t parts = (want + blocks - 1) / blocks;
+    int64_t parts = gkc_cdiv(want, blocks);
     int64_t most = p.len / (LY * 16);
     if (parts > most)
         parts = most;
@@ -275,8 +275,8 @@ GKC_KERNEL(gkc_reduce_lanes_inner)
         parts = 1024;
     if (parts < 1)
         parts = 1;
-    int64_t per_part = (p.len + parts - 1) / parts;
-    parts = per_part > 0 ? (p.len + per_part - 1) / per_part : 1;
+    int64_t per_part = gkc_cdiv(p.len, parts);
+    parts = per_part > 0 ? gkc_cdiv(p.len, per_part) : 1;
     if (parts < 1)
         parts = 1;
     if (per_part < 1)

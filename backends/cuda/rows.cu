@@ -1,6 +1,7 @@
 /*
- * rows.cu - the row ops of seed 002's text classifier, each one block per
- * output row with threads along the row, so every access is coalesced:
+ * rows.cu - the row ops of a small text classifier (examples/textclf),
+ * each one block per output row with threads along the row, so every
+ * access is coalesced:
  *   softmax    out[r, :] = exp(x[r, :] - max) / sum exp(x[r, :] - max)
  *              (block_row: three sweeps; online: two; one_pass: one);
  *   embedding  out[t, :] = table[ids[t], :];
@@ -256,7 +257,7 @@ GKC_KERNEL(gkc_softmax_one_pass)
     if (n > (int64_t)ONE_MAX * NT)
         return gkc_softmax_online(b, args);
     GKC_TRY(gkc_enter(b));
-    bool vec = n % 4 == 0 && ((uintptr_t)x & 15u) == 0 && ((uintptr_t)out & 15u) == 0;
+    bool vec = n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(out);
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
     if (vec)
         softmax_one_pass<true><<<g, NT, 0, b->stream>>>(x, out, rows, n);

@@ -1,8 +1,8 @@
 /*
  * sgemm_async.cu - matmul rungs 8-10, warptile_db, warptile_at and
  * warptile_wide: the warp-tiled kernel of sgemm_regtile.cu fed by the 3-stage cp.async
- * pipeline of tile_pipe.cuh, and split over k when the output alone
- * cannot fill the GPU.
+ * pipeline of tile_pipe.cuh, and split over k when the output tiles of
+ * all batches cannot fill the GPU.
  *
  * Why it is faster than warptile: there, every k-slice is load, barrier,
  * compute, barrier, and while the block waits for global memory its FMA
@@ -27,24 +27,28 @@ namespace {
 
 using namespace gkc_pipe;
 
-/* blockIdx.z picks the k range [z * kchunk, (z + 1) * kchunk); with more
- * than one range the block writes its partial product to c + z * zstride
- * (a workspace, bias NULL) and matmul_splitk_sum adds the parts.  With AT
+/* blockIdx.z (plus z0) is batch * splits + split: the batch, and the k
+ * range [split * kchunk, (split + 1) * kchunk) within it.  The block writes
+ * to c + batch * sc + split * zstride: with one split that is the batch's
+ * output; with more, a dense m x n part in a workspace (bias NULL, sc =
+ * splits * m * n, zstride = m * n) that matmul_splitk_sum adds up.  With AT
  * the A tile arrives transposed (4-byte copies) and a lane's rows are
  * wm + 4 lm + {0..3} and the same + 16, read as two float4 per k step.
  * W is the tile width (128, or 256 for warptile_wide: 16 columns a lane);
  * U how deep the transposed-A k loop is unrolled. */
 template <int BK, bool VEC, bool AT, int W, int U>
 __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
-    matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t zstride, int64_t y0, int64_t z0)
+    matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t splits, int64_t zstride, int64_t y0,
+                       int64_t z0)
 {
     constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
     extern __shared__ __align__(16) float smem[];
     lane_tile lt(W);
     auto row = [&](int r) { return AT ? lt.wm + 4 * lt.lm + (r & 3) + (r >> 2) * 16 : lt.row(r); };
-    int64_t z = z0 + blockIdx.z;
+    int64_t z = z0 + blockIdx.z, split = z % splits;
+    p = gkc_mm_at(p, z / splits);
     int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * W;
-    int64_t kbeg = z * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
+    int64_t kbeg = split * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
     float acc[8][NC];
 #pragma unroll
     for (int c = 0; c < NC; c++) {
@@ -95,7 +99,7 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
             }
         }
     });
-    float *out = p.c + z * zstride;
+    float *out = p.c + split * zstride;
 #pragma unroll
     for (int r = 0; r < 8; r++) {
         int64_t i = i0 + row(r);
@@ -110,26 +114,28 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     }
 }
 
-/* out[i, j] = bias[j] + sum over z of w[z][i, j], z in order (deterministic). */
+/* out[z][i, j] = bias[j] + sum over s of the part (z, s) at w + (z * splits
+ * + s) * m * n, s in order (deterministic). */
 __global__ void matmul_splitk_sum(gkc_mm p, const float *w, int splits)
 {
-    int64_t total = p.m * p.n, step = (int64_t)gridDim.x * blockDim.x;
+    int64_t mn = p.m * p.n, total = p.batch * mn, step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step) {
-        int64_t i = e / p.n, j = e - i * p.n;
+        int64_t z = e / mn, rem = e - z * mn, i = rem / p.n, j = rem - i * p.n;
+        const float *part = w + z * splits * mn + rem;
         float s = p.bias ? p.bias[j] : 0.0f;
-        for (int z = 0; z < splits; z++)
-            s += w[(int64_t)z * total + e];
-        p.c[i * p.ldc + j] = s;
+        for (int q = 0; q < splits; q++)
+            s += part[q * mn];
+        p.c[z * p.sc + i * p.ldc + j] = s;
     }
 }
 
-/* Split k only when the output tiles leave SMs idle: as many parts as the
- * resident blocks (two per SM for W = 128, one for 256) allow, at most 16,
- * each at least 64 deep. */
+/* Split k only when the output tiles of all batches leave SMs idle: as
+ * many parts as the resident blocks (two per SM for W = 128, one for 256)
+ * allow, at most 16, each at least 64 deep. */
 int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p, int W)
 {
     int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
-    int64_t tiles = cdiv(p.m, BM) * cdiv(p.n, W);
+    int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, W) * p.batch;
     if (tiles >= sms)
         return 1;
     int64_t s = (W == BN ? 2 : 1) * sms / tiles;
@@ -145,14 +151,13 @@ gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t spl
                       int64_t zstride, const char *variant)
 {
     constexpr size_t smem = geom<BK, AT, W>::SMEM_BYTES;
-    GKC_CUDA(b, cudaFuncSetAttribute(matmul_warptile_db<BK, VEC, AT, W, U>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+    auto kern = matmul_warptile_db<BK, VEC, AT, W, U>;
+    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, W), cdiv(p.m, BM), splits,
-                           [&](dim3 g, int64_t y0, int64_t z0) {
-                               matmul_warptile_db<BK, VEC, AT, W, U><<<g, NT, smem, s>>>(
-                                   p, kchunk, zstride, y0, z0);
+    return gkc_launch_grid(b, p.op, variant, gkc_cdiv(p.n, W), gkc_cdiv(p.m, BM),
+                           p.batch * splits, [&](dim3 g, int64_t y0, int64_t z0) {
+                               kern<<<g, NT, smem, s>>>(p, kchunk, splits, zstride, y0, z0);
                            });
 }
 
@@ -169,22 +174,24 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
         return vec ? launch_db<BK, true, AT, W, U>(b, p, kchunk, 1, 0, variant)
                    : launch_db<BK, false, AT, W, U>(b, p, kchunk, 1, 0, variant);
     }
-    int64_t kchunk = cdiv(cdiv(p.k, splits), BK) * BK;
-    splits = cdiv(p.k, kchunk);
+    int64_t kchunk = gkc_cdiv(gkc_cdiv(p.k, splits), BK) * BK;
+    splits = gkc_cdiv(p.k, kchunk);
+    int64_t mn = p.m * p.n;
     void *w = NULL;
-    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(splits * p.m * p.n) * sizeof(float), &w));
-    /* The parts: dense m x n slabs of the workspace, no bias. */
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(p.batch * splits * mn) * sizeof(float), &w));
+    /* The parts: dense m x n slabs of the workspace, batch by batch, no bias. */
     gkc_mm q = p;
     q.c = (float *)w;
     q.ldc = p.n;
+    q.sc = splits * mn;
     q.bias = NULL;
-    gpuk_status st = vec ? launch_db<BK, true, AT, W, U>(b, q, kchunk, splits, p.m * p.n, variant)
-                         : launch_db<BK, false, AT, W, U>(b, q, kchunk, splits, p.m * p.n, variant);
+    gpuk_status st = vec ? launch_db<BK, true, AT, W, U>(b, q, kchunk, splits, mn, variant)
+                         : launch_db<BK, false, AT, W, U>(b, q, kchunk, splits, mn, variant);
     if (st != GPUK_OK)
         return st;
-    matmul_splitk_sum<<<gkc_blocks(p.m * p.n, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
+    matmul_splitk_sum<<<gkc_blocks(p.batch * mn, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
         p, (const float *)w, (int)splits);
-    GKC_LAUNCHED(b, "matmul", "split-k sum");
+    GKC_LAUNCHED(b, p.op, "split-k sum");
     return GPUK_OK;
 }
 
@@ -201,7 +208,7 @@ GKC_KERNEL(gkc_matmul_warptile_db)
  * At the 128-register cap that is what decides: warptile_db's compiler
  * spills and stalls on register-bank dispatch conflicts (ncu: 1.2 dispatch
  * stalls per issue; here 0.5), and issue activity rises from 71% to 81%.
- * (k slices of 32, for both layouts, measured slower: NOTES.md.) */
+ * (k slices of 32, for both layouts, measured slower: bench/NOTES.md.) */
 GKC_KERNEL(gkc_matmul_warptile_at)
 {
     return matmul_pipelined<16, true>(b, args, "warptile_at");

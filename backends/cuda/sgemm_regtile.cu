@@ -5,20 +5,15 @@
  * value feed more FMAs from registers, or makes the loads cheaper.
  *
  * Same contract as matmul.cu: unit stride along rows, any row strides, any
- * size; cells outside the matrices load as 0 (they add nothing), every
- * accumulator starts from bias[col] (or 0), each output is written once.
- * The float4 rungs take their 16-byte path only when every row of a and b
- * starts on a 16-byte boundary (gkc_mm_vec), and even then load edge tiles
- * element by element.
+ * size, the batch in blockIdx.z; cells outside the matrices load as 0 (they
+ * add nothing), every accumulator starts from bias[col] (or 0), each output
+ * is written once.  The float4 rungs take their 16-byte path only when every
+ * row of every batch of a and b starts on a 16-byte boundary (gkc_mm_vec),
+ * and even then load edge tiles element by element.
  */
 #include "cuda_internal.h"
 
 namespace {
-
-int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
 
 __device__ __forceinline__ float ld_or0(const float *p, int64_t i, int64_t rows, int64_t k,
                                         int64_t cols, int64_t ld)
@@ -31,8 +26,9 @@ __device__ __forceinline__ float ld_or0(const float *p, int64_t i, int64_t rows,
  * register and feeds 8 FMAs, so shared loads per FMA drop from 2 (tiled)
  * to 1.125, and the block reuses each global load 64 times instead of 16. */
 constexpr int B1 = 64, K1 = 8, R1 = 8;
-__global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0)
+__global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0, int64_t z0)
 {
+    p = gkc_mm_at(p, z0 + blockIdx.z);
     __shared__ float as[B1][K1];
     __shared__ float bs[K1][B1];
     int t = threadIdx.x, col = t % B1, rg = t / B1;
@@ -68,8 +64,9 @@ __global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0)
  * tile, 256 threads): per k step it loads 8 values of A and 8 of B into
  * registers and does 64 FMAs, 4 FMAs per shared load (1d: 0.9). */
 constexpr int B2 = 128, K2 = 8, R2 = 8;
-__global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0)
+__global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0, int64_t z0)
 {
+    p = gkc_mm_at(p, z0 + blockIdx.z);
     __shared__ float as[B2][K2];
     __shared__ float bs[K2][B2];
     int t = threadIdx.x, ty = t / 16, tx = t % 16;
@@ -217,8 +214,9 @@ __device__ __forceinline__ void init8x8(const gkc_mm &p, float (&acc)[8][8], Col
  * of 16.  A thread's 8 columns are contiguous (tx*8), so a warp's float4
  * reads of bs stride 32 bytes: 4-way bank conflicts remain. */
 template <bool VEC>
-__global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0)
+__global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0, int64_t z0)
 {
+    p = gkc_mm_at(p, z0 + blockIdx.z);
     __shared__ __align__(16) float as[K2][B2 + PAD];
     __shared__ __align__(16) float bs[K2][B2];
     int t = threadIdx.x, ty = t / 16, tx = t % 16;
@@ -245,8 +243,9 @@ __global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0)
  * each, no bank conflicts (vec4: 4-way on B), and the warp touches a
  * compact 32x64 patch. */
 template <bool VEC>
-__global__ void __launch_bounds__(256) matmul_warptile(gkc_mm p, int64_t y0)
+__global__ void __launch_bounds__(256) matmul_warptile(gkc_mm p, int64_t y0, int64_t z0)
 {
+    p = gkc_mm_at(p, z0 + blockIdx.z);
     __shared__ __align__(16) float as[K2][B2 + PAD];
     __shared__ __align__(16) float bs[K2][B2];
     int t = threadIdx.x, warp = t >> 5, lane = t & 31;
@@ -269,11 +268,12 @@ __global__ void __launch_bounds__(256) matmul_warptile(gkc_mm p, int64_t y0)
     store8x8(p, acc, rowof, colof);
 }
 
+/* One launch helper for the four rungs: x over column tiles, y over row
+ * tiles, z over the batch. */
 template <class Launch>
 gpuk_status launch(gpuk_bctx *b, const gkc_mm &p, const char *variant, int tile, Launch l)
 {
-    return gkc_launch_grid(b, "matmul", variant, cdiv(p.n, tile), cdiv(p.m, tile), 1,
-                           [&](dim3 g, int64_t y0, int64_t) { l(g, y0); });
+    return gkc_launch_grid(b, p.op, variant, gkc_cdiv(p.n, tile), gkc_cdiv(p.m, tile), p.batch, l);
 }
 
 }  // namespace
@@ -283,8 +283,8 @@ GKC_KERNEL(gkc_matmul_blocktile_1d)
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
-    return launch(b, p, "blocktile_1d", B1, [&](dim3 g, int64_t y0) {
-        matmul_blocktile_1d<<<g, 512, 0, s>>>(p, y0);
+    return launch(b, p, "blocktile_1d", B1, [&](dim3 g, int64_t y0, int64_t z0) {
+        matmul_blocktile_1d<<<g, 512, 0, s>>>(p, y0, z0);
     });
 }
 
@@ -293,8 +293,8 @@ GKC_KERNEL(gkc_matmul_blocktile_2d)
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
-    return launch(b, p, "blocktile_2d", B2, [&](dim3 g, int64_t y0) {
-        matmul_blocktile_2d<<<g, 256, 0, s>>>(p, y0);
+    return launch(b, p, "blocktile_2d", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+        matmul_blocktile_2d<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }
 
@@ -302,13 +302,10 @@ GKC_KERNEL(gkc_matmul_vec4)
 {
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
-    bool vec = gkc_mm_vec(&p);
+    auto kern = gkc_mm_vec(&p) ? matmul_vec4<true> : matmul_vec4<false>;
     cudaStream_t s = b->stream;
-    return launch(b, p, "vec4", B2, [&](dim3 g, int64_t y0) {
-        if (vec)
-            matmul_vec4<true><<<g, 256, 0, s>>>(p, y0);
-        else
-            matmul_vec4<false><<<g, 256, 0, s>>>(p, y0);
+    return launch(b, p, "vec4", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+        kern<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }
 
@@ -316,12 +313,9 @@ GKC_KERNEL(gkc_matmul_warptile)
 {
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
-    bool vec = gkc_mm_vec(&p);
+    auto kern = gkc_mm_vec(&p) ? matmul_warptile<true> : matmul_warptile<false>;
     cudaStream_t s = b->stream;
-    return launch(b, p, "warptile", B2, [&](dim3 g, int64_t y0) {
-        if (vec)
-            matmul_warptile<true><<<g, 256, 0, s>>>(p, y0);
-        else
-            matmul_warptile<false><<<g, 256, 0, s>>>(p, y0);
+    return launch(b, p, "warptile", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+        kern<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }

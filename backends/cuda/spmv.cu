@@ -10,10 +10,10 @@ namespace {
 
 constexpr int NT = 256;
 
-/* 1. scalar: one thread per row (seed 002's kernel, writing y instead of
- * adding to it).  Neighbouring threads walk different rows, so a warp's
- * loads of values and col_idx land far apart, and a long row stalls its
- * whole warp. */
+/* 1. scalar: one thread per row (the textbook CSR kernel, writing y
+ * instead of adding to it).  Neighbouring threads walk different rows, so
+ * a warp's loads of values and col_idx land far apart, and a long row
+ * stalls its whole warp. */
 __global__ void spmv_scalar(const int32_t *row_ptr, const int32_t *col, const float *val,
                             const float *x, float *y, int64_t rows)
 {
@@ -194,7 +194,7 @@ gpuk_status launch_adaptive(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x
         GKC_CUDA(b, cudaMemsetAsync(sl.count, 0, sizeof(int32_t), b->stream),
                  "spmv/adaptive: cudaMemsetAsync");
     }
-    int64_t warps = (A->rows + 32 / L - 1) / (32 / L);
+    int64_t warps = gkc_cdiv(A->rows, 32 / L);
     spmv_adaptive<L><<<gkc_blocks(warps, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
         A->row_ptr, A->col_idx, A->values, x, y, A->rows, vlong, sl);
     GKC_LAUNCHED(b, "spmv", "adaptive");

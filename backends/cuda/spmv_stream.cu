@@ -272,7 +272,7 @@ gpuk_status launch_stream(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x, 
         GKC_TRY(gkc_stream_partition(b, A, s));
         start = s;
     }
-    bool vec = (((uintptr_t)A->col_idx | (uintptr_t)A->values) & 15u) == 0;
+    bool vec = gkc_aligned16(A->col_idx) && gkc_aligned16(A->values);
     stream_windows<L><<<(unsigned)nwin, NT, 0, b->stream>>>(A->row_ptr, A->col_idx, A->values,
                                                             x, y, A->nnz, start, head, tail, vec);
     GKC_LAUNCHED(b, "spmv", "stream");

@@ -1,8 +1,10 @@
 /*
  * table.cu - the one kernel table of backend_cuda.so.  Core, tests, bench
- * and gpuk-info iterate it; adding a variant is one function and one row.
- * Rows of an op are in ladder order (naive first, libraries last); the
- * DEFAULT row is the fastest rung we have for that op.
+ * and gpuk-info iterate it; adding a variant is one function and one row
+ * (doc/design.md, "Adding a variant").  Rows of an op are in ladder order
+ * (naive first, libraries last); the DEFAULT row is the fastest rung we
+ * have for that op.  The hand-written matmul rungs serve BATCHED_MATMUL
+ * too: one function per rung reads the batch from blockIdx.z.
  */
 #include "cuda_internal.h"
 
@@ -37,22 +39,40 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
      "cuBLAS SGEMM on TF32 tensor cores: 10-bit mantissa inputs, FP32 accumulation", NULL},
 
-    {GPUK_OP_BATCHED_MATMUL, F32, "tiled", 0, gkc_batched_tiled,
-     "16x16 shared tiles per batch: each input cell read once per tile pass, one global write per output", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "naive", 0, gkc_matmul_naive,
+     "matmul's naive with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "coalesced", 0, gkc_matmul_coalesced,
+     "matmul's coalesced with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "tiled", 0, gkc_matmul_tiled,
+     "matmul's tiled with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "matmul's blocktile_1d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "matmul's blocktile_2d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "vec4", 0, gkc_matmul_vec4,
+     "matmul's vec4 with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "warptile", 0, gkc_matmul_warptile,
+     "matmul's warptile with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "warptile_db", 0, gkc_matmul_warptile_db,
+     "matmul's warptile_db with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "warptile_at", 0, gkc_matmul_warptile_at,
+     "matmul's warptile_at with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32, "warptile_wide", 0, gkc_matmul_warptile_wide,
+     "matmul's warptile_wide with the batch in blockIdx.z", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32, "cublas", DEF | LIB, gkc_batched_cublas,
      "cuBLAS strided-batched SGEMM, FP32 pedantic; a broadcast batch has stride 0", NULL},
 
-    {GPUK_OP_MINPLUS, F32, "naive", 0, gkc_minplus_v0,
+    {GPUK_OP_MINPLUS, F32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", "v0"},
-    {GPUK_OP_MINPLUS, F32, "transposed", 0, gkc_minplus_v1,
+    {GPUK_OP_MINPLUS, F32, "transposed", 0, gkc_minplus_transposed,
      "a transposed into a scratch buffer first, so a warp's loads of it are consecutive", "v1"},
-    {GPUK_OP_MINPLUS, F32, "tiled", 0, gkc_minplus_v2,
+    {GPUK_OP_MINPLUS, F32, "tiled", 0, gkc_minplus_tiled,
      "16x16 shared-memory tiles: each global load serves 16 threads", "v2"},
-    {GPUK_OP_MINPLUS, F32, "regtile_4x4", 0, gkc_minplus_v3,
+    {GPUK_OP_MINPLUS, F32, "regtile_4x4", 0, gkc_minplus_regtile_4x4,
      "4x4 outputs per thread: each shared-memory load feeds 4 add+min steps from registers", "v3"},
-    {GPUK_OP_MINPLUS, F32, "regtile_8x8", 0, gkc_minplus_v4,
+    {GPUK_OP_MINPLUS, F32, "regtile_8x8", 0, gkc_minplus_regtile_8x8,
      "8x8 outputs per thread from float4 shared loads and float4 tile loads: 16 add+min per loaded float", "v4"},
-    {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_v5,
+    {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_pipelined,
      "regtile_8x8's tile fed by a 3-stage cp.async pipeline, k slices of 16: copies fly while the add+min loop runs", "v5"},
 
     {GPUK_OP_TRANSPOSE, F32, "naive", 0, gkc_transpose_naive,

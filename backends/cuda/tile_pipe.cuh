@@ -1,6 +1,6 @@
 /*
  * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db,
- * warptile_at and warptile_wide (sgemm_async.cu) and minplus/v5
+ * warptile_at and warptile_wide (sgemm_async.cu) and minplus/pipelined
  * (minplus.cu): a 128 x W output tile (W = 128, or 256 for warptile_wide)
  * per block of 256 threads, k slices of BK (16, or 32 for warptile_wide) staged
  * through STAGES shared-memory buffers by cp.async, so the copies of the
@@ -22,11 +22,6 @@
 #include "cuda_internal.h"
 
 namespace gkc_pipe {
-
-__host__ __device__ inline int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
 
 constexpr int BM = 128, BN = 128, STAGES = 3, NT = 256;
 
@@ -124,13 +119,14 @@ struct slice_loader {
 
 /* Run the pipeline over k in [kbeg, kend): compute(as, bs) once per slice
  * (as and bs as geom<BK, AT, W> lays them out, all BK k valid or zero), and before it, on a
- * slice that ends past kend, fix(as, bs, kvalid) followed by a barrier. */
+ * slice that ends past kend, fix(as, bs, kvalid) followed by a barrier.  p is
+ * one matrix: a batched caller passes the block's batch (gkc_mm_at). */
 template <int BK, bool VEC, bool AT, int W = BN, class Fix, class Compute>
 __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
                                     int64_t kbeg, int64_t kend, Fix fix, Compute compute)
 {
     using G = geom<BK, AT, W>;
-    int64_t nslices = kend > kbeg ? cdiv(kend - kbeg, BK) : 0;
+    int64_t nslices = kend > kbeg ? gkc_cdiv(kend - kbeg, BK) : 0;
     slice_loader<BK, VEC, AT, W> ld(p, i0, j0, kbeg);
     bool interior = i0 + BM <= p.m && j0 + W <= p.n;
     /* Prologue: slices 0 .. STAGES-2 in flight.  Every step commits a

@@ -1,5 +1,5 @@
 /*
- * transpose.cu - y[n,m] = x[m,n]^T (seed 002's ladder: naive, shared-memory
+ * transpose.cu - y[n,m] = x[m,n]^T (the classic ladder: naive, shared-memory
  * tile, padded tile; then a larger padded tile with all its loads in
  * flight at once).  Rows of x and y may be strided (ldx, ldy).
  *
@@ -91,11 +91,6 @@ __global__ void __launch_bounds__(B * R) transpose_tile64(tp p, int64_t y0)
     }
 }
 
-int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
 tp tp_from(const gpuk_args *args)
 {
     tp p;
@@ -112,7 +107,7 @@ template <int PAD>
 gpuk_status launch_tile(gpuk_bctx *b, tp p, const char *op, const char *variant)
 {
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, op, variant, cdiv(p.n, B), cdiv(p.m, B), 1,
+    return gkc_launch_grid(b, op, variant, gkc_cdiv(p.n, B), gkc_cdiv(p.m, B), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
                                transpose_tile<PAD><<<g, dim3(B, R), 0, s>>>(p, y0);
                            });
@@ -133,7 +128,7 @@ GKC_KERNEL(gkc_transpose_naive)
     GKC_TRY(gkc_enter(b));
     tp p = tp_from(args);
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "transpose", "naive", cdiv(p.n, B), cdiv(p.m, B), 1,
+    return gkc_launch_grid(b, "transpose", "naive", gkc_cdiv(p.n, B), gkc_cdiv(p.m, B), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
                                transpose_naive<<<g, dim3(B, R), 0, s>>>(p, y0);
                            });
@@ -156,7 +151,7 @@ GKC_KERNEL(gkc_transpose_tile64)
     GKC_TRY(gkc_enter(b));
     tp p = tp_from(args);
     cudaStream_t s = b->stream;
-    return gkc_launch_grid(b, "transpose", "tile64", cdiv(p.n, B64), cdiv(p.m, B64), 1,
+    return gkc_launch_grid(b, "transpose", "tile64", gkc_cdiv(p.n, B64), gkc_cdiv(p.m, B64), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
                                transpose_tile64<<<g, dim3(B, R), 0, s>>>(p, y0);
                            });
