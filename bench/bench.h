@@ -6,7 +6,8 @@
  * the gpuk_op enum and the variants from each backend's own table
  * (gpuk_variant_count / gpuk_variant_get): nothing here lists a variant.
  *
- *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs, calls
+ *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs; the
+ *              call itself is the tests' shared opcall (tests/opcall.c)
  *   measure.c  one row: warm-up, timed repetitions, check; transfers
  *   report.c   derived figures (% of ceiling, speedups) and table/csv/json/md
  *   summary.c  CPU vs GPU per op and size, and the crossover size
@@ -65,6 +66,8 @@ typedef struct bcase {
     void *host_in[3];
     btspec out;
     size_t out_numel;
+    float alpha;           /* scale's factor; gemv and gemm take 1 (and beta 0) */
+    int axis;              /* reduce's axis */
     /* SpMV: the matrix on the host (CSR) */
     int64_t nnz;
     int32_t *row_ptr, *col_idx;
@@ -165,11 +168,11 @@ void case_label_text(gpuk_op op, int matrix, const char *size_text, char *buf, s
 int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c, char *err,
               size_t errlen);
 void case_free(bcase *c);
-/* Is the op nominally compute-bound, and which compute ceiling applies. */
+/* Is the op nominally compute-bound, and which compute ceiling applies.
+ * (Whether every rung gives the same bits is the catalogue's
+ * gpuk_op_exact().) */
 int case_compute_bound(gpuk_op op);
 int case_compute_peak(gpuk_op op);   /* PK_FMA or PK_ADDMIN */
-/* Is every correct rung of op bit-identical (min-plus, copies, one add). */
-int case_exact(gpuk_op op);
 
 gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);

@@ -1,13 +1,19 @@
 /*
  * cases.c - what gpuk-bench runs for each op: the default sizes, how a
  * size becomes a shape, the work and traffic of one run (the only place
- * those formulas live), the random inputs, and the one API call per op.
+ * those formulas live), the random inputs and the scalars of the call.
+ * The call itself is the tests' opcall (tests/opcall.h), the one switch
+ * from an op to its API function.  The per-op switches below (cost,
+ * layout) have no default case, so an op added to GPUK_OP_MAP without its
+ * cost and tensors here is a -Wswitch warning; its row in OPS goes with
+ * them (an op without one is reported as having no benchmark case).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "../tests/opcall.h"
 
 /* Per-op facts.  dims: which of m, n, k the numbers of a size "AxBxC" set,
  * in order; a dimension the size leaves out takes def_* (0: the size's
@@ -83,25 +89,6 @@ int case_compute_peak(gpuk_op op)
     return o ? o->peak : PK_FMA;
 }
 
-/* Ops whose every output element is one IEEE operation (or none) of the
- * inputs: any correct rung gives the same bits (DESIGN.md). */
-int case_exact(gpuk_op op)
-{
-    switch (op) {
-    case GPUK_OP_MINPLUS:
-    case GPUK_OP_TRANSPOSE:
-    case GPUK_OP_ADD:
-    case GPUK_OP_SCALE:
-    case GPUK_OP_RELU:
-    case GPUK_OP_BIAS_RELU:
-    case GPUK_OP_COPY:
-    case GPUK_OP_EMBEDDING:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 int case_parse_size(const char *text, bsize *out)
 {
     const char *p = text;
@@ -133,7 +120,8 @@ int case_parse_size(const char *text, bsize *out)
  * move, so GB/s is an effective bandwidth.  Softmax counts 5 ops an
  * element (max, subtract, exp, sum, divide); SpMV counts the matrix (its
  * actual nnz values and column indices), the row pointers, x and y once
- * each (as in DESIGN.md's cuSPARSE ceiling). */
+ * each (the least any SpMV must move, so GB/s compares with the copy
+ * ceiling as for the dense ops). */
 static void cost(gpuk_op op, const bshape *s, double nnz, double *flops, double *bytes)
 {
     const double m = (double)s->m, n = (double)s->n, k = (double)s->k;
@@ -201,6 +189,8 @@ static void layout(bcase *c)
     const bshape *s = &c->sh;
     int64_t m = s->m, n = s->n, k = s->k;
     c->n_in = 1;
+    c->alpha = 1.0f;
+    c->axis = 0;
     switch (c->op) {
     case GPUK_OP_MATMUL:
     case GPUK_OP_MINPLUS:
@@ -221,6 +211,7 @@ static void layout(bcase *c)
         spec(&c->out, GPUK_F32, 2, n, m, 0);
         break;
     case GPUK_OP_REDUCE: /* x[m,n] summed along its last axis */
+        c->axis = 1;
         spec(&c->in[0], GPUK_F32, 2, m, n, 0);
         spec(&c->out, GPUK_F32, 1, m, 0, 0);
         break;
@@ -234,6 +225,7 @@ static void layout(bcase *c)
     case GPUK_OP_SCALE:
     case GPUK_OP_RELU:
     case GPUK_OP_COPY:
+        c->alpha = 0.5f;   /* scale's; the others take none */
         spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
         spec(&c->out, GPUK_F32, 1, n, 0, 0);
         break;
@@ -644,32 +636,20 @@ gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d)
     return gpuk_tensor_write(ctx, d->out, nan, c->out_numel * sizeof(float));
 }
 
+/* The op through the tests' opcall: the case's tensors in the order
+ * layout() gives them, and its scalars (gemv and gemm: alpha 1, beta 0,
+ * no transposes; matmul without a bias). */
 gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char *v)
 {
-    gpuk_tensor *const *in = d->in;
-    gpuk_tensor *out = d->out;
-    switch (c->op) {
-    case GPUK_OP_MATMUL:         return gpuk_matmul(ctx, in[0], in[1], NULL, out, v);
-    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(ctx, in[0], in[1], out, v);
-    case GPUK_OP_MINPLUS:        return gpuk_minplus(ctx, in[0], in[1], out, v);
-    case GPUK_OP_TRANSPOSE:      return gpuk_transpose(ctx, in[0], out, v);
-    case GPUK_OP_REDUCE:         return gpuk_reduce(ctx, GPUK_REDUCE_SUM, in[0], 1, out, v);
-    case GPUK_OP_ADD:            return gpuk_add(ctx, in[0], in[1], out, v);
-    case GPUK_OP_SCALE:          return gpuk_scale(ctx, 0.5f, in[0], out, v);
-    case GPUK_OP_RELU:           return gpuk_relu(ctx, in[0], out, v);
-    case GPUK_OP_BIAS_RELU:      return gpuk_bias_relu(ctx, in[0], in[1], out, v);
-    case GPUK_OP_COPY:           return gpuk_copy(ctx, in[0], out, v);
-    case GPUK_OP_SOFTMAX:        return gpuk_softmax(ctx, in[0], out, v);
-    case GPUK_OP_EMBEDDING:      return gpuk_embedding(ctx, in[0], in[1], out, v);
-    case GPUK_OP_MEANPOOL:       return gpuk_meanpool(ctx, in[0], out, v);
-    case GPUK_OP_SPMV:           return gpuk_spmv(ctx, d->csr, in[0], out, v);
-    case GPUK_OP_DOT:            return gpuk_dot(ctx, in[0], in[1], out, v);
-    case GPUK_OP_GEMV:
-        return gpuk_gemv(ctx, GPUK_NO_TRANS, 1.0f, in[0], in[1], 0.0f, out, v);
-    case GPUK_OP_GEMM:
-        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, in[0], in[1], 0.0f, out, v);
-    }
-    return GPUK_ERR_INVALID;
+    opcall_args a;
+    opcall_init(&a, c->op);
+    for (int i = 0; i < c->n_in; i++)
+        a.in[i] = d->in[i];
+    a.out = d->out;
+    a.csr = d->csr;
+    a.alpha = c->alpha;
+    a.axis = c->axis;
+    return opcall(ctx, &a, v);
 }
 
 gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float *dst)

@@ -1,4 +1,5 @@
-# bench: gpuk-bench, the CPU-vs-GPU benchmark (public API only)
+# bench: gpuk-bench, the CPU-vs-GPU benchmark (public API only); it calls
+# the ops through the tests' one op call, tests/opcall.c
 bin_PROGRAMS += bench/gpuk-bench
 bench_gpuk_bench_SOURCES = \
 	bench/bench.h \
@@ -8,6 +9,8 @@ bench_gpuk_bench_SOURCES = \
 	bench/report.c \
 	bench/summary.c \
 	bench/plot.c \
-	bench/util.c
+	bench/util.c \
+	tests/opcall.c \
+	tests/opcall.h
 bench_gpuk_bench_LDADD = src/libgpuk.la $(LIBM)
 EXTRA_DIST += bench/run-all.sh

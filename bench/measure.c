@@ -112,7 +112,7 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
             at = i;
         }
     }
-    double tol = case_exact(c->op)                ? 0
+    double tol = gpuk_op_exact(c->op) == 1        ? 0
                  : (r->flags & GPUK_VARIANT_TF32) ? 1e-2 * scale
                                                   : 1e-3 * scale;
     if (worst > tol) {

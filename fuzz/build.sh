@@ -34,5 +34,6 @@ make -j"${JOBS:-2}" src/libgpuk.la backends/cpu/backend_cpu.la >make.log 2>&1 ||
     { tail -30 make.log; exit 1; }
 "$CC" -g -O2 $SAN -fsanitize=fuzzer -DFZ_LIBFUZZER -I"$SRC/include" \
     "$SRC/fuzz/fuzz_api.c" "$SRC/fuzz/fz_ops.c" "$SRC/fuzz/fz_slots.c" "$SRC/tests/ref.c" \
+    "$SRC/tests/opcall.c" \
     -o "$B/fuzz_api" -L"$B/src/.libs" -lgpuk -Wl,-rpath,"$B/src/.libs" -lm
 echo "built $B/fuzz_api (run it with GPUK_BACKEND_PATH=$B/backends/cpu/.libs)"

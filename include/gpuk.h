@@ -198,6 +198,12 @@ typedef struct gpuk_options {
     int num_threads;      /* CPU threads; 0: GPUK_NUM_THREADS, OMP_NUM_THREADS, then all cores */
     int check;            /* shadow mode; -1: GPUK_CHECK, then off */
     int verbose;          /* log level; -1: GPUK_VERBOSE, then 0 */
+    /* 0.2: */
+    void *stream;         /* CUDA: the caller's cudaStream_t, on which every op, write and
+                             read of the context is ordered; NULL: the context's own.
+                             Ignored by backends without streams (cpu) */
+    int64_t pinned_bytes; /* page-locked staging for reads and writes of ordinary host
+                             memory; -1: GPUK_PINNED, then 128 MiB; 0: off */
 } gpuk_options;
 
 void gpuk_options_init(gpuk_options *opts);
@@ -281,7 +287,9 @@ gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms);
 typedef enum gpuk_peak {
     GPUK_PEAK_COPY_GBS = 1,      /* device copy bandwidth, GB/s counting read + write */
     GPUK_PEAK_FMA_GFLOPS = 2,    /* FP32 fused multiply-add rate, GFLOP/s (2 per FMA) */
-    GPUK_PEAK_ADDMIN_GOPS = 3    /* add+min rate, Gop/s (2 per step) */
+    GPUK_PEAK_ADDMIN_GOPS = 3,   /* add+min rate, Gop/s (2 per step) */
+    GPUK_PEAK_H2D_GBS = 4,       /* host to device copy from page-locked memory, GB/s */
+    GPUK_PEAK_D2H_GBS = 5        /* device to host copy into page-locked memory, GB/s */
 } gpuk_peak;
 
 /* GPUK_ERR_UNSUPPORTED if the backend has no micro-kernel for it. */
@@ -301,6 +309,9 @@ typedef struct gpuk_tensor_info {
     int64_t numel;
     size_t bytes;                    /* numel * element size: what read/write move */
     int contiguous;                  /* dense row-major? */
+    void *data;                      /* backend address of the first element (device
+                                        memory on a GPU); NULL for an empty tensor */
+    int borrowed;                    /* memory the caller owns (gpuk_tensor_wrap, DLPack)? */
 } gpuk_tensor_info;
 
 /* A new dense row-major tensor of ndim (1..4) dimensions.  A dimension of
@@ -330,6 +341,48 @@ gpuk_status gpuk_tensor_read(gpuk_context *ctx, const gpuk_tensor *t, void *dst,
 
 gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *t,
                                  gpuk_tensor_info *info);
+
+/* ------------------------------------------------------------------ */
+/* The caller's memory                                                  */
+
+/* Host memory the device reaches at full speed: page-locked on CUDA
+ * (gpuk_tensor_write/read from it go straight to the DMA engine), 64-byte
+ * aligned ordinary memory on the CPU backend.  Free it with gpuk_host_free
+ * on the same context, before the context is closed (closing frees what
+ * is left).  GPUK_ERR_UNSUPPORTED on a plugin older than ABI 2.1. */
+gpuk_status gpuk_host_alloc(gpuk_context *ctx, size_t bytes, void **p);
+/* NULL is a no-op; a pointer gpuk_host_alloc did not return on this
+ * context is GPUK_ERR_INVALID. */
+gpuk_status gpuk_host_free(gpuk_context *ctx, void *p);
+
+/* A tensor over memory the caller owns, without copying it: a host
+ * pointer on the CPU backend, a device pointer of the context's device on
+ * CUDA (checked with the driver: a host pointer, another device's memory,
+ * or memory not allocated or freed is GPUK_ERR_INVALID naming data).  The
+ * layout is as gpuk_tensor_view's: strides in elements, >= 0, NULL for
+ * dense row-major; data must be aligned to the element size.  Every op
+ * takes it like its own tensors, views of it included; destroying it never
+ * frees the memory, which must stay valid until then. */
+gpuk_status gpuk_tensor_wrap(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, void *data, gpuk_tensor **out);
+
+/* DLPack (dlpack/dlpack.h), both ways, without copying.
+ * from_dlpack borrows a DLManagedTensor of the context's device (kDLCPU
+ * memory on the CPU backend, kDLCUDA memory of the context's device on
+ * CUDA), f32 or i32, lanes 1, strides >= 0 (NULL: dense); the producer's
+ * deleter is called when the tensor and every view of it are destroyed
+ * (or the context is closed), and also when the call fails after taking
+ * it: ownership passes with the call, unless it returns GPUK_ERR_NULL for
+ * ctx, dl or out themselves.
+ * to_dlpack exports a tensor (a view included) for a consumer, who calls
+ * (*out)->deleter(*out) when done; until then the storage, and the backend
+ * state that owns it, stay alive, even past gpuk_context_close.
+ * Built without dlpack/dlpack.h both return GPUK_ERR_UNSUPPORTED. */
+struct DLManagedTensor;
+gpuk_status gpuk_tensor_from_dlpack(gpuk_context *ctx, struct DLManagedTensor *dl,
+                                    gpuk_tensor **out);
+gpuk_status gpuk_tensor_to_dlpack(gpuk_context *ctx, const gpuk_tensor *t,
+                                  struct DLManagedTensor **out);
 
 /* ------------------------------------------------------------------ */
 /* Sparse matrices (CSR, f32 values, i32 indices)                       */
@@ -424,8 +477,8 @@ gpuk_status gpuk_softmax(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *o
 gpuk_status gpuk_embedding(gpuk_context *ctx, const gpuk_tensor *table,
                            const gpuk_tensor *ids, gpuk_tensor *out, const char *variant);
 
-/* Mean over the second-to-last dimension: x[b,t,d] -> out[b,d], or
- * x[t,d] -> out[d] (average pooling over tokens). */
+/* Mean over the second-to-last dimension (average pooling over tokens):
+ * x[t,d] -> out[d], x[b,t,d] -> out[b,d], x[a,b,t,d] -> out[a,b,d]. */
 gpuk_status gpuk_meanpool(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
                           const char *variant);
 

@@ -29,6 +29,9 @@ dist_man_MANS += \
 	man/gpuk_embedding.3 \
 	man/gpuk_gemm.3 \
 	man/gpuk_gemv.3 \
+	man/gpuk_host_alloc.3 \
+	man/gpuk_host_free.3 \
+	man/gpuk_interop.3 \
 	man/gpuk_load_report_count.3 \
 	man/gpuk_load_report_free.3 \
 	man/gpuk_load_report_get.3 \
@@ -52,9 +55,12 @@ dist_man_MANS += \
 	man/gpuk_tensor.3 \
 	man/gpuk_tensor_create.3 \
 	man/gpuk_tensor_destroy.3 \
+	man/gpuk_tensor_from_dlpack.3 \
 	man/gpuk_tensor_get_info.3 \
 	man/gpuk_tensor_read.3 \
+	man/gpuk_tensor_to_dlpack.3 \
 	man/gpuk_tensor_view.3 \
+	man/gpuk_tensor_wrap.3 \
 	man/gpuk_tensor_write.3 \
 	man/gpuk_timer_start.3 \
 	man/gpuk_timer_stop.3 \

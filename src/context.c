@@ -45,6 +45,34 @@ void gpuk_options_init(gpuk_options *opts)
     opts->num_threads = 0;
     opts->check = -1;
     opts->verbose = -1;
+    opts->stream = NULL;
+    opts->pinned_bytes = -1;
+}
+
+/* The staging pool when neither the API nor GPUK_PINNED says: 2 x 64 MiB. */
+#define GK_PINNED_DEFAULT ((int64_t)128 << 20)
+
+/* GPUK_PINNED: 0 (off), 1 (on, the default size), or a size in bytes with
+ * an optional K, M or G suffix ("256M"). */
+static gpuk_status env_pinned(int64_t *out, char *err, size_t errlen)
+{
+    const char *s = getenv("GPUK_PINNED");
+    *out = GK_PINNED_DEFAULT;
+    if (!s || !*s)
+        return GPUK_OK;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+              : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift)
+        end++;
+    if (errno || end == s || *end || v < 0 || v > ((long long)1 << 40) >> shift) {
+        snprintf(err, errlen, "GPUK_PINNED='%s' is not 0, 1 or a byte size such as 256M", s);
+        return GPUK_ERR_ENV;
+    }
+    *out = v == 1 && !shift ? GK_PINNED_DEFAULT : (int64_t)v << shift;
+    return GPUK_OK;
 }
 
 /* The API wins over the environment; the environment over the defaults. */
@@ -99,6 +127,17 @@ static gpuk_status resolve(const gpuk_options *o, gpuk_options *r, char *err, si
         r->check = present ? v : 0;
     }
 
+    r->stream = o->stream;
+    if (o->pinned_bytes >= 0) {
+        r->pinned_bytes = o->pinned_bytes;
+    } else if (o->pinned_bytes != -1) {
+        snprintf(err, errlen, "opts->pinned_bytes = %lld: use a size >= 0 (0: off), or -1 for "
+                 "GPUK_PINNED", (long long)o->pinned_bytes);
+        return GPUK_ERR_INVALID;
+    } else if ((st = env_pinned(&r->pinned_bytes, err, errlen)) != GPUK_OK) {
+        return st;
+    }
+
     if (o->verbose >= 0 && o->verbose <= 2) {
         r->verbose = o->verbose;
     } else if (o->verbose != -1) {
@@ -124,7 +163,7 @@ gpuk_status gpuk_context_open(gpuk_context **ctx, const char *backend)
 gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
                                  gpuk_load_report **report_out)
 {
-    gpuk_options defaults, r;
+    gpuk_options given, r;
     char err[1024] = "";
     gpuk_status st;
 
@@ -133,14 +172,17 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     if (!out)
         return GPUK_ERR_NULL;
     *out = NULL;
-    if (!opts) {
-        gpuk_options_init(&defaults);
-        opts = &defaults;
-    } else if (opts->size != sizeof(gpuk_options)) {
-        /* a caller built against a future header with a larger struct, or
-         * one that forgot gpuk_options_init */
-        return GPUK_ERR_INVALID;
+    /* a caller built against the 0.1 header passes the shorter struct
+     * (no stream, no pinned_bytes: their defaults apply); any other size is
+     * a future header's, or a struct gpuk_options_init never saw */
+    gpuk_options_init(&given);
+    if (opts) {
+        if (opts->size != sizeof(gpuk_options) && opts->size != offsetof(gpuk_options, stream))
+            return GPUK_ERR_INVALID;
+        memcpy(&given, opts, opts->size);
+        given.size = sizeof given;
     }
+    opts = &given;
 
     gpuk_load_report *rep = calloc(1, sizeof *rep);
     gpuk_context *ctx = calloc(1, sizeof *ctx);
@@ -155,13 +197,36 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
         goto fail;
     }
 
-    gpuk_init_args init = { sizeof(gpuk_init_args), r.device, r.num_threads, r.verbose };
+    gpuk_init_args init = { sizeof(gpuk_init_args), r.device, r.num_threads, r.verbose,
+                            r.pinned_bytes };
     st = gk_load(r.backend, &init, rep, &ctx->plugin, &ctx->b, err, sizeof err);
     if (r.verbose >= 1)
         fprintf(stderr, "gpuk: loading backend '%s':\n%s", r.backend,
                 gpuk_load_report_text(rep));
     if (st != GPUK_OK)
         goto fail;
+    if (!(ctx->owner = calloc(1, sizeof *ctx->owner))) {
+        st = GPUK_ERR_NO_MEMORY;
+        snprintf(err, sizeof err, "out of host memory opening the context");
+        goto fail;
+    }
+    atomic_init(&ctx->owner->refs, 1);
+    ctx->owner->plugin = ctx->plugin;
+    ctx->owner->b = ctx->b;
+    if (r.stream) {
+        const gpuk_backend *be = ctx->plugin->be;
+        if (!GK_BE_HAS(be, use_stream)) {
+            st = GPUK_ERR_UNSUPPORTED;
+            snprintf(err, sizeof err, "opts->stream: backend %s (plugin ABI %u.%u) cannot take "
+                     "the caller's stream", be->name, be->abi_major, be->abi_minor);
+        } else if ((st = be->use_stream(ctx->b, r.stream)) != GPUK_OK) {
+            snprintf(err, sizeof err, "opts->stream: %s", be->last_error(ctx->b));
+        }
+        if (st != GPUK_OK) {
+            gk_report_add(rep, r.backend, ctx->plugin->path, st, "%s", err);
+            goto fail;
+        }
+    }
 
     ctx->be = ctx->plugin->be;
     ctx->report = rep;
@@ -196,18 +261,28 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
             goto fail;
         }
     }
-    if (report_out)
-        *report_out = gk_report_clone(rep);
+    if (report_out && !(*report_out = gk_report_clone(rep))) {
+        st = GPUK_ERR_NO_MEMORY;
+        snprintf(err, sizeof err, "out of host memory copying the load report");
+        goto fail;
+    }
     *out = ctx;
     return GPUK_OK;
 
 fail:
     if (r.verbose >= 1)
         fprintf(stderr, "gpuk: cannot open a context: %s\n", err);
+    /* a plugin taken before a later step failed is not the context's */
+    for (size_t i = 0; i < rep->n; i++)
+        rep->v[i].chosen = 0;
     gpuk_context_close(ctx->shadow);
-    if (ctx->b)
-        ctx->plugin->be->fini(ctx->b);
-    gk_plugin_release(ctx->plugin);
+    if (ctx->owner) {
+        gk_owner_unref(ctx->owner);
+    } else {
+        if (ctx->b)
+            ctx->plugin->be->fini(ctx->b);
+        gk_plugin_release(ctx->plugin);
+    }
     free(ctx);
     if (report_out) {
         *report_out = rep;
@@ -220,8 +295,9 @@ fail:
     return st;
 }
 
-static void free_object(void *obj, void *arg)
+static void free_object(uint64_t key, void *obj, void *arg)
 {
+    (void)key;
     if (*(int *)obj == GK_KIND_TENSOR)
         gk_tensor_release(arg, obj);
     else
@@ -235,9 +311,10 @@ void gpuk_context_close(gpuk_context *ctx)
     ctx->be->sync(ctx->b);   /* errors of pending work have nobody to go to now */
     gk_handles_each(&ctx->handles, free_object, ctx);
     gk_handles_free(&ctx->handles);
+    gk_host_free_all(ctx);
     gpuk_context_close(ctx->shadow);
-    ctx->be->fini(ctx->b);
-    gk_plugin_release(ctx->plugin);
+    /* fini now, or when the last DLPack export of the context is freed */
+    gk_owner_unref(ctx->owner);
     gpuk_load_report_free(ctx->report);
     free(ctx);
 }
@@ -311,8 +388,7 @@ gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value)
         return GPUK_ERR_NULL;
     if (!value)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_peak_measure: value is NULL");
-    if (kind != GPUK_PEAK_COPY_GBS && kind != GPUK_PEAK_FMA_GFLOPS &&
-        kind != GPUK_PEAK_ADDMIN_GOPS)
+    if (kind < GPUK_PEAK_COPY_GBS || kind > GPUK_PEAK_D2H_GBS)
         return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_peak_measure: kind %d is not a gpuk_peak",
                        (int)kind);
     if (!GK_BE_HAS(ctx->be, peak))

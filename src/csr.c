@@ -22,6 +22,54 @@ static gpuk_status upload(gpuk_context *ctx, const void *src, size_t bytes, void
     return GPUK_OK;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Columns within a row may come in any order, but each (row, column) pair
+ * only once: cuSPARSE assumes it, and with it every rung computes the same
+ * function.  Each row's columns are sorted in a scratch copy the length
+ * of the longest row, so the check costs O(nnz log) time and O(longest
+ * row) memory whatever the declared number of columns (a 1 x (2^31 - 1)
+ * matrix with one entry must not cost a 2^31-entry table). */
+static gpuk_status check_unique(gpuk_context *ctx, int64_t rows, const int32_t *row_ptr,
+                                const int32_t *col_idx, int64_t longest)
+{
+    int32_t *scratch = malloc((size_t)longest * sizeof *scratch);
+    if (!scratch)
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_csr_create: out of host memory for a "
+                       "%lld-entry row", (long long)longest);
+    gpuk_status st = GPUK_OK;
+    for (int64_t i = 0; i < rows && st == GPUK_OK; i++) {
+        int64_t lo = row_ptr[i], len = row_ptr[i + 1] - lo;
+        if (len < 2)
+            continue;
+        memcpy(scratch, col_idx + lo, (size_t)len * sizeof *scratch);
+        qsort(scratch, (size_t)len, sizeof *scratch, cmp_i32);
+        for (int64_t j = 1; j < len; j++) {
+            if (scratch[j] != scratch[j - 1])
+                continue;
+            /* name the second occurrence in the caller's order */
+            int64_t first = -1, e = lo;
+            for (; e < lo + len; e++) {
+                if (col_idx[e] != scratch[j])
+                    continue;
+                if (first >= 0)
+                    break;
+                first = e;
+            }
+            st = gk_fail(ctx, GPUK_ERR_SPARSE, "col_idx[%lld] = %d repeats a column already in "
+                         "row %lld (at col_idx[%lld]): each (row, column) pair may appear once",
+                         (long long)e, (int)scratch[j], (long long)i, (long long)first);
+            break;
+        }
+    }
+    free(scratch);
+    return st;
+}
+
 void gk_csr_release(gpuk_context *ctx, gk_csr *m)
 {
     if (m->d.prepared && GK_BE_HAS(ctx->be, csr_release))
@@ -76,27 +124,8 @@ gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64
         if (col_idx[e] < 0 || col_idx[e] >= cols)
             return gk_fail(ctx, GPUK_ERR_SPARSE, "col_idx[%lld] = %d is outside [0, %lld) (cols)",
                            (long long)e, (int)col_idx[e], (long long)cols);
-    /* Columns within a row may come in any order, but each (row, column)
-     * pair only once: cuSPARSE assumes it, and with it every rung computes
-     * the same function.  last[c] is the last row that used column c. */
-    if (nnz > 0) {
-        int32_t *last = malloc((size_t)cols * sizeof *last);
-        if (!last)
-            return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_csr_create: out of host memory");
-        memset(last, 0xff, (size_t)cols * sizeof *last);
-        for (int64_t i = 0; i < rows; i++) {
-            for (int64_t e = row_ptr[i]; e < row_ptr[i + 1]; e++) {
-                if (last[col_idx[e]] == (int32_t)i) {
-                    free(last);
-                    return gk_fail(ctx, GPUK_ERR_SPARSE, "col_idx[%lld] = %d repeats a column "
-                                   "already in row %lld: each (row, column) pair may appear "
-                                   "once", (long long)e, (int)col_idx[e], (long long)i);
-                }
-                last[col_idx[e]] = (int32_t)i;
-            }
-        }
-        free(last);
-    }
+    if (nnz > 0 && (st = check_unique(ctx, rows, row_ptr, col_idx, longest)) != GPUK_OK)
+        return st;
 
     gk_csr *m = calloc(1, sizeof *m);
     if (!m)

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,15 +42,42 @@ int gk_handles_put(gk_handles *h, uint64_t key, void *obj);   /* 0 ok, -1 no mem
 void *gk_handles_get(const gk_handles *h, uint64_t key);
 void *gk_handles_del(gk_handles *h, uint64_t key);
 /* Calls fn on every live object (fn may not modify the table). */
-void gk_handles_each(const gk_handles *h, void (*fn)(void *obj, void *arg), void *arg);
+void gk_handles_each(const gk_handles *h, void (*fn)(uint64_t key, void *obj, void *arg),
+                     void *arg);
 void gk_handles_free(gk_handles *h);
 
 /* --- objects --- */
+
+/* The backend state memory is freed through.  The context holds one
+ * reference and every storage one more, so a storage exported through
+ * DLPack (whose consumer may free it on any thread, after
+ * gpuk_context_close) keeps the plugin and its state alive; the last
+ * reference calls fini. */
+typedef struct gk_owner {
+    atomic_int refs;
+    struct gk_plugin *plugin;
+    gpuk_bctx *b;
+} gk_owner;
+void gk_owner_unref(gk_owner *o);
+
+/* Memory a tensor views: the backend's own (freed through owner), or the
+ * caller's (borrowed: gpuk_tensor_wrap, DLPack), which is never freed;
+ * release(release_arg) runs at the last reference instead (the DLPack
+ * producer's deleter).  refs counts tensors viewing it and DLPack exports,
+ * which may drop theirs on another thread. */
 typedef struct gk_storage {
     void *data;       /* backend memory; NULL for 0 bytes */
     size_t bytes;
-    int refs;
+    atomic_int refs;
+    gk_owner *owner;
+    int borrowed;
+    void (*release)(void *arg);
+    void *release_arg;
 } gk_storage;
+void gk_storage_unref(gk_storage *st);
+/* Give every gpuk_host_alloc block still out back to the backend (close). */
+struct gpuk_context;
+void gk_host_free_all(struct gpuk_context *ctx);
 
 typedef struct gk_tensor {
     int kind;         /* GK_KIND_TENSOR */
@@ -80,16 +108,23 @@ void gk_desc(const gk_tensor *t, gpuk_tdesc *d);
 void gk_desc_dense(const gk_tensor *t, int ndim, const int64_t *shape, gpuk_tdesc *d);
 /* Copy a dense host buffer to or from a (strided) operand. */
 gpuk_status gk_transfer(gpuk_context *ctx, const gpuk_tdesc *d, void *host, int to_device);
+/* A tensor over the caller's memory (tensor.c): the checks of
+ * gpuk_tensor_wrap, naming fields as `what` says ("data", "dl->..."),
+ * then release(arg) at the last reference, when release is not NULL. */
+gpuk_status gk_tensor_borrow(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, void *data, const char *what,
+                             void (*release)(void *arg), void *arg, gpuk_tensor **out);
 
 /* --- plugins and load reports --- */
-typedef struct gk_plugin {
+typedef struct gk_plugin gk_plugin;
+struct gk_plugin {
     char *path;
     void *dl;
     const gpuk_backend *be;
     gpuk_kernel *rows;   /* the plugin's kernel table in this core's layout, */
     size_t n_rows;       /* less the rows of ops or dtypes it does not know */
     char note[256];      /* the probe's one-line summary (driver version, ...) */
-} gk_plugin;
+};
 
 struct gpuk_load_report {
     gpuk_load_attempt *v;
@@ -121,9 +156,11 @@ void gk_plugin_release(gk_plugin *p);
 struct gpuk_context {
     uint32_t serial;
     uint64_t next_obj;
-    gk_plugin *plugin;
+    gk_plugin *plugin;      /* plugin, be and b are owner's, repeated for short access */
     const gpuk_backend *be;
     gpuk_bctx *b;
+    gk_owner *owner;
+    gk_handles hostmem;     /* gpuk_host_alloc pointers -> their byte counts */
     gpuk_load_report *report;
     gk_handles handles;
     int device, num_threads, check, verbose;
@@ -160,7 +197,10 @@ gpuk_status gk_need_unit_last(gpuk_context *ctx, const gk_tensor *t, const char 
 gpuk_status gk_need_dim(gpuk_context *ctx, const gk_tensor *t, int dim, int64_t want,
                         const char *name, const char *why);
 gpuk_status gk_need_injective(gpuk_context *ctx, const gk_tensor *t, const char *name);
-/* out must not overlap in at all (exact_ok: unless it is exactly the same view). */
+/* out must not overlap in at all (exact_ok: unless it is exactly the same
+ * view).  Overlap means the two views' first-to-last byte ranges meet, so
+ * interleaved views that share no element are refused too (doc/design.md,
+ * "Validation"). */
 gpuk_status gk_need_disjoint(gpuk_context *ctx, const gk_tensor *out, const char *out_name,
                              const gk_tensor *in, const char *in_name, int exact_ok);
 gpuk_status gk_need_same_shape(gpuk_context *ctx, const gk_tensor *a, const char *an,

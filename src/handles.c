@@ -97,12 +97,13 @@ void *gk_handles_del(gk_handles *h, uint64_t key)
     return obj;
 }
 
-void gk_handles_each(const gk_handles *h, void (*fn)(void *obj, void *arg), void *arg)
+void gk_handles_each(const gk_handles *h, void (*fn)(uint64_t key, void *obj, void *arg),
+                     void *arg)
 {
     for (size_t i = 0; i < h->cap; i++) {
         uint64_t k = h->slots[i].key;
         if (k != 0 && k != GK_TOMB)
-            fn(h->slots[i].obj, arg);
+            fn(k, h->slots[i].obj, arg);
     }
 }
 

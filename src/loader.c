@@ -94,12 +94,16 @@ gpuk_load_report *gk_report_clone(const gpuk_load_report *r)
     gpuk_load_report *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    /* all or nothing: a copy missing an entry could miss the chosen one */
     for (size_t i = 0; i < r->n; i++) {
         const gpuk_load_attempt *a = &r->v[i];
         gpuk_load_attempt *copy = gk_report_add(c, a->backend, a->path, a->status, "%s",
                                                 a->reason);
-        if (copy)
-            copy->chosen = a->chosen;
+        if (!copy) {
+            gpuk_load_report_free(c);
+            return NULL;
+        }
+        copy->chosen = a->chosen;
     }
     return c;
 }
@@ -185,21 +189,22 @@ static int same_name(const gpuk_kernel *a, const gpuk_kernel *b)
 /* Copy the plugin's kernel table into core's layout.  Rows of an op, or
  * with only dtypes, that this core does not know are left out and listed
  * in *skipped (a newer plugin still loads); a malformed table is refused
- * (return 1, why says which row), since dispatch would misbehave later. */
-static int take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t slen,
-                     char *why, size_t len)
+ * (GPUK_ERR_BACKEND_ABI, why says which row), since dispatch would
+ * misbehave later. */
+static gpuk_status take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t slen,
+                             char *why, size_t len)
 {
     size_t at = 0, nskip = 0;
     skipped[0] = '\0';
     if (be->kernel_size < GK_ROW_MIN) {
         snprintf(why, len, "kernel rows are %u bytes apart, ABI %u.0 rows need %zu",
                  be->kernel_size, GPUK_ABI_MAJOR, (size_t)GK_ROW_MIN);
-        return 1;
+        return GPUK_ERR_BACKEND_ABI;
     }
     p->rows = calloc(be->n_kernels ? be->n_kernels : 1, sizeof *p->rows);
     if (!p->rows) {
         snprintf(why, len, "out of host memory reading the kernel table");
-        return 1;
+        return GPUK_ERR_NO_MEMORY;
     }
     p->n_rows = 0;
     for (size_t i = 0; i < be->n_kernels; i++) {
@@ -208,12 +213,12 @@ static int take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t
         if (!k.variant || !k.variant[0] || !k.fn) {
             snprintf(why, len, "kernel table row %zu (op %d) lacks a variant name or function",
                      i, (int)k.op);
-            return 1;
+            return GPUK_ERR_BACKEND_ABI;
         }
         if (k.dtypes == 0) {
             snprintf(why, len, "kernel table row %zu (op %d, %s) serves no dtype", i, (int)k.op,
                      k.variant);
-            return 1;
+            return GPUK_ERR_BACKEND_ABI;
         }
         uint32_t known = k.dtypes & gk_known_dtypes;
         if (!gpuk_op_name(k.op) || !known) {
@@ -228,7 +233,7 @@ static int take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t
         const char *nm = gpuk_op_name(k.op);
         if (strcmp(k.variant, "auto") == 0 || (k.alias && strcmp(k.alias, "auto") == 0)) {
             snprintf(why, len, "kernel table row %zu (%s) uses the reserved name 'auto'", i, nm);
-            return 1;
+            return GPUK_ERR_BACKEND_ABI;
         }
         for (size_t j = 0; j < p->n_rows; j++) {
             const gpuk_kernel *o = &p->rows[j];
@@ -239,17 +244,17 @@ static int take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped, size_t
             if (same_name(o, &k)) {
                 snprintf(why, len, "kernel table rows both define %s/%s for %s (row %zu)", nm,
                          k.variant, dts, i);
-                return 1;
+                return GPUK_ERR_BACKEND_ABI;
             }
             if ((o->flags & k.flags & GPUK_KF_DEFAULT)) {
                 snprintf(why, len, "kernel table rows %s/%s and %s/%s are both the default for "
                          "%s", nm, o->variant, nm, k.variant, dts);
-                return 1;
+                return GPUK_ERR_BACKEND_ABI;
             }
         }
         p->rows[p->n_rows++] = k;
     }
-    return 0;
+    return GPUK_OK;
 }
 
 /* dlopen maps a plugin's segments straight from the file; a segment that
@@ -388,8 +393,8 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     } else if ((miss = missing_member(be)) != NULL) {
         st = GPUK_ERR_BACKEND_ABI;
         snprintf(why, sizeof why, "required member '%s' is NULL", miss);
-    } else if (take_rows(be, p, skipped, sizeof skipped, why, sizeof why)) {
-        st = GPUK_ERR_BACKEND_ABI;
+    } else {
+        st = take_rows(be, p, skipped, sizeof skipped, why, sizeof why);
     }
     if (st != GPUK_OK) {
         snprintf(err, errlen, "%s rejected: %s", path, why);
@@ -640,8 +645,16 @@ static gpuk_status load_one(const char *request, const gpuk_init_args *init,
         gk_report_add(rep, request, p->path, GPUK_OK, "taken: %s %s (ABI %u.%u)%s%s",
                       p->be->name, p->be->version, p->be->abi_major, p->be->abi_minor,
                       p->note[0] ? "; " : "", p->note);
-    if (taken)
-        taken->chosen = 1;
+    if (!taken) {
+        /* a context whose report cannot say which plugin it took is not
+         * opened: success always comes with exactly one chosen entry */
+        p->be->fini(*bctx);
+        *bctx = NULL;
+        gk_plugin_release(p);
+        snprintf(err, errlen, "out of host memory recording the load report");
+        return GPUK_ERR_NO_MEMORY;
+    }
+    taken->chosen = 1;
     *plugin = p;
     return GPUK_OK;
 }

@@ -8,6 +8,8 @@ src_libgpuk_la_SOURCES = \
 	src/context.c \
 	src/handles.c \
 	src/tensor.c \
+	src/memory.c \
+	src/dlpack.c \
 	src/validate.c \
 	src/dispatch.c \
 	src/ops.c \

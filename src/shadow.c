@@ -166,6 +166,25 @@ oom:
     return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
 }
 
+/* gamma_K = K u / (1 - K u); infinite (no bound) once K u reaches 1. */
+static double gamma_of(double K, double u)
+{
+    return K * u < 1 ? K * u / (1 - K * u) : INFINITY;
+}
+
+/* The coefficient of a K-term sum.  gamma_K serves while K u is well
+ * below 1; a TF32 rung (u = 2^-11) reaches K u = 1/2 at K = 1024, and past
+ * that the model behind the bound takes over: each input rounded once to
+ * u (a product of two is off by 2u + u^2), the products exact and summed
+ * in FP32, which adds gamma_K at 2^-24 (tests/ref.c does the same). */
+static double sum_coef(double K, double u)
+{
+    const double u32 = ldexp(1.0, -24);
+    if (K * u < 0.5 || u <= u32)
+        return gamma_of(K, u);
+    return 2 * u + u * u + gamma_of(K, u32) * (1 + u) * (1 + u);
+}
+
 static int same_bits(float x, float y)
 {
     if (isnan(x) || isnan(y))
@@ -203,7 +222,7 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
         goto done;
     int exact = gpuk_op_exact(args->op) == 1;
     double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : ldexp(1.0, -24);
-    double K = (double)gk_sum_length(args), gamma = K * u / (1 - K * u), factor = 0;
+    double K = (double)gk_sum_length(args), gamma = sum_coef(K, u), factor = 0;
     if (!exact) {
         if (args->op == GPUK_OP_SOFTMAX) {
             memcpy(mag, want, n * sizeof *mag);

@@ -78,6 +78,43 @@ static gpuk_status check_shape(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
     return GPUK_OK;
 }
 
+/* The view v of (dtype, ndim, shape, strides or dense, offset): strides
+ * >= 0, numel, and *last, the element farthest from the storage's start
+ * that it reaches, computed without overflow.  The reach counts even for
+ * an empty view: its nonempty dimensions' strides still reach kernels (the
+ * rows of an [m,0] matrix). */
+static gpuk_status layout(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, const char *fn, gk_tensor *v,
+                          int64_t *last)
+{
+    memset(v, 0, sizeof *v);
+    v->dtype = dtype;
+    v->ndim = ndim;
+    v->offset = offset;
+    memcpy(v->shape, shape, (size_t)ndim * sizeof *shape);
+    int64_t dense = 1, step;
+    for (int i = ndim - 1; i >= 0; i--) {
+        if (strides && strides[i] < 0)
+            return gk_fail(ctx, GPUK_ERR_LAYOUT, "%s: strides[%d] is %lld, must be >= 0", fn, i,
+                           (long long)strides[i]);
+        v->stride[i] = strides ? strides[i] : dense;
+        if (shape[i] > 0 && __builtin_mul_overflow(dense, shape[i], &dense))
+            dense = INT64_MAX;
+    }
+    size_t bytes;
+    if (!count(v, gk_elsize(dtype), &v->numel, &bytes))
+        return gk_fail(ctx, GPUK_ERR_OVERFLOW, "%s: the element count of this shape overflows",
+                       fn);
+    *last = offset;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, v->stride[i], &step) ||
+                             __builtin_add_overflow(*last, step, last)))
+            return gk_fail(ctx, GPUK_ERR_OVERFLOW, "%s: shape, strides and offset reach past "
+                           "element 2^63", fn);
+    }
+    return GPUK_OK;
+}
+
 static gpuk_status enroll(gpuk_context *ctx, gk_tensor *t, gpuk_tensor **out)
 {
     t->kind = GK_KIND_TENSOR;
@@ -134,13 +171,13 @@ gpuk_status gpuk_tensor_create(gpuk_context *ctx, gpuk_dtype dtype, int ndim,
         }
     }
     s->bytes = bytes;
-    s->refs = 1;
+    atomic_init(&s->refs, 1);
+    s->owner = ctx->owner;
+    atomic_fetch_add(&ctx->owner->refs, 1);
     t->st = s;
     st = enroll(ctx, t, out);
     if (st != GPUK_OK) {
-        if (s->data)
-            ctx->be->free(ctx->b, s->data);
-        free(s);
+        gk_storage_unref(s);
         free(t);
     }
     return st;
@@ -166,35 +203,12 @@ gpuk_status gpuk_tensor_view(gpuk_context *ctx, const gpuk_tensor *base, int ndi
                        (long long)offset);
 
     gk_tensor v;
-    memset(&v, 0, sizeof v);
-    v.dtype = b->dtype;
-    v.ndim = ndim;
-    v.offset = offset;
-    memcpy(v.shape, shape, (size_t)ndim * sizeof *shape);
-    int64_t dense = 1;
-    for (int i = ndim - 1; i >= 0; i--) {
-        if (strides && strides[i] < 0)
-            return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: strides[%d] is %lld, must be "
-                           ">= 0", i, (long long)strides[i]);
-        v.stride[i] = strides ? strides[i] : dense;
-        if (shape[i] > 0 && __builtin_mul_overflow(dense, shape[i], &dense))
-            dense = INT64_MAX;
-    }
-    size_t bytes;
-    if (!count(&v, gk_elsize(v.dtype), &v.numel, &bytes))
-        return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: the element count of this "
-                       "shape overflows");
+    int64_t last;
+    if ((st = layout(ctx, b->dtype, ndim, shape, strides, offset, "gpuk_tensor_view", &v,
+                     &last)) != GPUK_OK)
+        return st;
     /* every reachable element must be inside the storage */
     int64_t store = (int64_t)(b->st->bytes / gk_elsize(b->dtype));
-    int64_t last = offset, step;
-    /* the reach must be computable even for an empty view: its nonempty
-     * dimensions' strides still reach kernels (a [m,0] matrix's rows) */
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] > 0 && (__builtin_mul_overflow(shape[i] - 1, v.stride[i], &step) ||
-                             __builtin_add_overflow(last, step, &last)))
-            return gk_fail(ctx, GPUK_ERR_OVERFLOW, "gpuk_tensor_view: shape, strides and offset "
-                           "reach past element 2^63");
-    }
     if (v.numel > 0) {
         if (last >= store)
             return gk_fail(ctx, GPUK_ERR_LAYOUT, "gpuk_tensor_view: shape, strides and offset "
@@ -215,7 +229,7 @@ gpuk_status gpuk_tensor_view(gpuk_context *ctx, const gpuk_tensor *base, int ndi
         free(t);
         return st;
     }
-    t->st->refs++;
+    atomic_fetch_add(&t->st->refs, 1);
     return GPUK_OK;
 }
 
@@ -236,11 +250,7 @@ gpuk_status gpuk_tensor_destroy(gpuk_context *ctx, gpuk_tensor *h)
 
 void gk_tensor_release(gpuk_context *ctx, gk_tensor *t)
 {
-    if (--t->st->refs == 0) {
-        if (t->st->data)
-            ctx->be->free(ctx->b, t->st->data);
-        free(t->st);
-    }
+    gk_storage_unref(t->st);
     free(t);
 }
 
@@ -263,7 +273,78 @@ gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *h, gpuk_t
     info->numel = t->numel;
     info->bytes = (size_t)t->numel * gk_elsize(t->dtype);
     info->contiguous = gk_is_contiguous(t);
+    info->data = t->numel && t->st->data
+                     ? (char *)t->st->data + (size_t)t->offset * gk_elsize(t->dtype) : NULL;
+    info->borrowed = t->st->borrowed;
     return GPUK_OK;
+}
+
+gpuk_status gk_tensor_borrow(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, void *data, const char *what,
+                             void (*release)(void *arg), void *arg, gpuk_tensor **out)
+{
+    gpuk_status st;
+    gk_tensor v;
+    int64_t last;
+    if ((st = check_shape(ctx, dtype, ndim, shape, what)) != GPUK_OK ||
+        (st = layout(ctx, dtype, ndim, shape, strides, 0, what, &v, &last)) != GPUK_OK)
+        return st;
+    size_t es = gk_elsize(dtype), span = 0;
+    if (v.numel > 0) {
+        if (!data)
+            return gk_fail(ctx, GPUK_ERR_NULL, "%s: data is NULL for %lld elements", what,
+                           (long long)v.numel);
+        if ((uintptr_t)data % es)
+            return gk_fail(ctx, GPUK_ERR_LAYOUT, "%s: data %p is not aligned to the %zu-byte "
+                           "%s element", what, data, es, gpuk_dtype_name(dtype));
+        if (__builtin_mul_overflow((uint64_t)last + 1, (uint64_t)es, &span))
+            return gk_fail(ctx, GPUK_ERR_OVERFLOW, "%s: the memory the view reaches overflows "
+                           "size_t", what);
+    }
+    if (!GK_BE_HAS(ctx->be, check_pointer))
+        return gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s (plugin ABI %u.%u) cannot take "
+                       "the caller's memory", what, ctx->be->name, ctx->be->abi_major,
+                       ctx->be->abi_minor);
+    if (v.numel > 0 && (st = ctx->be->check_pointer(ctx->b, data, span)) != GPUK_OK)
+        return gk_fail(ctx, st, "%s: data: %s", what, ctx->be->last_error(ctx->b));
+
+    gk_tensor *t = malloc(sizeof *t);
+    gk_storage *s = calloc(1, sizeof *s);
+    if (!t || !s) {
+        free(t);
+        free(s);
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "%s: out of host memory", what);
+    }
+    *t = v;
+    s->data = v.numel > 0 ? data : NULL;
+    s->bytes = span;
+    atomic_init(&s->refs, 1);
+    s->owner = ctx->owner;
+    atomic_fetch_add(&ctx->owner->refs, 1);
+    s->borrowed = 1;
+    t->st = s;
+    if ((st = enroll(ctx, t, out)) != GPUK_OK) {
+        gk_storage_unref(s);   /* borrowed: frees nothing of the caller's */
+        free(t);
+        return st;
+    }
+    /* only now is the release the storage's to call: a failure above
+     * leaves it to the caller */
+    s->release = release;
+    s->release_arg = arg;
+    return GPUK_OK;
+}
+
+gpuk_status gpuk_tensor_wrap(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,
+                             const int64_t *strides, void *data, gpuk_tensor **out)
+{
+    if (!ctx)
+        return GPUK_ERR_NULL;
+    if (!out)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_wrap: out is NULL");
+    *out = NULL;
+    return gk_tensor_borrow(ctx, dtype, ndim, shape, strides, data, "gpuk_tensor_wrap", NULL,
+                            NULL, out);
 }
 
 /* Move data between a dense host buffer and a (possibly strided) operand:

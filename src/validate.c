@@ -1,8 +1,9 @@
 /*
  * validate.c - handle lookup and the argument checks every op shares.
  *
- * Rule 1 of the design: validation lives here, once, before any backend
- * sees a call.  Each check names the argument in the context's message.
+ * All validation lives in the core, once, before any backend sees a call
+ * (doc/design.md, "Validation").  Each check names the argument in the
+ * context's message.
  */
 #include "gpuk_internal.h"
 
@@ -197,6 +198,6 @@ gpuk_status gk_need_disjoint(gpuk_context *ctx, const gk_tensor *out, const char
     if (exact_ok)
         return gk_fail(ctx, GPUK_ERR_ALIAS, "%s overlaps %s: an output may be exactly its input "
                        "(in place) but not overlap it partly", out_name, in_name);
-    return gk_fail(ctx, GPUK_ERR_ALIAS, "%s overlaps %s: this op's output must not share memory "
-                   "with its inputs", out_name, in_name);
+    return gk_fail(ctx, GPUK_ERR_ALIAS, "%s overlaps %s: their address ranges meet, and this "
+                   "op's output must not overlap its inputs", out_name, in_name);
 }

@@ -1,10 +1,12 @@
 # tests: TAP programs run by `make check` (see AM_TESTS_ENVIRONMENT in Makefile.am)
 
-# shared test code: the TAP producer, the float64 reference, the op suite
+# shared test code: the TAP producer, the float64 reference, the one op
+# call (also built into gpuk-bench and the fuzz harness), the op suite
 check_LTLIBRARIES += tests/libgktest.la
 tests_libgktest_la_SOURCES = \
 	tests/tap.c tests/tap.h \
 	tests/ref.c tests/ref.h \
+	tests/opcall.c tests/opcall.h \
 	tests/opcases.c tests/opcases.h \
 	tests/opsuite.c tests/opsuite.h
 tests_libgktest_la_CFLAGS = $(AM_CFLAGS)
@@ -27,7 +29,7 @@ tests_fake_ok_la_SOURCES = tests/plugin_fake.c
 tests_fake_ok_la_CFLAGS = $(FAKE_CFLAGS)
 tests_fake_ok_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_abi1_la_SOURCES = tests/plugin_fake.c
-tests_fake_abi1_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MAJOR=1
+tests_fake_abi1_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MAJOR=1 -DFAKE_ABI_MINOR=0
 tests_fake_abi1_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_minor99_la_SOURCES = tests/plugin_fake.c
 tests_fake_minor99_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MINOR=99
@@ -68,6 +70,12 @@ check_PROGRAMS += tests/t_loader tests/t_tensor
 TESTS += tests/t_loader tests/t_tensor
 tests_t_loader_LDADD = $(TEST_LIBS)
 tests_t_tensor_LDADD = $(TEST_LIBS)
+
+# the caller's memory: host allocations, wrapped pointers, DLPack, staging
+check_PROGRAMS += tests/t_interop tests/t_interop_cuda
+TESTS += tests/t_interop tests/t_interop_cuda
+tests_t_interop_LDADD = $(TEST_LIBS)
+tests_t_interop_cuda_LDADD = $(TEST_LIBS)
 
 # reliability: bad-input catalogue, faults, threads, fuzzing (see that file)
 include tests/reliability.mk

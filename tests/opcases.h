@@ -32,7 +32,8 @@ typedef struct oc_arg {
 typedef struct oc_case {
     gpuk_op op;
     char label[96]; /* shape and layout, e.g. "7x33x5 bias strided" */
-    int n_in, exact;
+    int n_in;
+    int exact;      /* gpuk_op_exact(op): compared bit for bit, not within a bound */
     oc_arg in[3], out;
     float alpha, beta;
     int ta, tb, axis, kind;

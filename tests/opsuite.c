@@ -14,13 +14,16 @@
  */
 #include "opsuite.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gpuk.h>
 
+#include "opcall.h"
 #include "opcases.h"
 #include "ref.h"
 #include "tap.h"
@@ -31,6 +34,7 @@
 typedef struct suite {
     const char *be;
     gpuk_context *ctx, *cpu;
+    gpuk_context *log; /* the same backend with GPUK_VERBOSE=2: its op log names each rung */
     uint32_t cpu_flags; /* flags of the CPU's default variant of the current op */
     unsigned long long seed;
     int quick; /* GPUK_TEST_QUICK: only the smaller cases */
@@ -51,33 +55,20 @@ static uint32_t *arg_image(const oc_arg *t)
     return img;
 }
 
+/* The case's call: its operands (views) and scalars through the shared
+ * opcall (opcall.h). */
 static gpuk_status launch(gpuk_context *x, const oc_case *c, gpuk_tensor *const *in,
                           gpuk_tensor *out, const gpuk_csr *csr, const char *v)
 {
-    switch (c->op) {
-    case GPUK_OP_MATMUL:
-        return gpuk_matmul(x, in[0], in[1], c->n_in > 2 ? in[2] : NULL, out, v);
-    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(x, in[0], in[1], out, v);
-    case GPUK_OP_MINPLUS: return gpuk_minplus(x, in[0], in[1], out, v);
-    case GPUK_OP_TRANSPOSE: return gpuk_transpose(x, in[0], out, v);
-    case GPUK_OP_REDUCE: return gpuk_reduce(x, c->kind, in[0], c->axis, out, v);
-    case GPUK_OP_ADD: return gpuk_add(x, in[0], in[1], out, v);
-    case GPUK_OP_SCALE: return gpuk_scale(x, c->alpha, in[0], out, v);
-    case GPUK_OP_RELU: return gpuk_relu(x, in[0], out, v);
-    case GPUK_OP_BIAS_RELU: return gpuk_bias_relu(x, in[0], in[1], out, v);
-    case GPUK_OP_COPY: return gpuk_copy(x, in[0], out, v);
-    case GPUK_OP_SOFTMAX: return gpuk_softmax(x, in[0], out, v);
-    case GPUK_OP_EMBEDDING: return gpuk_embedding(x, in[0], in[1], out, v);
-    case GPUK_OP_MEANPOOL: return gpuk_meanpool(x, in[0], out, v);
-    case GPUK_OP_SPMV: return gpuk_spmv(x, csr, in[0], out, v);
-    case GPUK_OP_DOT: return gpuk_dot(x, in[0], in[1], out, v);
-    case GPUK_OP_GEMV:
-        return gpuk_gemv(x, (gpuk_trans)c->ta, c->alpha, in[0], in[1], c->beta, out, v);
-    case GPUK_OP_GEMM:
-        return gpuk_gemm(x, (gpuk_trans)c->ta, (gpuk_trans)c->tb, c->alpha, in[0], in[1],
-                         c->beta, out, v);
-    }
-    return GPUK_ERR_INVALID;
+    opcall_args a;
+    opcall_init(&a, c->op);
+    for (int i = 0; i < c->n_in; i++)
+        a.in[i] = in[i];
+    a.out = out;
+    a.csr = csr;
+    a.alpha = c->alpha, a.beta = c->beta;
+    a.trans_a = c->ta, a.trans_b = c->tb, a.axis = c->axis, a.kind = c->kind;
+    return opcall(x, &a, v);
 }
 
 /* Run c on ctx with variant v; the dense output goes to got.  Returns 1
@@ -269,6 +260,9 @@ static uint32_t default_flags(gpuk_context *ctx, gpuk_op op)
 static int64_t case_work(const oc_case *c)
 {
     int64_t w = c->out.numel;
+    /* the products by name; every other op, a new one too, by the
+     * elements it moves: a rough figure that only picks what QUICK leaves
+     * out, so "every other op" is the right default here */
     if (c->op == GPUK_OP_MATMUL || c->op == GPUK_OP_BATCHED_MATMUL ||
         c->op == GPUK_OP_MINPLUS || c->op == GPUK_OP_GEMM)
         return w * (c->k > 0 ? c->k : 1);
@@ -277,8 +271,73 @@ static int64_t case_work(const oc_case *c)
     return w + c->nnz;
 }
 
+/* ---- aliases ----
+ *
+ * A rung renamed keeps its old name as an alias (min-plus: v0..v5), and
+ * the alias must reach the very rung its name does, not merely one that
+ * gives the same answer (every min-plus rung gives the same bits).  The
+ * op log of a GPUK_VERBOSE=2 context says which rung ran ("gpuk: cpu
+ * minplus/omp in[...] ..." on stderr), so the call through the alias runs
+ * with stderr sent to a scratch file, and the log must name the rung. */
+
+/* Run c on s->log through variant v with stderr captured into log. */
+static int run_logged(suite *s, const oc_case *c, const char *v, float *got, char *why,
+                      size_t wl, char *log, size_t ll)
+{
+    const char *td = getenv("TMPDIR");
+    char path[256];
+    snprintf(path, sizeof path, "%s/gpuk-oplog-XXXXXX", td && *td ? td : "/tmp");
+    int fd = mkstemp(path), saved = -1, ran = 0;
+    log[0] = '\0';
+    if (fd < 0 || (saved = dup(2)) < 0) {
+        snprintf(why, wl, "no scratch file for the op log: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    unlink(path);
+    fflush(stderr);
+    dup2(fd, 2);
+    if (!s->log) {
+        gpuk_options o;
+        gpuk_options_init(&o);
+        o.backend = s->be;
+        o.verbose = 2;
+        if (gpuk_context_open_ex(&s->log, &o, NULL) != GPUK_OK)
+            s->log = NULL;
+    }
+    if (s->log)
+        ran = run_case(s->log, c, v, got, why, wl);
+    else
+        snprintf(why, wl, "a GPUK_VERBOSE=2 context on %s did not open", s->be);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, log, ll - 1, 0);
+    log[n > 0 ? n : 0] = '\0';
+    close(fd);
+    return ran;
+}
+
+static void alias_runs_rung(suite *s, const oc_case *c, const gpuk_variant_info *vi)
+{
+    char why[512] = "", log[4096], want[160], name[200];
+    float *got = oc_alloc((size_t)c->out.numel * sizeof(float));
+    snprintf(name, sizeof name, "%s %s/%s %s", s->be, gpuk_op_name(c->op), vi->alias, c->label);
+    snprintf(want, sizeof want, " %s/%s ", gpuk_op_name(c->op), vi->name);
+    int ran = run_logged(s, c, vi->alias, got, why, sizeof why, log, sizeof log);
+    const char *line = strstr(log, "gpuk: ");
+    if (!ran)
+        tap_ok(0, "%s: through the alias: %s", name, why);
+    else if (!tap_ok(strstr(log, want) != NULL, "%s: the alias of %s runs %s (the op log names "
+                     "it)", name, vi->name, vi->name))
+        tap_diag("op log: %.*s", line ? (int)strcspn(line, "\n") : 0, line ? line : "");
+    free(got);
+}
+
 /* Every case of op through every variant the backend lists, and case 1
- * once more through the default variant (variant NULL). */
+ * once more through the default variant (variant NULL) and through every
+ * alias. */
 static void op_suite(suite *s, gpuk_op op)
 {
     size_t nv = 0;
@@ -308,8 +367,14 @@ static void op_suite(suite *s, gpuk_op op)
         for (size_t v = 0; v < nv; v++)
             if (vi[v].name)
                 check(s, &c, vi[v].name, vi[v].flags);
-        if (idx == 1)
+        if (idx == 1) {
             check(s, &c, NULL, default_flags(s->ctx, op));
+            for (size_t v = 0; v < nv; v++)
+                if (vi[v].name && vi[v].alias) {
+                    check(s, &c, vi[v].alias, vi[v].flags);
+                    alias_runs_rung(s, &c, &vi[v]);
+                }
+        }
         oc_free(&c);
     }
     free(vi);
@@ -355,6 +420,7 @@ int opsuite_run(const char *backend)
     }
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
         op_suite(&s, (gpuk_op)op);
+    gpuk_context_close(s.log);
     gpuk_context_close(s.cpu);
     gpuk_context_close(s.ctx);
     return 0;

@@ -9,7 +9,9 @@
  * tensor, unaligned and row-strided views, and compares with the float64
  * reference of ref.h: one TAP check per (op, variant, shape).  On a
  * backend other than "cpu" the same inputs also run on a CPU context and
- * the two backends are compared with each other.
+ * the two backends are compared with each other.  A rung listed with an
+ * alias (a former name) also runs through the alias, which must reach the
+ * same rung: the op log of a GPUK_VERBOSE=2 context must name it.
  *
  * Environment: GPUK_TEST_SEED replays a run; GPUK_TEST_QUICK=1 leaves out
  * the larger cases (for runs under compute-sanitizer).

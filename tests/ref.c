@@ -1,9 +1,9 @@
 /*
  * ref.c - float64 reference and error bounds (see ref.h).
  *
- * The bounds follow DESIGN.md's policy.  A float computation that adds K
- * terms t_i, each carrying at most one rounding of its own (a product),
- * satisfies |fl(S) - S| <= gamma_K * sum |t_i| in any summation order
+ * The bounds follow the policy of doc/design.md ("Tolerances").  A float
+ * computation that adds K terms t_i, each carrying at most one rounding of
+ * its own (a product), satisfies |fl(S) - S| <= gamma_K * sum |t_i| in any summation order
  * (Higham, Accuracy and Stability of Numerical Algorithms, 3.1), so tree,
  * pairwise, split-K and blocked orders all fit one bound.  To that we add:
  *   - u * |ref|: the output is a float, so even a perfect result sits up to
@@ -352,6 +352,65 @@ void ref_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float a
             blas_entry(s, abss, k, alpha, beta, c0 + i * n + j, u, ref + i * n + j,
                        bound + i * n + j);
         }
+}
+
+/* ---- any op, from its operands ---- */
+
+static int64_t numel_of(const ref_operand *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->ndim; d++)
+        n *= t->shape[d];
+    return n;
+}
+
+/* No default case: a row added to GPUK_OP_MAP without a reference here is
+ * a -Wswitch warning. */
+void ref_op(const ref_args *a, double u, double *ref, double *bound)
+{
+    const ref_operand *x = &a->in[0], *y = &a->in[1], *out = &a->out;
+    const float *x0 = x->vals, *x1 = y->vals, *y0 = out->vals;
+    const int64_t *s0 = x->shape;
+    int64_t n = numel_of(out), last = x->ndim > 0 ? s0[x->ndim - 1] : 0;
+    switch (a->op) {
+    case GPUK_OP_MATMUL:
+        ref_matmul(s0[0], s0[1], y->shape[1], x0, x1, a->in[2].vals, u, ref, bound);
+        break;
+    case GPUK_OP_BATCHED_MATMUL:
+        ref_batched_matmul(out->shape[0], s0[0], y->shape[0], s0[1], s0[2], y->shape[2], x0, x1,
+                           u, ref, bound);
+        break;
+    case GPUK_OP_MINPLUS: ref_minplus(s0[0], s0[1], y->shape[1], x0, x1, ref, bound); break;
+    case GPUK_OP_TRANSPOSE: ref_transpose(s0[0], s0[1], x0, ref, bound); break;
+    case GPUK_OP_REDUCE: ref_reduce(a->kind, x->ndim, s0, a->axis, x0, u, ref, bound); break;
+    case GPUK_OP_ADD: ref_add(n, x0, x1, u, ref, bound); break;
+    case GPUK_OP_SCALE: ref_scale(n, a->alpha, x0, u, ref, bound); break;
+    case GPUK_OP_RELU: ref_relu(n, x0, ref, bound); break;
+    case GPUK_OP_BIAS_RELU: ref_bias_relu(last ? n / last : 0, last, x0, x1, u, ref, bound); break;
+    case GPUK_OP_COPY: ref_copy(n, x0, ref, bound); break;
+    case GPUK_OP_SOFTMAX: ref_softmax(last ? n / last : 0, last, x0, u, ref, bound); break;
+    case GPUK_OP_EMBEDDING:
+        ref_embedding(s0[0], s0[1], x0, numel_of(y), y->vals, ref, bound);
+        break;
+    case GPUK_OP_MEANPOOL: {
+        int64_t b = 1;   /* [b..., t, d]: every dimension before the last two */
+        for (int d = 0; d < x->ndim - 2; d++)
+            b *= s0[d];
+        ref_meanpool(b, s0[x->ndim - 2], last, x0, u, ref, bound);
+        break;
+    }
+    case GPUK_OP_SPMV:
+        ref_spmv(a->rows, a->row_ptr, a->col_idx, a->values, x0, u, ref, bound);
+        break;
+    case GPUK_OP_DOT: ref_dot(s0[0], x0, x1, u, ref, bound); break;
+    case GPUK_OP_GEMV:
+        ref_gemv(a->trans_a, s0[0], s0[1], a->alpha, x0, x1, a->beta, y0, u, ref, bound);
+        break;
+    case GPUK_OP_GEMM:
+        ref_gemm(a->trans_a, a->trans_b, out->shape[0], out->shape[1],
+                 a->trans_a ? s0[0] : s0[1], a->alpha, x0, x1, a->beta, y0, u, ref, bound);
+        break;
+    }
 }
 
 /* ---- comparison ---- */

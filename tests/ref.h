@@ -3,12 +3,17 @@
  *
  * Each function takes dense row-major host arrays and writes, per output
  * element, the exact-as-double result ref[i] and the error a correct FP32
- * (or TF32) implementation may make, bound[i] (DESIGN.md's correctness
- * policy; the derivations are next to each function in ref.c).  Ops that
- * DESIGN.md calls bit-exact (minplus, transpose, copy, embedding, relu)
- * write bound 0 and a ref that is exactly the float every backend must
- * return.  u is the unit roundoff of the variant under test
+ * (or TF32) implementation may make, bound[i] (the c * gamma_K policy of
+ * doc/design.md, "Tolerances"; the derivations are next to each function
+ * in ref.c).  For the ops the catalogue of gpuk.h marks exact
+ * (gpuk_op_exact), ref rounded to float is the one float every backend
+ * must return; the pure moves (minplus, transpose, copy, embedding, relu)
+ * also write bound 0.  u is the unit roundoff of the variant under test
  * (ref_unit_roundoff).
+ *
+ * ref_op() is the one switch from an op to its reference, for callers
+ * that hold a call as operands and scalars (the op suite, the fuzz
+ * harness); a new op adds its reference there, in ref.c.
  *
  * This code is independent of every backend: it shares no kernel code
  * with them, so an error common to both cannot hide.
@@ -18,6 +23,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <gpuk.h>
 
 #define REF_U_FP32 0x1p-24
 #define REF_U_TF32 0x1p-11
@@ -95,6 +102,33 @@ void ref_gemv(int trans, int64_t m, int64_t n, float alpha, const float *a,
 void ref_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha,
               const float *a, const float *b, float beta, const float *c0, double u,
               double *ref, double *bound);
+
+/* ---- any op, from its operands ---- */
+
+/* One operand: ndim, shape and dense row-major values (f32, or i32 for
+ * embedding ids); vals NULL: the operand is absent (matmul's bias). */
+typedef struct ref_operand {
+    int ndim;
+    int64_t shape[4];
+    const void *vals;
+} ref_operand;
+
+/* A call as ref_op() takes it: the operands in the order of opcall.h,
+ * out.vals the output's contents before the call (gemv and gemm read them
+ * when beta != 0), the scalars, and spmv's CSR matrix (rows, arrays). */
+typedef struct ref_args {
+    gpuk_op op;
+    ref_operand in[3], out;
+    float alpha, beta;
+    int trans_a, trans_b, axis, kind;
+    int64_t rows;
+    const int32_t *row_ptr, *col_idx;
+    const float *values;
+} ref_args;
+
+/* The reference of a call, sizes taken from the operands' shapes as the
+ * library takes them: ref[i], bound[i] for every element of out. */
+void ref_op(const ref_args *a, double u, double *ref, double *bound);
 
 /* ---- comparison ---- */
 

@@ -17,6 +17,12 @@ tests_t_badinput_LDADD = $(TEST_LIBS)
 tests_t_badops_LDADD = $(TEST_LIBS)
 tests_t_badshape_LDADD = $(TEST_LIBS)
 tests_t_empty_LDADD = $(TEST_LIBS)
+# t_faults defines malloc and friends (tests/allocfail.c): -export-dynamic
+# puts them in the dynamic symbol table, so the plugins it dlopens (which
+# libgpuk does not link) reach them too
+tests_t_faults_SOURCES = tests/t_faults.c tests/t_faults_alloc.c tests/t_faults_alloc.h \
+	tests/allocfail.c tests/allocfail.h
+tests_t_faults_LDFLAGS = -export-dynamic
 tests_t_faults_LDADD = $(TEST_LIBS)
 tests_t_gpu_faults_LDADD = $(TEST_LIBS)
 tests_t_threads_CFLAGS = $(AM_CFLAGS) $(PTHREAD_LIBS)

@@ -17,14 +17,12 @@
 
 #include <gpuk.h>
 
+#include "opcall.h"
 #include "t_rel.h"
 #include "tap.h"
 
 #define MAXARG 4
 #define BOGUS ((uintptr_t)0xFFFFFF0000000001ull)
-
-typedef gpuk_status (*call_fn)(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
-                               const char *v);
 
 typedef struct opspec {
     gpuk_op op;
@@ -38,138 +36,62 @@ typedef struct opspec {
      * then disagrees) */
     int ndim_blame[MAXARG];
     int optional;                   /* index of an argument that may be NULL, or -1 */
-    call_fn call;
 } opspec;
 
 static gpuk_context *ctx, *other;
 static gpuk_csr *csr_ctx, *csr_other;
 
-static gpuk_status c_matmul(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
+/* The spec's call through the shared opcall (opcall.h): the tensors in
+ * order, the output last, every scalar at its opcall_init value (alpha 1,
+ * beta 0, no transpose, a sum along axis 0). */
+static gpuk_status call(gpuk_context *c, const opspec *s, gpuk_tensor *const *t,
+                        const gpuk_csr *m, const char *v)
 {
-    (void)m;
-    return gpuk_matmul(c, t[0], t[1], t[2], t[3], v);
-}
-static gpuk_status c_bmm(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_batched_matmul(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_minplus(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_minplus(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_transpose(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
-                               const char *v)
-{
-    (void)m;
-    return gpuk_transpose(c, t[0], t[1], v);
-}
-static gpuk_status c_reduce(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_reduce(c, GPUK_REDUCE_SUM, t[0], 1, t[1], v);
-}
-static gpuk_status c_add(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_add(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_scale(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_scale(c, 2.0f, t[0], t[1], v);
-}
-static gpuk_status c_relu(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_relu(c, t[0], t[1], v);
-}
-static gpuk_status c_bias_relu(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
-                               const char *v)
-{
-    (void)m;
-    return gpuk_bias_relu(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_copy(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_copy(c, t[0], t[1], v);
-}
-static gpuk_status c_softmax(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_softmax(c, t[0], t[1], v);
-}
-static gpuk_status c_embedding(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
-                               const char *v)
-{
-    (void)m;
-    return gpuk_embedding(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_meanpool(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m,
-                              const char *v)
-{
-    (void)m;
-    return gpuk_meanpool(c, t[0], t[1], v);
-}
-static gpuk_status c_spmv(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    return gpuk_spmv(c, m, t[0], t[1], v);
-}
-static gpuk_status c_dot(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_dot(c, t[0], t[1], t[2], v);
-}
-static gpuk_status c_gemv(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_gemv(c, GPUK_NO_TRANS, 1.0f, t[0], t[1], 0.0f, t[2], v);
-}
-static gpuk_status c_gemm(gpuk_context *c, gpuk_tensor *const *t, const gpuk_csr *m, const char *v)
-{
-    (void)m;
-    return gpuk_gemm(c, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, t[0], t[1], 0.0f, t[2], v);
+    opcall_args a;
+    opcall_init(&a, s->op);
+    for (int i = 0; i < s->n - 1; i++)
+        a.in[i] = t[i];
+    a.out = t[s->n - 1];
+    a.csr = m;
+    return opcall(c, &a, v);
 }
 
 #define F GPUK_F32
 #define I GPUK_I32
 static const opspec specs[] = {
     { GPUK_OP_MATMUL, 4, { "a", "b", "bias", "c" }, { F, F, F, F }, { 2, 2, 1, 2 },
-      { { 3, 4 }, { 4, 5 }, { 5 }, { 3, 5 } }, { -1, -1, -1, -1 }, 2, c_matmul },
+      { { 3, 4 }, { 4, 5 }, { 5 }, { 3, 5 } }, { -1, -1, -1, -1 }, 2 },
     { GPUK_OP_BATCHED_MATMUL, 3, { "a", "b", "c" }, { F, F, F }, { 3, 3, 3 },
-      { { 2, 3, 4 }, { 2, 4, 5 }, { 2, 3, 5 } }, { -1, -1, -1 }, -1, c_bmm },
+      { { 2, 3, 4 }, { 2, 4, 5 }, { 2, 3, 5 } }, { -1, -1, -1 }, -1 },
     { GPUK_OP_MINPLUS, 3, { "a", "b", "r" }, { F, F, F }, { 2, 2, 2 },
-      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1, c_minplus },
+      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1 },
     { GPUK_OP_TRANSPOSE, 2, { "x", "y" }, { F, F }, { 2, 2 }, { { 3, 4 }, { 4, 3 } },
-      { -1, -1 }, -1, c_transpose },
-    { GPUK_OP_REDUCE, 2, { "x", "out" }, { F, F }, { 2, 1 }, { { 3, 4 }, { 3 } }, { 1, -1 },
-      -1, c_reduce },
+      { -1, -1 }, -1 },
+    { GPUK_OP_REDUCE, 2, { "x", "out" }, { F, F }, { 2, 1 }, { { 3, 4 }, { 4 } }, { 1, -1 },
+      -1 },
     { GPUK_OP_ADD, 3, { "x", "y", "out" }, { F, F, F }, { 2, 2, 2 },
-      { { 2, 3 }, { 2, 3 }, { 2, 3 } }, { -1, -1, -1 }, -1, c_add },
+      { { 2, 3 }, { 2, 3 }, { 2, 3 } }, { -1, -1, -1 }, -1 },
     { GPUK_OP_SCALE, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1, c_scale },
+      -1 },
     { GPUK_OP_RELU, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1, c_relu },
+      -1 },
     { GPUK_OP_BIAS_RELU, 3, { "x", "bias", "out" }, { F, F, F }, { 2, 1, 2 },
-      { { 2, 3 }, { 3 }, { 2, 3 } }, { -1, -1, -1 }, -1, c_bias_relu },
+      { { 2, 3 }, { 3 }, { 2, 3 } }, { -1, -1, -1 }, -1 },
     { GPUK_OP_COPY, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1, c_copy },
+      -1 },
     { GPUK_OP_SOFTMAX, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } },
-      { -1, -1 }, -1, c_softmax },
+      { -1, -1 }, -1 },
     { GPUK_OP_EMBEDDING, 3, { "table", "ids", "out" }, { F, I, F }, { 2, 1, 2 },
-      { { 5, 3 }, { 4 }, { 4, 3 } }, { -1, 2, -1 }, -1, c_embedding },
+      { { 5, 3 }, { 4 }, { 4, 3 } }, { -1, 2, -1 }, -1 },
     { GPUK_OP_MEANPOOL, 2, { "x", "out" }, { F, F }, { 3, 2 }, { { 2, 3, 4 }, { 2, 4 } },
-      { 1, -1 }, -1, c_meanpool },
-    { GPUK_OP_SPMV, 2, { "x", "y" }, { F, F }, { 1, 1 }, { { 4 }, { 3 } }, { -1, -1 }, -1,
-      c_spmv },
+      { 1, -1 }, -1 },
+    { GPUK_OP_SPMV, 2, { "x", "y" }, { F, F }, { 1, 1 }, { { 4 }, { 3 } }, { -1, -1 }, -1 },
     { GPUK_OP_DOT, 3, { "x", "y", "out" }, { F, F, F }, { 1, 1, 1 }, { { 5 }, { 5 }, { 1 } },
-      { -1, -1, -1 }, -1, c_dot },
+      { -1, -1, -1 }, -1 },
     { GPUK_OP_GEMV, 3, { "a", "x", "y" }, { F, F, F }, { 2, 1, 1 },
-      { { 3, 4 }, { 4 }, { 3 } }, { -1, -1, -1 }, -1, c_gemv },
+      { { 3, 4 }, { 4 }, { 3 } }, { -1, -1, -1 }, -1 },
     { GPUK_OP_GEMM, 3, { "a", "b", "c" }, { F, F, F }, { 2, 2, 2 },
-      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1, c_gemm },
+      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1 },
 };
 #undef F
 #undef I
@@ -195,7 +117,7 @@ static void expect_call(const opspec *s, gpuk_tensor *const *t, const gpuk_csr *
 {
     char line[160];
     snprintf(line, sizeof line, "%s: %s", gpuk_op_name(s->op), what);
-    rel_expect(ctx, s->call(ctx, t, m, variant), want, blame, line);
+    rel_expect(ctx, call(ctx, s, t, m, variant), want, blame, line);
 }
 
 static void variants(const opspec *s, gpuk_tensor *const *t)
@@ -206,7 +128,7 @@ static void variants(const opspec *s, gpuk_tensor *const *t)
     int all_ok = n > 0;
     for (size_t i = 0; i < n; i++) {
         gpuk_variant_get(ctx, s->op, i, &vi);
-        gpuk_status st = s->call(ctx, t, csr_ctx, vi.name);
+        gpuk_status st = call(ctx, s, t, csr_ctx, vi.name);
         if (st != GPUK_OK) {
             tap_diag("  variant %s: %s", vi.name, gpuk_context_error(ctx));
             all_ok = 0;
@@ -215,7 +137,7 @@ static void variants(const opspec *s, gpuk_tensor *const *t)
     tap_ok(all_ok, "%s: each of the %zu variants listed runs the valid call", gpuk_op_name(s->op), n);
     expect_call(s, t, csr_ctx, "auto", GPUK_OK, NULL, "variant \"auto\"");
 
-    gpuk_status st = s->call(ctx, t, csr_ctx, "no_such_rung");
+    gpuk_status st = call(ctx, s, t, csr_ctx, "no_such_rung");
     const char *msg = gpuk_context_error(ctx);
     int lists = st == GPUK_ERR_VARIANT && rel_names(msg, "no_such_rung") &&
                 rel_names(msg, "variant");
@@ -257,7 +179,7 @@ static void one_op(const opspec *s)
         n_out = info.numel;
     }
 
-    tap_ok(s->call(NULL, t, csr_ctx, NULL) == GPUK_ERR_NULL, "%s: ctx NULL -> %s", op,
+    tap_ok(call(NULL, s, t, csr_ctx, NULL) == GPUK_ERR_NULL, "%s: ctx NULL -> %s", op,
            gpuk_strerror(GPUK_ERR_NULL));
     variants(s, t);
 
@@ -349,10 +271,15 @@ int main(void)
         tap_ok(0, "creating the CSR matrices: %s", gpuk_context_error(ctx));
         return tap_done();
     }
-    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    size_t n = sizeof specs / sizeof specs[0], in_order = 0;
+    for (size_t i = 0; i < n; i++) {
         one_op(&specs[i]);
-    tap_ok(sizeof specs / sizeof specs[0] == GPUK_OP_LAST - GPUK_OP_FIRST + 1,
-           "the table covers every op of gpuk.h (%zu)", sizeof specs / sizeof specs[0]);
+        in_order += specs[i].op == (gpuk_op)(GPUK_OP_FIRST + (int)i);
+    }
+    /* a row of GPUK_OP_MAP without a spec here would go untested */
+    tap_ok(n == GPUK_OP_LAST - GPUK_OP_FIRST + 1 && in_order == n,
+           "the table has one spec per op of the catalogue, in its order (%zu of %d)", in_order,
+           GPUK_OP_LAST - GPUK_OP_FIRST + 1);
     gpuk_context_close(other);
     gpuk_context_close(ctx);
     return tap_done();

@@ -28,6 +28,7 @@
 
 #include <gpuk.h>
 
+#include "opcall.h"
 #include "ref.h"
 #include "t_rel.h"
 #include "tap.h"
@@ -139,54 +140,38 @@ static void every_variant(gpuk_op op, const char *label, runner run, void *arg, 
 
 /* ---------------------------------------------------------- the calls */
 
-typedef struct call {
-    gpuk_tensor *t[4];
-    const gpuk_csr *m;
-    float alpha, beta;
-    int ta, tb, kind, axis;
-    gpuk_op op;
-} call;
+/* A case is an opcall_args (opcall.h): the operands and scalars of one
+ * call, run on every variant by RUN. */
+typedef opcall_args call;
 
 static gpuk_status run_call(const char *v, void *p)
 {
-    call *c = p;
-    gpuk_tensor **t = c->t;
-    switch (c->op) {
-    case GPUK_OP_MATMUL: return gpuk_matmul(ctx, t[0], t[1], t[2], t[3], v);
-    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_MINPLUS: return gpuk_minplus(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_TRANSPOSE: return gpuk_transpose(ctx, t[0], t[3], v);
-    case GPUK_OP_REDUCE: return gpuk_reduce(ctx, (gpuk_reduce_kind)c->kind, t[0], c->axis, t[3], v);
-    case GPUK_OP_ADD: return gpuk_add(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_SCALE: return gpuk_scale(ctx, c->alpha, t[0], t[3], v);
-    case GPUK_OP_RELU: return gpuk_relu(ctx, t[0], t[3], v);
-    case GPUK_OP_BIAS_RELU: return gpuk_bias_relu(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_COPY: return gpuk_copy(ctx, t[0], t[3], v);
-    case GPUK_OP_SOFTMAX: return gpuk_softmax(ctx, t[0], t[3], v);
-    case GPUK_OP_EMBEDDING: return gpuk_embedding(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_MEANPOOL: return gpuk_meanpool(ctx, t[0], t[3], v);
-    case GPUK_OP_SPMV: return gpuk_spmv(ctx, c->m, t[0], t[3], v);
-    case GPUK_OP_DOT: return gpuk_dot(ctx, t[0], t[1], t[3], v);
-    case GPUK_OP_GEMV:
-        return gpuk_gemv(ctx, (gpuk_trans)c->ta, c->alpha, t[0], t[1], c->beta, t[3], v);
-    case GPUK_OP_GEMM:
-        return gpuk_gemm(ctx, (gpuk_trans)c->ta, (gpuk_trans)c->tb, c->alpha, t[0], t[1], c->beta,
-                         t[3], v);
-    }
-    return GPUK_ERR_INVALID;
+    return opcall(ctx, p, v);
 }
 
+/* op on a, b, c (matmul's bias; NULL for the others) into out. */
 static call C(gpuk_op op, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, gpuk_tensor *out)
 {
     call k;
-    memset(&k, 0, sizeof k);
-    k.op = op;
-    k.t[0] = a;
-    k.t[1] = b;
-    k.t[2] = c;
-    k.t[3] = out;
-    k.alpha = 1.0f;
+    opcall_init(&k, op);
+    k.in[0] = a;
+    k.in[1] = b;
+    k.in[2] = c;
+    k.out = out;
     return k;
+}
+
+/* The ids of an embedding: an i32 tensor of n elements. */
+static gpuk_tensor *ids_tensor(int64_t n, const int32_t *vals)
+{
+    gpuk_tensor *t = NULL;
+    if (gpuk_tensor_create(ctx, GPUK_I32, 1, &n, &t) != GPUK_OK) {
+        tap_ok(0, "setup: %s", gpuk_context_error(ctx));
+        exit(tap_done());
+    }
+    if (vals)
+        gpuk_tensor_write(ctx, t, vals, (size_t)n * sizeof *vals);
+    return t;
 }
 
 static void fill_const(expect *e, int64_t n, double v)
@@ -197,7 +182,7 @@ static void fill_const(expect *e, int64_t n, double v)
         e->v[i] = v;
 }
 
-#define RUN(k, label, init, e) every_variant((k).op, (label), run_call, &(k), (k).t[3], (init), (e))
+#define RUN(k, label, init, e) every_variant((k).op, (label), run_call, &(k), (k).out, (init), (e))
 
 /* ---------------------------------------------------------- empty outputs */
 
@@ -236,20 +221,19 @@ static void empty_outputs(void)
     RUN(k, "[2,0,3]", NULL, NULL);
     k = C(GPUK_OP_SOFTMAX, MK(NULL, 3, 0), NULL, NULL, MK(NULL, 3, 0));
     RUN(k, "rows of length 0", NULL, NULL);
-    k = C(GPUK_OP_EMBEDDING, MK(NULL, 5, 3), NULL, NULL, MK(NULL, 0, 3));
-    gpuk_tensor_create(ctx, GPUK_I32, 1, REL_SHAPE(0), &k.t[1]);
+    k = C(GPUK_OP_EMBEDDING, MK(NULL, 5, 3), ids_tensor(0, NULL), NULL, MK(NULL, 0, 3));
     RUN(k, "ids[0]", NULL, NULL);
     k = C(GPUK_OP_MEANPOOL, MK(NULL, 0, 3, 4), NULL, NULL, MK(NULL, 0, 4));
     RUN(k, "x[0,3,4]", NULL, NULL);
     k = C(GPUK_OP_SPMV, MK(NULL, 4), NULL, NULL, MK(NULL, 0));
-    k.m = m0;
+    k.csr = m0;
     RUN(k, "a with 0 rows", NULL, NULL);
     k = C(GPUK_OP_GEMV, MK(NULL, 0, 4), MK(NULL, 4), NULL, MK(NULL, 0));
     RUN(k, "a[0,4]", NULL, NULL);
     k = C(GPUK_OP_GEMM, MK(NULL, 0, 4), MK(NULL, 4, 5), NULL, MK(NULL, 0, 5));
     RUN(k, "c[0,5]", NULL, NULL);
     k = C(GPUK_OP_GEMM, MK(NULL, 3, 4), MK(NULL, 4, 0), NULL, MK(NULL, 3, 0));
-    k.ta = 0;
+    k.trans_a = 0;
     RUN(k, "c[3,0]", NULL, NULL);
 }
 
@@ -267,7 +251,7 @@ static void empty_reductions(void)
     k = C(GPUK_OP_MATMUL, MK(NULL, 3, 0), MK(NULL, 0, 5), NULL, MK(NULL, 3, 5));
     fill_const(&e, 15, 0.0);
     RUN(k, "k = 0, no bias: c = 0", NULL, &e);
-    k.t[2] = MK(bias, 5);
+    k.in[2] = MK(bias, 5);
     for (int i = 0; i < 15; i++)
         e.v[i] = bias[i % 5];
     RUN(k, "k = 0 with bias: every row is the bias", NULL, &e);
@@ -312,16 +296,16 @@ static void empty_reductions(void)
     gpuk_csr_create(ctx, 3, 4, 3, rp, ci, cv, &m);
     gpuk_csr_create(ctx, 3, 0, 0, rpz, NULL, NULL, &mc);
     k = C(GPUK_OP_SPMV, MK(xv, 4), NULL, NULL, MK(NULL, 3));
-    k.m = mz;
+    k.csr = mz;
     fill_const(&e, 3, 0.0);
     RUN(k, "nnz = 0: y = 0", NULL, &e);
-    k.m = m;
+    k.csr = m;
     e.v[0] = 2 * 1 - 1 * 4;
     e.v[1] = 0;
     e.v[2] = 4 * 2;
     RUN(k, "an empty row gives 0", NULL, &e);
     k = C(GPUK_OP_SPMV, MK(NULL, 0), NULL, NULL, MK(NULL, 3));
-    k.m = mc;
+    k.csr = mc;
     fill_const(&e, 3, 0.0);
     RUN(k, "no columns: y = 0", NULL, &e);
 
@@ -331,7 +315,7 @@ static void empty_reductions(void)
     fill_const(&e, 3, 0.0);
     RUN(k, "k = 0, beta = 0 over a NaN y: y = 0", ynan, &e);
     k = C(GPUK_OP_GEMV, MK(NULL, 0, 4), MK(NULL, 0), NULL, MK(NULL, 4));
-    k.ta = 1;
+    k.trans_a = 1;
     k.beta = 2;
     fill_const(&e, 4, 0.0);
     for (int i = 0; i < 4; i++)
@@ -431,9 +415,7 @@ static void nonfinite(void)
     const float tb[6] = { Q, -0.0f, P, 2, 1e-45f, -P };
     const int32_t ids[3] = { 2, 0, 2 };
     const float gathered[6] = { 1e-45f, -P, Q, -0.0f, 1e-45f, -P };
-    k = C(GPUK_OP_EMBEDDING, MK(tb, 3, 2), NULL, NULL, MK(NULL, 3, 2));
-    gpuk_tensor_create(ctx, GPUK_I32, 1, REL_SHAPE(3), &k.t[1]);
-    gpuk_tensor_write(ctx, k.t[1], ids, sizeof ids);
+    k = C(GPUK_OP_EMBEDDING, MK(tb, 3, 2), ids_tensor(3, ids), NULL, MK(NULL, 3, 2));
     e.src_bits = gathered;
     RUN(k, "bit-exact rows: NaN payload, -0, +-inf, subnormal", NULL, &e);
 
@@ -496,14 +478,14 @@ static void nonfinite(void)
     gpuk_csr *m = NULL;
     gpuk_csr_create(ctx, 3, 4, 4, rp, ci, cv, &m);
     k = C(GPUK_OP_SPMV, MK(xv, 4), NULL, NULL, MK(NULL, 3));
-    k.m = m;
+    k.csr = m;
     ref_spmv(3, rp, ci, cv, xv, u, ref, bd);
     from_ref(&e, 3, ref, bd);
     RUN(k, "inf in a, NaN in a, inf in x", NULL, &e);
     /* row 0 of the matrix also meets x = 0 with a finite value: check inf * 0 */
     const float xz[4] = { 0, 1, 1, 1 };
     k = C(GPUK_OP_SPMV, MK(xz, 4), NULL, NULL, MK(NULL, 3));
-    k.m = m;
+    k.csr = m;
     ref_spmv(3, rp, ci, cv, xz, u, ref, bd);
     from_ref(&e, 3, ref, bd);
     RUN(k, "inf in a times 0 in x is NaN", NULL, &e);

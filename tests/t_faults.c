@@ -10,7 +10,10 @@
  * included) is a failed check here, not a dead test.
  *
  * Memory: tensors of 2^40 and 2^45 floats (4 TiB, 128 TiB) must fail with
- * GPUK_ERR_NO_MEMORY, and the context must keep working afterwards.
+ * GPUK_ERR_NO_MEMORY, and the context must keep working afterwards; and
+ * every small host allocation of an open, a load report's text, a tensor,
+ * a view, a CSR matrix, a checked op and a close made to fail in turn
+ * (t_faults_alloc.c, through the interposer of allocfail.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +28,7 @@
 
 #include <gpuk.h>
 
+#include "t_faults_alloc.h"
 #include "t_rel.h"
 #include "tap.h"
 
@@ -422,6 +426,7 @@ int main(void)
     auto_versus_named("fake_initfail", GPUK_ERR_NO_DEVICE, "init failed");
     auto_versus_named("fake_abi1", GPUK_ERR_BACKEND_ABI, "ABI 1.");
     auto_versus_named("fake_noentry", GPUK_ERR_BACKEND_SYMBOL, "entry symbol");
+    alloc_faults();   /* each call in a child of its own, which loads the plugin there */
     memory();   /* last: it loads the cpu plugin into this process */
     cleanup(tmp);
     return rel_done();

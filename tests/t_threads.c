@@ -26,6 +26,7 @@
 
 #include <gpuk.h>
 
+#include "opcall.h"
 #include "ref.h"
 #include "t_rel.h"
 #include "tap.h"
@@ -91,12 +92,13 @@ static void note_bad(worker *w, const char *fmt, const char *a, const char *b, c
         snprintf(w->first_bad, sizeof w->first_bad, fmt, a, b, c);
 }
 
-/* Run op on every variant; compare out (n elements) with ref/bound. */
-static void every_variant(worker *w, gpuk_op op, gpuk_status (*run)(worker *, void *, const char *),
-                          void *arg, gpuk_tensor *out, int64_t n, const double *ref,
-                          const double *bound, int exact)
+/* Run the call on every variant; compare its output (n elements) with
+ * ref/bound, bit for bit for the ops the catalogue marks exact. */
+static void every_variant(worker *w, const opcall_args *call, int64_t n, const double *ref,
+                          const double *bound)
 {
     size_t nv = 0;
+    gpuk_op op = call->op;
     gpuk_variant_count(w->ctx, op, &nv);
     float *got = malloc((size_t)n * 4 + 4);
     for (size_t k = 0; k < nv; k++) {
@@ -107,67 +109,34 @@ static void every_variant(worker *w, gpuk_op op, gpuk_status (*run)(worker *, vo
             continue;
         }
         w->runs++;
-        gpuk_status st = run(w, arg, vi.name);
+        gpuk_status st = opcall(w->ctx, call, vi.name);
         if (st != GPUK_OK) {
             note_bad(w, "%s/%s: %s", gpuk_op_name(op), vi.name, gpuk_context_error(w->ctx));
             continue;
         }
         ref_cmp res;
-        gpuk_tensor_read(w->ctx, out, got, (size_t)n * 4);
-        ref_compare(n, got, ref, bound, exact, &res);
+        gpuk_tensor_read(w->ctx, call->out, got, (size_t)n * 4);
+        ref_compare(n, got, ref, bound, gpuk_op_exact(op) == 1, &res);
         if (res.bad)
             note_bad(w, "%s/%s: %s", gpuk_op_name(op), vi.name, "differs from the reference");
     }
     free(got);
 }
 
-typedef struct io {
-    gpuk_tensor *a, *b, *c, *o;
-    const gpuk_csr *m;
-} io;
-
-static gpuk_status r_matmul(worker *w, void *p, const char *v)
+/* A call of op on x, y, z into out (opcall.h), the other scalars at their
+ * opcall_init values. */
+static opcall_args C(gpuk_op op, gpuk_tensor *x, gpuk_tensor *y, gpuk_tensor *z, gpuk_tensor *out)
 {
-    io *x = p;
-    return gpuk_matmul(w->ctx, x->a, x->b, x->c, x->o, v);
-}
-static gpuk_status r_minplus(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_minplus(w->ctx, x->a, x->b, x->o, v);
-}
-static gpuk_status r_softmax(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_softmax(w->ctx, x->a, x->o, v);
-}
-static gpuk_status r_reduce(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_reduce(w->ctx, GPUK_REDUCE_SUM, x->a, 0, x->o, v);
-}
-static gpuk_status r_add(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_add(w->ctx, x->a, x->b, x->o, v);
-}
-static gpuk_status r_spmv(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_spmv(w->ctx, x->m, x->a, x->o, v);
-}
-static gpuk_status r_gemm(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_gemm(w->ctx, GPUK_TRANS, GPUK_NO_TRANS, 1.5f, x->a, x->b, 0.0f, x->o, v);
-}
-static gpuk_status r_transpose(worker *w, void *p, const char *v)
-{
-    io *x = p;
-    return gpuk_transpose(w->ctx, x->a, x->o, v);
+    opcall_args a;
+    opcall_init(&a, op);
+    a.in[0] = x;
+    a.in[1] = y;
+    a.in[2] = z;
+    a.out = out;
+    return a;
 }
 
-/* One round: every variant of NOPS ops on fresh inputs. */
+/* One round: every variant of the eight ops on fresh inputs. */
 static void round_of_ops(worker *w)
 {
     const int64_t m = 37, k = 29, n = 41;
@@ -180,38 +149,40 @@ static void round_of_ops(worker *w)
         b[i] = rnd(&w->seed);
     for (int64_t i = 0; i < n; i++)
         bias[i] = rnd(&w->seed);
-    io x = { 0 };
-    x.a = tensor(w, 2, REL_SHAPE(m, k), a);
-    x.b = tensor(w, 2, REL_SHAPE(k, n), b);
-    x.c = tensor(w, 1, REL_SHAPE(n), bias);
-    x.o = tensor(w, 2, REL_SHAPE(m, n), NULL);
+    gpuk_tensor *ta = tensor(w, 2, REL_SHAPE(m, k), a), *tb = tensor(w, 2, REL_SHAPE(k, n), b);
+    gpuk_tensor *tbias = tensor(w, 1, REL_SHAPE(n), bias);
+    gpuk_tensor *to = tensor(w, 2, REL_SHAPE(m, n), NULL);
 
     ref_matmul(m, k, n, a, b, bias, u, ref, bd);
-    every_variant(w, GPUK_OP_MATMUL, r_matmul, &x, x.o, m * n, ref, bd, 0);
+    opcall_args call = C(GPUK_OP_MATMUL, ta, tb, tbias, to);
+    every_variant(w, &call, m * n, ref, bd);
     ref_minplus(m, k, n, a, b, ref, bd);
-    every_variant(w, GPUK_OP_MINPLUS, r_minplus, &x, x.o, m * n, ref, bd, 1);
+    call = C(GPUK_OP_MINPLUS, ta, tb, NULL, to);
+    every_variant(w, &call, m * n, ref, bd);
     /* gemm with a read as [k, m]: the same floats, transposed */
     gpuk_tensor *at = tensor(w, 2, REL_SHAPE(k, m), a);
-    io g = { at, x.b, NULL, x.o, NULL };
     ref_gemm(1, 0, m, n, k, 1.5f, a, b, 0.0f, NULL, u, ref, bd);
-    every_variant(w, GPUK_OP_GEMM, r_gemm, &g, x.o, m * n, ref, bd, 0);
+    call = C(GPUK_OP_GEMM, at, tb, NULL, to);
+    call.trans_a = GPUK_TRANS;
+    call.alpha = 1.5f;
+    every_variant(w, &call, m * n, ref, bd);
 
     gpuk_tensor *sm = tensor(w, 2, REL_SHAPE(m, k), NULL);
-    io s = { x.a, NULL, NULL, sm, NULL };
     ref_softmax(m, k, a, u, ref, bd);
-    every_variant(w, GPUK_OP_SOFTMAX, r_softmax, &s, sm, m * k, ref, bd, 0);
+    call = C(GPUK_OP_SOFTMAX, ta, NULL, NULL, sm);
+    every_variant(w, &call, m * k, ref, bd);
     gpuk_tensor *tr = tensor(w, 2, REL_SHAPE(k, m), NULL);
-    io t = { x.a, NULL, NULL, tr, NULL };
     ref_transpose(m, k, a, ref, bd);
-    every_variant(w, GPUK_OP_TRANSPOSE, r_transpose, &t, tr, m * k, ref, bd, 1);
+    call = C(GPUK_OP_TRANSPOSE, ta, NULL, NULL, tr);
+    every_variant(w, &call, m * k, ref, bd);
     gpuk_tensor *red = tensor(w, 1, REL_SHAPE(k), NULL);
-    io r = { x.a, NULL, NULL, red, NULL };
     ref_reduce(0, 2, REL_SHAPE(m, k), 0, a, u, ref, bd);
-    every_variant(w, GPUK_OP_REDUCE, r_reduce, &r, red, k, ref, bd, 0);
+    call = C(GPUK_OP_REDUCE, ta, NULL, NULL, red);
+    every_variant(w, &call, k, ref, bd);
     gpuk_tensor *a2 = tensor(w, 2, REL_SHAPE(m, k), a + 0), *sum = tensor(w, 2, REL_SHAPE(m, k), NULL);
-    io ad = { x.a, a2, NULL, sum, NULL };
     ref_add(m * k, a, a, u, ref, bd);
-    every_variant(w, GPUK_OP_ADD, r_add, &ad, sum, m * k, ref, bd, 0);
+    call = C(GPUK_OP_ADD, ta, a2, NULL, sum);
+    every_variant(w, &call, m * k, ref, bd);
 
     /* a CSR matrix of m rows, k columns, about one entry in four */
     int32_t *rp = malloc((m + 1) * 4), *ci = malloc(m * k * 4);
@@ -230,12 +201,13 @@ static void round_of_ops(worker *w)
     if (gpuk_csr_create(w->ctx, m, k, nnz, rp, ci, cv, &csr) != GPUK_OK)
         note_bad(w, "%s%s%s", "csr_create: ", gpuk_context_error(w->ctx), "");
     gpuk_tensor *xv = tensor(w, 1, REL_SHAPE(k), b), *yv = tensor(w, 1, REL_SHAPE(m), NULL);
-    io sp = { xv, NULL, NULL, yv, csr };
     ref_spmv(m, rp, ci, cv, b, u, ref, bd);
-    every_variant(w, GPUK_OP_SPMV, r_spmv, &sp, yv, m, ref, bd, 0);
+    call = C(GPUK_OP_SPMV, xv, NULL, NULL, yv);
+    call.csr = csr;
+    every_variant(w, &call, m, ref, bd);
 
     gpuk_csr_destroy(w->ctx, csr);
-    gpuk_tensor *all[] = { x.a, x.b, x.c, x.o, at, sm, tr, red, a2, sum, xv, yv };
+    gpuk_tensor *all[] = { ta, tb, tbias, to, at, sm, tr, red, a2, sum, xv, yv };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         gpuk_tensor_destroy(w->ctx, all[i]);
     free(rp);

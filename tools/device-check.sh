@@ -13,6 +13,11 @@
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
 #                  ($BENCH_ARGS is passed on to gpuk-bench)
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
+#        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
+#                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
+#                  commit), built side by side and run alternately twice in this one
+#                  call; bench/compare.py names any rung slower beyond the noise
+#                  ($COMPARE_ARGS is passed on to gpuk-bench, e.g. --max-seconds 2)
 #
 # Results: $OUT/summary.txt (one line per step) and $OUT/logs.tar.gz (every
 # log and result file), because only a few files come back from the machine.
@@ -91,10 +96,30 @@ do_textclf() {   # both backends agree, and PyTorch agrees, on a generated model
   return $rc
 }
 
+do_compare() {
+  [ -n "${BASE_SRC:-}" ] && [ -x "$BASE_SRC/configure" ] ||
+    { echo "compare: BASE_SRC must name a bootstrapped source tree"; return 2; }
+  local base=$src/_build_base r t
+  mkdir -p "$base" && cd "$base" &&
+  { [ -f config.status ] || "$BASE_SRC/configure" --with-cuda --disable-maintainer-mode -q; } &&
+  make -j"$jobs" -s > "$logs/compare-build-base.log" 2>&1 || return 1
+  for r in 1 2; do
+    for t in base new; do
+      local b=$build
+      [ $t = base ] && b=$base
+      GPUK_BACKEND_PATH=$b/backends/cpu/.libs:$b/backends/cuda/.libs \
+        "$b/bench/gpuk-bench" -b cuda -q -f csv ${COMPARE_ARGS:-} -o "$logs/compare-$t-$r.csv" ||
+        echo "compare: gpuk-bench of $t round $r failed"
+    done
+  done
+  python3 "$src/bench/compare.py" --base "$logs"/compare-base-*.csv --new "$logs"/compare-new-*.csv \
+    --markdown "$logs/compare.md" ${COMPARE_RENAME:-}
+}
+
 note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
 for s in $steps; do
   case $s in
-    env|build|check|sanitize|bench|textclf) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
+    env|build|check|sanitize|bench|textclf|compare) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
     *) note "unknown step $s" ;;
   esac
 done

@@ -205,6 +205,21 @@ void cpu_free(gpuk_bctx *b, void *p)
     free(p);
 }
 
+/* The caller's memory (ABI 2.1).  The host's memory is this backend's:
+ * gpuk_host_alloc gets the same aligned blocks as tensors, and any host
+ * pointer may be wrapped, since nothing here can tell a live host pointer
+ * from a stale one (the caller vouches for it, as gpuk.h says). */
+gpuk_status cpu_check_pointer(gpuk_bctx *b, const void *p, size_t bytes)
+{
+    return GPUK_OK;
+}
+
+/* No streams on the host: a caller's stream is accepted and ignored. */
+gpuk_status cpu_use_stream(gpuk_bctx *b, void *stream)
+{
+    return GPUK_OK;
+}
+
 gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);

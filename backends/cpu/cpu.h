@@ -89,7 +89,7 @@ gpuk_status cpu_sgemm_packed(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, cons
                              int64_t ldc);
 
 /* The packed, blocked, threaded driver of matmul's simd rung (matmul.c),
- * shared with min-plus v5: C[m,n] is cut into one block per thread; each
+ * shared with min-plus packed: C[m,n] is cut into one block per thread; each
  * thread packs KC x NC blocks of b into NR-wide panels and MC x KC blocks
  * of a into MR-tall panels and calls `tile` on every MR x NR tile of C
  * with the packed panels: first is nonzero on the first k-block, j is the
@@ -110,7 +110,7 @@ struct cpu_packed {
 };
 gpuk_status cpu_packed_run(gpuk_bctx *b, const struct cpu_packed *pp);
 
-/* Packing for the register micro-kernels (matmul.c, min-plus v5), with
+/* Packing for the register micro-kernels (matmul.c, min-plus packed), with
  * the strides above.  cpu_pack_a: rows [i0,i0+mc) x k-range [p0,p0+kc)
  * into MR-tall panels (each k-step of a panel is MR consecutive floats);
  * cpu_pack_b_panel: the NR-wide panel from column j0 (each k-step NR
@@ -209,6 +209,8 @@ const char *cpu_last_error(gpuk_bctx *b);
 void cpu_info(gpuk_bctx *b, gpuk_device_desc *dev, int *num_threads);
 gpuk_status cpu_alloc(gpuk_bctx *b, size_t bytes, void **out);
 void cpu_free(gpuk_bctx *b, void *p);
+gpuk_status cpu_check_pointer(gpuk_bctx *b, const void *p, size_t bytes);
+gpuk_status cpu_use_stream(gpuk_bctx *b, void *stream);
 gpuk_status cpu_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
 gpuk_status cpu_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
 gpuk_status cpu_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes);

@@ -17,7 +17,7 @@
 #include "cpu.h"
 
 /* Rung 1: one dot product per output, in a register accumulator that
- * starts at the bias (seed 000).  B is read down a column, a stride of ldb
+ * starts at the bias.  B is read down a column, a stride of ldb
  * floats per step, so almost every load misses the cache for large n. */
 gpuk_status cpu_sgemm_naive(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
                             const float *a, int64_t lda, const float *bm, int64_t ldb,

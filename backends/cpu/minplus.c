@@ -1,6 +1,10 @@
 /*
  * minplus.c - r[i,j] = min_k (a[i,k] + b[k,j]), the "shortcut" product, as
- * the CPU ladder v0..v5 (after seed 003 and the classic CPU ladder).
+ * a CPU ladder: naive, omp, transposed, ilp, simd_k, regtile, packed, each
+ * one classic step of tuning a loop nest (threads, unit-stride reads,
+ * independent chains, vectors, register tiles, cache blocking).  The rungs
+ * after naive were once numbered v0..v5; those names remain as aliases,
+ * and the functions below keep them.
  *
  * Bit-exactness.  Every rung computes each sum a + b with one rounding and
  * folds it with   acc = (s < acc) ? s : acc   (x86 minps(s, acc)), with
@@ -71,9 +75,9 @@ static void minplus_zero_signs(gpuk_bctx *b, const gpuk_args *args)
         }
 }
 
-/* naive: the textbook triple loop on one thread (seed 003's V0 as plain
- * C).  b is read down a column, ldb floats apart: a cache miss per step
- * once b outgrows the cache. */
+/* naive: the textbook triple loop on one thread, in plain C.  b is read
+ * down a column, ldb floats apart: a cache miss per step once b outgrows
+ * the cache. */
 CPU_KERNEL(minplus_naive)
 {
     const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tr = &args->out;
@@ -92,8 +96,9 @@ CPU_KERNEL(minplus_naive)
     return GPUK_OK;
 }
 
-/* v0: the same loop with OpenMP over rows of r: each thread owns whole
- * rows, so the work splits evenly and no result depends on the split. */
+/* omp (v0): the same loop with OpenMP over rows of r: each thread owns
+ * whole rows, so the work splits evenly and no result depends on the
+ * split. */
 CPU_KERNEL(minplus_v0)
 {
     const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tr = &args->out;
@@ -152,9 +157,9 @@ static float *mp_transpose_b(gpuk_bctx *b, const struct mp_ops *o, int64_t kp)
     return bt;
 }
 
-/* v1: transpose b first, so the inner loop reads a row of a and a row of
- * b^T, both with unit stride: every cache line fetched is used whole
- * instead of one float of it. */
+/* transposed (v1): transpose b first, so the inner loop reads a row of a
+ * and a row of b^T, both with unit stride: every cache line fetched is
+ * used whole instead of one float of it. */
 CPU_KERNEL(minplus_v1)
 {
     struct mp_ops o = mp_unpack(args);
@@ -175,9 +180,10 @@ CPU_KERNEL(minplus_v1)
     return GPUK_OK;
 }
 
-/* v2: eight independent accumulators over interleaved k.  In v1 each min
- * waits for the previous one (a chain as long as k); eight chains keep the
- * add and min units busy.  min is exact, so merging them changes nothing. */
+/* ilp (v2): eight independent accumulators over interleaved k.  In
+ * transposed each min waits for the previous one (a chain as long as k);
+ * eight chains keep the add and min units busy.  min is exact, so merging
+ * them changes nothing. */
 #define MP_ILP 8
 CPU_KERNEL(minplus_v2)
 {
@@ -235,7 +241,7 @@ static inline float mp_hmin(const float *lanes, int w)
     return v;
 }
 
-/* One output of v3: two vector accumulators walk the padded rows. */
+/* One output of simd_k (v3): two vector accumulators walk the padded rows. */
 __attribute__((target("avx512f"))) static float mp_dot_avx512(const float *ar, const float *br,
                                                                int64_t kp)
 {
@@ -265,7 +271,7 @@ __attribute__((target("avx2"))) static float mp_dot_avx2(const float *ar, const 
 }
 #endif
 
-/* Portable v3 step: the compiler vectorises eight lanes (SSE). */
+/* Portable simd_k step: the compiler vectorises eight lanes (SSE). */
 static float mp_dot_scalar(const float *ar, const float *br, int64_t kp)
 {
     float acc[8];
@@ -280,9 +286,10 @@ static float mp_dot_scalar(const float *ar, const float *br, int64_t kp)
     return v;
 }
 
-/* v3: SIMD vectors.  Rows of a and b^T padded with +inf to a multiple of
- * two vectors; each output runs 16 (AVX-512) or 8 (AVX2) lanes of v2's
- * chains in one instruction, two vectors deep for latency. */
+/* simd_k (v3): SIMD vectors along k.  Rows of a and b^T padded with +inf
+ * to a multiple of two vectors; each output runs 16 (AVX-512) or 8 (AVX2)
+ * lanes of ilp's chains in one instruction, two vectors deep for
+ * latency. */
 CPU_KERNEL(minplus_v3)
 {
     struct mp_ops o = mp_unpack(args);
@@ -312,12 +319,13 @@ CPU_KERNEL(minplus_v3)
 }
 
 /*
- * The register-blocked micro-kernels of v4 and v5: an MR x NR tile of r in
- * vector registers; each k-step loads NR/W vectors of a row of b and
+ * The register-blocked micro-kernels of regtile and packed: an MR x NR
+ * tile of r in vector registers; each k-step loads NR/W vectors of a row of b and
  * broadcasts MR values of a column of a, so one load feeds MR (or NR/W)
  * add+min pairs instead of one.  a[i][p] is at a[i*a_rs + p*a_ps] and
  * b[p][0..NR) at bp + p*b_ps (both padded: the tile is always whole).
- * first: start from +inf, else from the tile's current r (k-blocks of v5).
+ * first: start from +inf, else from the tile's current r (the k-blocks
+ * of packed).
  */
 typedef void (*mp_ukernel)(int64_t kc, const float *a, int64_t a_rs, int64_t a_ps,
                            const float *bp, int64_t b_ps, float *r, int64_t ldr, int mr, int nr,
@@ -417,8 +425,8 @@ static void mp_fill_inf(gpuk_bctx *b, const struct mp_ops *o)
             o->r[i * o->ldr + j] = INFINITY;
 }
 
-/* v4: register blocking.  Vectors run along j (rows of b, no transpose
- * needed) and each micro-kernel call keeps an MR x NR tile of r in
+/* regtile (v4): register blocking.  Vectors run along j (rows of b, no
+ * transpose needed) and each micro-kernel call keeps an MR x NR tile of r in
  * registers for the whole k loop.  b is copied into NR-wide column panels
  * (panel-major: the k-steps of one panel are contiguous, so the kernel
  * streams it instead of jumping a row of b per step, a new page each time)
@@ -469,16 +477,17 @@ CPU_KERNEL(minplus_v4)
     return GPUK_OK;
 }
 
-/* v5: v4 with cache blocking and packing, through matmul's simd driver.
- * k is cut into blocks of 256 so the NR-wide panel of b a micro-kernel
+/* packed (v5): regtile with cache blocking and packing, through matmul's
+ * simd driver.  k is cut into blocks of 256 so the NR-wide panel of b a micro-kernel
  * streams (256 x NR floats, 32 KiB) stays in L1 across the rows of a
  * block of a, and that block, packed MR-tall, stays in L2 across the
  * panels; a tile of r carries its partial min from one k-block to the
- * next.  It does not pay here: at n = 2048 on 2 Zen 5 cores v4 took 82.6
- * ms and v5 88.0 (on 16 Xeon cores they tied); add+min needs twice the
- * instructions of an FMA per loaded value, so v4's L2-streamed panels are
- * already fast enough.  It is kept as the blocked form for a very long k,
- * where v4's panels of b (k x NR floats) outgrow L2 (not measured). */
+ * next.  It does not pay here: at n = 2048 on 2 Zen 5 cores regtile took
+ * 82.6 ms and packed 88.0 (on 16 Xeon cores they tied); add+min needs
+ * twice the instructions of an FMA per loaded value, so regtile's
+ * L2-streamed panels are already fast enough.  It is kept as the blocked
+ * form for a very long k, where regtile's panels of b (k x NR floats)
+ * outgrow L2 (not measured). */
 struct mp_tile_ctx {
     mp_ukernel uk;
     int mr, nr;

@@ -202,6 +202,9 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_chains(b, 0, value);
     case GPUK_PEAK_ADDMIN_GOPS:
         return peak_chains(b, 1, value);
+    case GPUK_PEAK_H2D_GBS:
+    case GPUK_PEAK_D2H_GBS:
+        break;   /* the host's memory is this backend's: there is no link to measure */
     }
     return cpu_fail(b, GPUK_ERR_UNSUPPORTED, "cpu: no micro-kernel for peak %d", (int)kind);
 }

@@ -1,6 +1,7 @@
 /*
- * rows.c - the row-wise ops of the text classifier (seed 002): softmax
- * along the last dimension, embedding gather, mean pooling over tokens.
+ * rows.c - the row-wise ops of the text classifier of examples/textclf:
+ * softmax along the last dimension, embedding gather, mean pooling over
+ * tokens.
  *
  *   naive      plain loops
  *   simd, omp  OpenMP over rows, vector loops inside a row

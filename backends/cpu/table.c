@@ -124,4 +124,9 @@ const gpuk_backend cpu_backend = {
     .csr_prepare = NULL,
     .csr_release = NULL,
     .peak = cpu_peak,
+    .host_alloc = cpu_alloc,
+    .host_free = cpu_free,
+    .check_pointer = cpu_check_pointer,
+    .use_stream = cpu_use_stream,
+    .dlpack_device = 1,   /* kDLCPU */
 };

@@ -175,6 +175,10 @@ static gpuk_status cuda_init(const gpuk_init_args *args, gpuk_bctx **out, char *
         return GPUK_ERR_NO_MEMORY;
     }
     b->device = device;
+    b->verbose = args->verbose;
+    /* 2.1: the staging pool's size, when core is new enough to say */
+    if (args->size >= offsetof(gpuk_init_args, pinned_bytes) + sizeof(int64_t))
+        b->stage.want = args->pinned_bytes;
     cudaError_t e = describe_device(device, &b->dev);
     const char *what = "cudaGetDeviceProperties";
     if (e == cudaSuccess) {
@@ -183,7 +187,8 @@ static gpuk_status cuda_init(const gpuk_init_args *args, gpuk_bctx **out, char *
     }
     if (e == cudaSuccess) {
         what = "cudaStreamCreate";
-        e = cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking);
+        e = cudaStreamCreateWithFlags(&b->own_stream, cudaStreamNonBlocking);
+        b->stream = b->own_stream;
     }
     if (e == cudaSuccess) {
         what = "cudaEventCreate";
@@ -221,8 +226,10 @@ static void cuda_fini(gpuk_bctx *b)
         cudaEventDestroy(b->t0);
     if (b->t1)
         cudaEventDestroy(b->t1);
-    if (b->stream)
-        cudaStreamDestroy(b->stream);
+    gkc_stage_release(b);
+    /* a caller's stream is the caller's: only the context's own goes */
+    if (b->own_stream)
+        cudaStreamDestroy(b->own_stream);
     (void)cudaGetLastError();
     free(b);
 }
@@ -314,25 +321,6 @@ static void cuda_free(gpuk_bctx *b, void *p)
         (void)cudaGetLastError();
 }
 
-static gpuk_status cuda_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
-{
-    GKC_TRY(gkc_enter(b));
-    GKC_CUDA(b, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, b->stream),
-             "write: cudaMemcpyAsync");
-    /* The caller may reuse (or free) src as soon as we return: wait. */
-    GKC_CUDA(b, cudaStreamSynchronize(b->stream), "write: cudaStreamSynchronize");
-    return GPUK_OK;
-}
-
-static gpuk_status cuda_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
-{
-    GKC_TRY(gkc_enter(b));
-    GKC_CUDA(b, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, b->stream),
-             "read: cudaMemcpyAsync");
-    GKC_CUDA(b, cudaStreamSynchronize(b->stream), "read: cudaStreamSynchronize");
-    return GPUK_OK;
-}
-
 static gpuk_status cuda_copy(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
 {
     GKC_TRY(gkc_enter(b));
@@ -390,8 +378,8 @@ static const gpuk_backend cuda_backend = {
     cuda_info,
     cuda_alloc,
     cuda_free,
-    cuda_write,
-    cuda_read,
+    gkc_write,
+    gkc_read,
     cuda_copy,
     cuda_sync,
     cuda_timer_start,
@@ -402,6 +390,11 @@ static const gpuk_backend cuda_backend = {
     gkc_csr_prepare,
     gkc_csr_release,
     gkc_peak,
+    gkc_host_alloc,
+    gkc_host_free,
+    gkc_check_pointer,
+    gkc_use_stream,
+    2u,   /* kDLCUDA */
 };
 
 extern "C" GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);

@@ -28,9 +28,25 @@ enum gkc_slot {
     GKC_NSLOTS = 3
 };
 
+/* The page-locked staging pool of a context (transfer.cu), made on the
+ * first large read or write of pageable memory. */
+#define GKC_STAGE_SLOTS 16
+struct gkc_stage {
+    int64_t want;                     /* bytes the context may pin; 0: none */
+    int state;                        /* 0: not tried yet, 1: ready, -1: off or failed */
+    size_t slot;                      /* bytes a slot */
+    int n;                            /* slots */
+    char *buf;                        /* n * slot bytes, one cudaHostAlloc */
+    cudaEvent_t ev[GKC_STAGE_SLOTS];  /* the last DMA into or out of each slot */
+    int threads;                      /* host threads a chunk's copy is split over */
+};
+
 struct gpuk_bctx {
     int device;
-    cudaStream_t stream;        /* every op of the context runs on it */
+    int verbose;
+    cudaStream_t stream;        /* every op of the context runs on it (the caller's, or own_stream) */
+    cudaStream_t own_stream;    /* the stream the context made, destroyed at fini */
+    gkc_stage stage;
     cudaEvent_t t0, t1;         /* timer_start / timer_stop */
     int timing;
     cublasHandle_t blas;        /* created on first use, bound to stream */
@@ -383,5 +399,17 @@ gpuk_status gkc_stream_partition(gpuk_bctx *b, const gpuk_csr_desc *csr, int32_t
 gpuk_status gkc_csr_prepare(gpuk_bctx *b, gpuk_csr_desc *csr);
 void gkc_csr_release(gpuk_bctx *b, gpuk_csr_desc *csr);
 gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value);
+
+/* transfer.cu: write and read (staged through page-locked slots when the
+ * host side is pageable and large), the caller's memory and stream (ABI
+ * 2.1), the link's ceiling, and freeing the pool at fini. */
+gpuk_status gkc_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+gpuk_status gkc_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes);
+gpuk_status gkc_host_alloc(gpuk_bctx *b, size_t bytes, void **out);
+void gkc_host_free(gpuk_bctx *b, void *p);
+gpuk_status gkc_check_pointer(gpuk_bctx *b, const void *p, size_t bytes);
+gpuk_status gkc_use_stream(gpuk_bctx *b, void *stream);
+gpuk_status gkc_peak_transfer(gpuk_bctx *b, bool to_device, double *value);
+void gkc_stage_release(gpuk_bctx *b);
 
 #endif /* GPUK_CUDA_INTERNAL_H */

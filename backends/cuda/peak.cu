@@ -165,6 +165,10 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_tile_rate<false>(b, value);
     case GPUK_PEAK_ADDMIN_GOPS:
         return peak_tile_rate<true>(b, value);
+    case GPUK_PEAK_H2D_GBS:
+        return gkc_peak_transfer(b, true, value);
+    case GPUK_PEAK_D2H_GBS:
+        return gkc_peak_transfer(b, false, value);
     }
     return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "peak: unknown ceiling %d", (int)kind);
 }

@@ -37,9 +37,11 @@ extern "C" {
 #endif
 
 /* 2.0: kernel rows keyed by (op, dtype, variant) with an alias; row and
- * argument sizes; a newer plugin's unknown rows are skipped, not fatal. */
+ * argument sizes; a newer plugin's unknown rows are skipped, not fatal.
+ * 2.1: the caller's memory and stream: host_alloc/host_free, check_pointer,
+ * use_stream; gpuk_init_args.pinned_bytes; the H2D/D2H peaks. */
 #define GPUK_ABI_MAJOR 2
-#define GPUK_ABI_MINOR 0
+#define GPUK_ABI_MINOR 1
 
 #define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
 
@@ -107,8 +109,9 @@ typedef struct gpuk_csr_desc {
  * stride in their last dimension and any other strides; every other
  * operand is dense row-major.  Data pointers need not be 16-byte aligned:
  * a vectorized kernel checks alignment and keeps a scalar path.
- * Outputs do not overlap inputs, except ADD/SCALE/RELU/BIAS_RELU/COPY/
- * SOFTMAX, whose output may be exactly an input.  With beta == 0, GEMV and
+ * Outputs do not overlap inputs, except in place: ADD's output may be
+ * exactly x or y; SCALE, RELU, COPY, SOFTMAX and BIAS_RELU's exactly x
+ * (never bias).  With beta == 0, GEMV and
  * GEMM must not read their output; with alpha == 0, not their inputs.
  *
  * dtype is the type the op computes in, one the kernel's row serves: the
@@ -184,6 +187,10 @@ typedef struct gpuk_init_args {
     int device;             /* device ordinal (>= 0) */
     int num_threads;        /* > 0: use exactly this many; 0: the backend decides */
     int verbose;
+    /* 2.1: bytes of page-locked staging the backend may keep for reads
+     * and writes of ordinary (pageable) host memory; 0: none, copy
+     * directly.  Read it only when size covers it. */
+    int64_t pinned_bytes;
 } gpuk_init_args;
 
 /* Backend-wide flags. */
@@ -240,8 +247,37 @@ typedef struct gpuk_backend {
     gpuk_status (*csr_prepare)(gpuk_bctx *b, gpuk_csr_desc *csr);
     void (*csr_release)(gpuk_bctx *b, gpuk_csr_desc *csr);
 
-    /* (optional) Measure a ceiling with the backend's own micro-kernel. */
+    /* (optional) Measure a ceiling with the backend's own micro-kernel;
+     * GPUK_ERR_UNSUPPORTED for a kind it has none for. */
     gpuk_status (*peak)(gpuk_bctx *b, gpuk_peak kind, double *value);
+
+    /* ---- 2.1: the caller's memory and stream.  A plugin of 2.0 lacks
+     * these; the public functions that need them then return
+     * GPUK_ERR_UNSUPPORTED. ---- */
+
+    /* (optional) Host memory the device reaches at full speed: page-locked
+     * on a GPU (write and read from it go straight to the DMA engine), or
+     * aligned ordinary memory where the backend's memory is the host's. */
+    gpuk_status (*host_alloc)(gpuk_bctx *b, size_t bytes, void **out);
+    void (*host_free)(gpuk_bctx *b, void *p);
+
+    /* (optional) May kernels of this context use the bytes [p, p + bytes)
+     * of memory it did not allocate?  GPUK_OK, or GPUK_ERR_INVALID with
+     * last_error saying what p is instead (host memory, another device's,
+     * not allocated or freed, a range past its allocation).  A plugin
+     * without it cannot take the caller's memory (gpuk_tensor_wrap and
+     * DLPack imports are GPUK_ERR_UNSUPPORTED). */
+    gpuk_status (*check_pointer)(gpuk_bctx *b, const void *p, size_t bytes);
+
+    /* (optional) Order every op, write and read of the context on the
+     * caller's stream (CUDA: a cudaStream_t of the context's device),
+     * which the backend never destroys; called once, right after init.
+     * A backend with no streams accepts and ignores it. */
+    gpuk_status (*use_stream)(gpuk_bctx *b, void *stream);
+
+    /* (optional) The DLPack device type of this backend's memory (the
+     * DLDeviceType values: 1 kDLCPU, 2 kDLCUDA); 0: none, no DLPack. */
+    uint32_t dlpack_device;
 } gpuk_backend;
 
 typedef const gpuk_backend *(*gpuk_backend_entry_fn)(void);
