@@ -6,8 +6,12 @@
 #
 # Installs the Debian packages it needs when they are missing (as root, or
 # through sudo), runs ./bootstrap and ./configure once (in the source tree),
-# then make.  CUDA is used when the toolkit is in /usr/local/cuda; without a
-# GPU the CUDA rows and tests say why they are skipped.
+# then make.  OpenBLAS (libopenblas-dev) is installed whenever OpenBLAS
+# itself is missing, whatever other BLAS the machine has: the reference BLAS
+# (libblas-dev) ships a cblas.h too, but the CPU backend's openblas rungs
+# need OpenBLAS, and configure refuses to build without it unless told
+# --without-openblas.  CUDA is used when the toolkit is in /usr/local/cuda;
+# without a GPU the CUDA rows and tests say why they are skipped.
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-}
@@ -17,22 +21,41 @@ case "$what" in
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# OpenBLAS itself: its pkg-config file, or its shared library in a folder the
+# linker searches.  A cblas.h alone proves nothing (libblas-dev has one).
+have_openblas() {
+  if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists openblas; then
+    return 0
+  fi
+  arch=
+  if command -v cc >/dev/null 2>&1; then arch=$(cc -print-multiarch 2>/dev/null || :); fi
+  for dir in ${arch:+/usr/lib/$arch} /usr/lib /usr/lib64 /usr/local/lib /usr/local/lib64; do
+    [ -e "$dir/libopenblas.so" ] && return 0
+  done
+  return 1
+}
+
 need=
 command -v autoreconf >/dev/null 2>&1 || need="$need autoconf automake"
 command -v libtoolize >/dev/null 2>&1 || need="$need libtool"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
-pkg-config --exists openblas 2>/dev/null || [ -f /usr/include/cblas.h ] || \
-  [ -f /usr/include/x86_64-linux-gnu/cblas.h ] || need="$need libopenblas-dev"
+have_openblas || need="$need libopenblas-dev"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 if [ -n "$need" ]; then
   echo "quickstart: installing:$need"
   if [ "$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null 2>&1; then sudo=sudo; else
-    echo "quickstart: please install these Debian packages first:$need" >&2; exit 1
+    echo "quickstart: not root and no sudo: please install these Debian packages first:$need" >&2
+    exit 1
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "quickstart: no apt-get here: please install the equivalents of these Debian packages:$need" >&2
+    exit 1
   fi
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $need
+  # shellcheck disable=SC2086  # $need is a list of package names
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $need
 fi
 
 [ -x configure ] || ./bootstrap

@@ -132,71 +132,13 @@ void cpu_copy_f32(gpuk_bctx *b, float *dst, const float *src, int64_t n);
 /* ---- peak.c ---- */
 gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value);
 
-/* ---- kernels (one block per file, in ladder order) ---- */
-#define CPU_KERNEL(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args)
-
-/* matmul.c */
-CPU_KERNEL(matmul_naive);
-CPU_KERNEL(matmul_blocked);
-CPU_KERNEL(matmul_simd);
-#ifdef HAVE_OPENBLAS
-CPU_KERNEL(matmul_openblas);
-#endif
-/* batched.c */
-CPU_KERNEL(bmm_naive);
-CPU_KERNEL(bmm_blocked);
-CPU_KERNEL(bmm_simd);
-#ifdef HAVE_OPENBLAS
-CPU_KERNEL(bmm_openblas);
-#endif
-/* minplus.c */
-CPU_KERNEL(minplus_naive);
-CPU_KERNEL(minplus_v0);
-CPU_KERNEL(minplus_v1);
-CPU_KERNEL(minplus_v2);
-CPU_KERNEL(minplus_v3);
-CPU_KERNEL(minplus_v4);
-CPU_KERNEL(minplus_v5);
-/* transpose.c */
-CPU_KERNEL(transpose_naive);
-CPU_KERNEL(transpose_blocked);
-/* reduce.c */
-CPU_KERNEL(reduce_naive);
-CPU_KERNEL(reduce_simd);
-/* elementwise.c */
-CPU_KERNEL(add_naive);
-CPU_KERNEL(add_simd);
-CPU_KERNEL(scale_naive);
-CPU_KERNEL(scale_simd);
-CPU_KERNEL(relu_naive);
-CPU_KERNEL(relu_simd);
-CPU_KERNEL(bias_relu_naive);
-CPU_KERNEL(bias_relu_simd);
-CPU_KERNEL(copy_naive);
-CPU_KERNEL(copy_simd);
-/* rows.c */
-CPU_KERNEL(softmax_naive);
-CPU_KERNEL(softmax_simd);
-CPU_KERNEL(embedding_naive);
-CPU_KERNEL(embedding_omp);
-CPU_KERNEL(meanpool_naive);
-CPU_KERNEL(meanpool_simd);
-/* spmv.c */
-CPU_KERNEL(spmv_naive);
-CPU_KERNEL(spmv_omp);
-CPU_KERNEL(spmv_balanced);
-/* blas.c */
-CPU_KERNEL(dot_naive);
-CPU_KERNEL(dot_simd);
-CPU_KERNEL(gemv_naive);
-CPU_KERNEL(gemv_simd);
-CPU_KERNEL(gemm_naive);
-CPU_KERNEL(gemm_simd);
-#ifdef HAVE_OPENBLAS
-CPU_KERNEL(dot_openblas);
-CPU_KERNEL(gemv_openblas);
-CPU_KERNEL(gemm_openblas);
-#endif
+/* ---- kernels ----
+ * A kernel is defined with CPU_KERNEL, which gives it its prototype too:
+ * besides its own file, only table.c names it (doc/design.md, "Adding a
+ * variant": one function, one table row). */
+#define CPU_KERNEL(name)                                     \
+    gpuk_status name(gpuk_bctx *b, const gpuk_args *args);   \
+    gpuk_status name(gpuk_bctx *b, const gpuk_args *args)
 
 extern const gpuk_kernel cpu_kernels[];
 extern const gpuk_backend cpu_backend;

@@ -99,7 +99,7 @@ CPU_KERNEL(minplus_naive)
 /* omp (v0): the same loop with OpenMP over rows of r: each thread owns
  * whole rows, so the work splits evenly and no result depends on the
  * split. */
-CPU_KERNEL(minplus_v0)
+CPU_KERNEL(minplus_omp)
 {
     const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tr = &args->out;
     int64_t m = ta->shape[0], k = ta->shape[1], n = tb->shape[1];
@@ -160,7 +160,7 @@ static float *mp_transpose_b(gpuk_bctx *b, const struct mp_ops *o, int64_t kp)
 /* transposed (v1): transpose b first, so the inner loop reads a row of a
  * and a row of b^T, both with unit stride: every cache line fetched is
  * used whole instead of one float of it. */
-CPU_KERNEL(minplus_v1)
+CPU_KERNEL(minplus_transposed)
 {
     struct mp_ops o = mp_unpack(args);
     float *bt = mp_transpose_b(b, &o, o.k);
@@ -185,7 +185,7 @@ CPU_KERNEL(minplus_v1)
  * eight chains keep the add and min units busy.  min is exact, so merging
  * them changes nothing. */
 #define MP_ILP 8
-CPU_KERNEL(minplus_v2)
+CPU_KERNEL(minplus_ilp)
 {
     struct mp_ops o = mp_unpack(args);
     float *bt = mp_transpose_b(b, &o, o.k);
@@ -290,7 +290,7 @@ static float mp_dot_scalar(const float *ar, const float *br, int64_t kp)
  * to a multiple of two vectors; each output runs 16 (AVX-512) or 8 (AVX2)
  * lanes of ilp's chains in one instruction, two vectors deep for
  * latency. */
-CPU_KERNEL(minplus_v3)
+CPU_KERNEL(minplus_simd_k)
 {
     struct mp_ops o = mp_unpack(args);
     float (*dot)(const float *, const float *, int64_t) = mp_dot_scalar;
@@ -432,7 +432,7 @@ static void mp_fill_inf(gpuk_bctx *b, const struct mp_ops *o)
  * streams it instead of jumping a row of b per step, a new page each time)
  * and a into rows padded to a multiple of MR, so every tile is whole;
  * OpenMP over tiles. */
-CPU_KERNEL(minplus_v4)
+CPU_KERNEL(minplus_regtile)
 {
     struct mp_ops o = mp_unpack(args);
     if (o.k == 0) {
@@ -500,7 +500,7 @@ static void minplus_tile(const void *ctx, int64_t kc, const float *ap, const flo
     t->uk(kc, ap, 1, t->mr, bp, t->nr, r, ldr, mr, nr, first);
 }
 
-CPU_KERNEL(minplus_v5)
+CPU_KERNEL(minplus_packed)
 {
     struct mp_ops o = mp_unpack(args);
     if (o.k == 0) {

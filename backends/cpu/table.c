@@ -11,6 +11,21 @@
 #define L GPUK_KF_LIBRARY
 #define F32 GPUK_DT_F32
 
+/* The entry points, defined in their op family's file (CPU_KERNEL). */
+#define K(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args);
+K(matmul_naive) K(matmul_blocked) K(matmul_simd) K(bmm_naive) K(bmm_blocked) K(bmm_simd)
+K(minplus_naive) K(minplus_omp) K(minplus_transposed) K(minplus_ilp) K(minplus_simd_k)
+K(minplus_regtile) K(minplus_packed) K(transpose_naive) K(transpose_blocked) K(reduce_naive)
+K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naive) K(relu_simd)
+K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
+K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
+K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
+K(gemm_naive) K(gemm_simd)
+#ifdef HAVE_OPENBLAS
+K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
+#endif
+#undef K
+
 const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, matmul_naive,
      "textbook triple loop, register accumulator; B read down columns", NULL},
@@ -30,15 +45,15 @@ const gpuk_kernel cpu_kernels[] = {
 #endif
 
     {GPUK_OP_MINPLUS, F32, "naive", 0, minplus_naive, "textbook triple loop on one thread", NULL},
-    {GPUK_OP_MINPLUS, F32, "omp", 0, minplus_v0, "the naive loop, OpenMP over rows", "v0"},
-    {GPUK_OP_MINPLUS, F32, "transposed", 0, minplus_v1,
+    {GPUK_OP_MINPLUS, F32, "omp", 0, minplus_omp, "the naive loop, OpenMP over rows", "v0"},
+    {GPUK_OP_MINPLUS, F32, "transposed", 0, minplus_transposed,
      "b transposed first: both operands read with unit stride", "v1"},
-    {GPUK_OP_MINPLUS, F32, "ilp", 0, minplus_v2,
+    {GPUK_OP_MINPLUS, F32, "ilp", 0, minplus_ilp,
      "8 independent accumulators: instruction-level parallelism", "v2"},
-    {GPUK_OP_MINPLUS, F32, "simd_k", 0, minplus_v3, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
-    {GPUK_OP_MINPLUS, F32, "regtile", D, minplus_v4,
+    {GPUK_OP_MINPLUS, F32, "simd_k", 0, minplus_simd_k, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
+    {GPUK_OP_MINPLUS, F32, "regtile", D, minplus_regtile,
      "register blocking: 12x32 (AVX-512) / 6x16 (AVX2) tiles of r", "v4"},
-    {GPUK_OP_MINPLUS, F32, "packed", 0, minplus_v5,
+    {GPUK_OP_MINPLUS, F32, "packed", 0, minplus_packed,
      "regtile + k-blocking and packing (matmul's driver); did not beat regtile at n=2048", "v5"},
 
     {GPUK_OP_TRANSPOSE, F32, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},

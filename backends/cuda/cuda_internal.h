@@ -325,58 +325,9 @@ gpuk_status gkc_transpose_into(gpuk_bctx *b, const float *src, int64_t rows, int
                                const char *variant);
 /* ---------------------------------------------------------------- kernels (table.cu) */
 
+/* A kernel's entry point.  Only its own file and table.cu name it (table.cu
+ * declares it next to its row: doc/design.md, "Adding a variant"). */
 #define GKC_KERNEL(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args)
-
-GKC_KERNEL(gkc_matmul_naive);
-GKC_KERNEL(gkc_matmul_coalesced);
-GKC_KERNEL(gkc_matmul_tiled);
-GKC_KERNEL(gkc_matmul_blocktile_1d);
-GKC_KERNEL(gkc_matmul_blocktile_2d);
-GKC_KERNEL(gkc_matmul_vec4);
-GKC_KERNEL(gkc_matmul_warptile);
-GKC_KERNEL(gkc_matmul_warptile_db);
-GKC_KERNEL(gkc_matmul_warptile_at);
-GKC_KERNEL(gkc_matmul_warptile_wide);
-GKC_KERNEL(gkc_matmul_cublas);
-GKC_KERNEL(gkc_matmul_cublas_tf32);
-GKC_KERNEL(gkc_batched_cublas);
-GKC_KERNEL(gkc_minplus_naive);
-GKC_KERNEL(gkc_minplus_transposed);
-GKC_KERNEL(gkc_minplus_tiled);
-GKC_KERNEL(gkc_minplus_regtile_4x4);
-GKC_KERNEL(gkc_minplus_regtile_8x8);
-GKC_KERNEL(gkc_minplus_pipelined);
-GKC_KERNEL(gkc_transpose_naive);
-GKC_KERNEL(gkc_transpose_smem);
-GKC_KERNEL(gkc_transpose_smem_padded);
-GKC_KERNEL(gkc_transpose_tile64);
-GKC_KERNEL(gkc_reduce_smem_tree);
-GKC_KERNEL(gkc_reduce_warp_shuffle);
-GKC_KERNEL(gkc_reduce_grid_stride);
-GKC_KERNEL(gkc_reduce_lanes_inner);
-GKC_KERNEL(gkc_add_coalesced);
-GKC_KERNEL(gkc_add_float4);
-GKC_KERNEL(gkc_scale_coalesced);
-GKC_KERNEL(gkc_scale_float4);
-GKC_KERNEL(gkc_relu_coalesced);
-GKC_KERNEL(gkc_relu_float4);
-GKC_KERNEL(gkc_bias_relu_coalesced);
-GKC_KERNEL(gkc_bias_relu_float4);
-GKC_KERNEL(gkc_copy_coalesced);
-GKC_KERNEL(gkc_copy_float4);
-GKC_KERNEL(gkc_softmax_block_row);
-GKC_KERNEL(gkc_softmax_online);
-GKC_KERNEL(gkc_softmax_one_pass);
-GKC_KERNEL(gkc_embedding_block_row);
-GKC_KERNEL(gkc_meanpool_block_row);
-GKC_KERNEL(gkc_spmv_scalar);
-GKC_KERNEL(gkc_spmv_vector);
-GKC_KERNEL(gkc_spmv_adaptive);
-GKC_KERNEL(gkc_spmv_stream);
-GKC_KERNEL(gkc_spmv_cusparse);
-GKC_KERNEL(gkc_dot_cublas);
-GKC_KERNEL(gkc_gemv_cublas);
-GKC_KERNEL(gkc_gemm_cublas);
 
 extern const gpuk_kernel gkc_kernels[];
 extern const size_t gkc_n_kernels;

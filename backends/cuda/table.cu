@@ -13,6 +13,30 @@
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
 
+/* The entry points, each defined in its op family's .cu file. */
+GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
+GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
+GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
+GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
+GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
+GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
+GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
+GKC_KERNEL(gkc_minplus_regtile_8x8); GKC_KERNEL(gkc_minplus_pipelined);
+GKC_KERNEL(gkc_transpose_naive); GKC_KERNEL(gkc_transpose_smem);
+GKC_KERNEL(gkc_transpose_smem_padded); GKC_KERNEL(gkc_transpose_tile64);
+GKC_KERNEL(gkc_reduce_smem_tree); GKC_KERNEL(gkc_reduce_warp_shuffle);
+GKC_KERNEL(gkc_reduce_grid_stride); GKC_KERNEL(gkc_reduce_lanes_inner);
+GKC_KERNEL(gkc_add_coalesced); GKC_KERNEL(gkc_add_float4); GKC_KERNEL(gkc_scale_coalesced);
+GKC_KERNEL(gkc_scale_float4); GKC_KERNEL(gkc_relu_coalesced); GKC_KERNEL(gkc_relu_float4);
+GKC_KERNEL(gkc_bias_relu_coalesced); GKC_KERNEL(gkc_bias_relu_float4);
+GKC_KERNEL(gkc_copy_coalesced); GKC_KERNEL(gkc_copy_float4); GKC_KERNEL(gkc_softmax_block_row);
+GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
+GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
+GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
+GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
+GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas);
+
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
      "one thread per output, consecutive threads on consecutive rows: every A load of a warp is a separate transaction", NULL},
