@@ -9,6 +9,8 @@
  *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs; the
  *              call itself is the tests' shared opcall (tests/opcall.c)
  *   measure.c  one row: warm-up, timed repetitions, check; transfers
+ *   link.c     the link alone: write and read rates from pageable and from
+ *              gpuk_host_alloc memory against the raw page-locked rate
  *   report.c   derived figures (% of ceiling, speedups) and table/csv/json/md
  *   summary.c  CPU vs GPU per op and size, and the crossover size
  *   plot.c     gnuplot script and PNGs (roofline, one ladder per op)
@@ -85,7 +87,9 @@ typedef struct bdev {
     gpuk_csr *csr;
 } bdev;
 
-enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_N };
+/* The measured ceilings: the three of the kernels, and the host<->device
+ * link from page-locked memory (GPU backends only). */
+enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_N };
 
 typedef struct bbackend {
     char name[256];           /* as given; after opening, the backend's own name */
@@ -116,7 +120,8 @@ typedef struct brow {
     char msg[720];
     int reps;
     double ms_med, ms_min, ms_max;    /* NaN unless measured */
-    double xfer_in_ms, xfer_out_ms;   /* host clock, per backend/op/size */
+    double xfer_in_ms, xfer_out_ms;   /* host clock, per backend/op/size, pageable buffers */
+    double xfer_in_pin_ms, xfer_out_pin_ms;   /* the same from gpuk_host_alloc memory */
     /* derived (report_derive) */
     double gflops, gbps, intensity, pct;
     const char *ceiling;              /* "fma", "addmin", "copy" or "" */
@@ -138,6 +143,21 @@ typedef struct bconf {
     char **argv;
 } bconf;
 
+/* The transfers of one case (NaN: not measured). */
+typedef struct bxfer {
+    double in_ms, out_ms;                 /* from and into the case's pageable buffers */
+    double in_pinned_ms, out_pinned_ms;   /* from and into gpuk_host_alloc copies */
+} bxfer;
+
+/* One size of the link section: GB/s each way, pageable and page-locked. */
+#define B_MAX_LINKS 16
+typedef struct blink {
+    int be;
+    size_t bytes;
+    double h2d, h2d_pinned, d2h, d2h_pinned;   /* GB/s; NaN when not measured */
+    char msg[256];                             /* why not, when a figure is missing */
+} blink;
+
 typedef struct bench {
     bconf conf;
     bbackend be[B_MAX_BACKENDS];
@@ -148,6 +168,8 @@ typedef struct bench {
     char cpu_model[160];
     int host_cpus;
     double load_start, load_end;  /* 1-minute load average: others' work skews times */
+    blink links[B_MAX_LINKS];
+    int n_links;
 } bench;
 
 /* ---- cases.c ---- */
@@ -182,13 +204,20 @@ gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float
 void dev_destroy(gpuk_context *ctx, bdev *d);
 
 /* ---- measure.c ---- */
-/* Time host-to-device (inputs) and device-to-host (output) transfers. */
-int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, double *in_ms,
-                      double *out_ms, char *err, size_t errlen);
+/* Time host-to-device (inputs) and device-to-host (output) transfers,
+ * from pageable and from gpuk_host_alloc memory. */
+int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, bxfer *x, char *err,
+                      size_t errlen);
 /* Run one row: skip if predicted too slow, else warm up, time, check. */
 void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r);
 /* "what: status text: context message" */
 void api_error(char *buf, size_t len, gpuk_context *ctx, const char *what, gpuk_status st);
+
+/* ---- link.c ---- */
+/* The link section of every backend with a measured H2D ceiling. */
+void link_measure(bench *b);
+void link_table(const bench *b, FILE *f, int md);
+void link_json(const bench *b, FILE *f);
 
 /* ---- report.c ---- */
 void report_derive(bench *b);

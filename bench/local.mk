@@ -6,6 +6,7 @@ bench_gpuk_bench_SOURCES = \
 	bench/main.c \
 	bench/cases.c \
 	bench/measure.c \
+	bench/link.c \
 	bench/report.c \
 	bench/summary.c \
 	bench/plot.c \
@@ -13,4 +14,4 @@ bench_gpuk_bench_SOURCES = \
 	tests/opcall.c \
 	tests/opcall.h
 bench_gpuk_bench_LDADD = src/libgpuk.la $(LIBM)
-EXTRA_DIST += bench/run-all.sh
+EXTRA_DIST += bench/run-all.sh bench/compare.py

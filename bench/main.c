@@ -227,9 +227,10 @@ static void open_backend(bench *b, bbackend *be)
 static void measure_peaks(bench *b, bbackend *be, const char *when)
 {
     static const gpuk_peak kind[PK_N] = {GPUK_PEAK_COPY_GBS, GPUK_PEAK_FMA_GFLOPS,
-                                         GPUK_PEAK_ADDMIN_GOPS};
+                                         GPUK_PEAK_ADDMIN_GOPS, GPUK_PEAK_H2D_GBS,
+                                         GPUK_PEAK_D2H_GBS};
     if (!b->conf.quiet)
-        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, fma, add+min)%s\n",
+        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, fma, add+min, link)%s\n",
                 be->name, when);
     for (int k = 0; k < PK_N; k++) {
         gpuk_status st = GPUK_OK;
@@ -239,7 +240,9 @@ static void measure_peaks(bench *b, bbackend *be, const char *when)
             if (st == GPUK_OK && v > 0 && !(v <= be->peak[k]))
                 be->peak[k] = v;
         }
-        if (st == GPUK_ERR_UNSUPPORTED)
+        if (st == GPUK_ERR_UNSUPPORTED && (k == PK_H2D || k == PK_D2H))
+            ;   /* a backend whose memory is the host's has no link: nothing to note */
+        else if (st == GPUK_ERR_UNSUPPORTED)
             snprintf(be->peak_note[k], sizeof be->peak_note[k],
                      "GPUK_ERR_UNSUPPORTED: the backend has no micro-kernel for it");
         else if (st != GPUK_OK && isnan(be->peak[k]))
@@ -360,7 +363,7 @@ static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_
         bdev d;
         memset(&d, 0, sizeof d);
         char setup_err[400] = "";
-        double xin = NAN, xout = NAN;
+        bxfer x = {NAN, NAN, NAN, NAN};
         if (made) {
             const char *what = "";
             gpuk_status st = dev_create(be->ctx, &c, &d, &what);
@@ -369,7 +372,7 @@ static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_
             if (st != GPUK_OK)
                 api_error(setup_err, sizeof setup_err, be->ctx, what, st);
             else
-                measure_transfers(b, be, &c, &d, &xin, &xout, setup_err, sizeof setup_err);
+                measure_transfers(b, be, &c, &d, &x, setup_err, sizeof setup_err);
         } else {
             snprintf(setup_err, sizeof setup_err, "%s", err);
         }
@@ -384,8 +387,10 @@ static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_
             r.size_idx = si;
             r.matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
             r.ms_med = r.ms_min = r.ms_max = NAN;
-            r.xfer_in_ms = xin;
-            r.xfer_out_ms = xout;
+            r.xfer_in_ms = x.in_ms;
+            r.xfer_out_ms = x.out_ms;
+            r.xfer_in_pin_ms = x.in_pinned_ms;
+            r.xfer_out_pin_ms = x.out_pinned_ms;
             snprintf(r.shape, sizeof r.shape, "%s", made ? c.label : label);
             if (made) {
                 r.sh = c.sh;
@@ -480,6 +485,7 @@ int main(int argc, char **argv)
         report_peaks(&b, stdout);
         goto done;
     }
+    link_measure(&b);
 
     /* The plan: count the rows first, for the progress line. */
     size_t total = 0;

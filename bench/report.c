@@ -110,11 +110,13 @@ static void ratio(char *buf, size_t len, double v)
 
 static void peaks_table(bench *b, FILE *f, int md)
 {
-    static const char *const head[] = {"backend", "device", "threads/SMs", "copy GB/s",
-                                       "fma GFLOP/s", "add+min Gop/s", "ridge fma (flop/B)"};
+    static const char *const head[] = {"backend",       "device",   "threads/SMs",
+                                       "copy GB/s",     "fma GFLOP/s",
+                                       "add+min Gop/s", "h2d GB/s", "d2h GB/s",
+                                       "ridge fma (flop/B)"};
     btab t;
-    tab_init(&t, 7, head);
-    for (int i = 2; i < 7; i++)
+    tab_init(&t, 9, head);
+    for (int i = 2; i < 9; i++)
         t.right[i] = 1;
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
@@ -131,12 +133,15 @@ static void peaks_table(bench *b, FILE *f, int md)
                 snprintf(pk[k], sizeof pk[k], "n/a");
         }
         fmt_num(ridge, sizeof ridge, be->peak[PK_FMA] / be->peak[PK_COPY], 3);
-        const char *cells[] = {be->name, be->info.device ? be->info.device : "", th,
-                               pk[PK_COPY], pk[PK_FMA], pk[PK_ADDMIN], ridge};
+        const char *cells[] = {be->name,       be->info.device ? be->info.device : "", th,
+                               pk[PK_COPY],    pk[PK_FMA],  pk[PK_ADDMIN],
+                               pk[PK_H2D],     pk[PK_D2H],  ridge};
         tab_add(&t, cells);
     }
     tab_print(&t, f, md);
     tab_free(&t);
+    fprintf(f, "%sh2d, d2h: one 256 MiB copy between page-locked host memory and the device, "
+            "the link's ceiling (n/a: the backend's memory is the host's)\n", md ? "\n" : "");
     for (int i = 0; i < b->n_be; i++)
         for (int k = 0; k < PK_N; k++)
             if (b->be[i].ctx && b->be[i].peak_note[k][0])
@@ -192,6 +197,7 @@ static void header(bench *b, FILE *f, int md)
     }
     fprintf(f, md ? "\n## Ceilings (measured by each backend's micro-kernels)\n\n" : "\nceilings:\n");
     peaks_table(b, f, md);
+    link_table(b, f, md);
 }
 
 static void op_table(bench *b, FILE *f, int md, gpuk_op op)
@@ -268,7 +274,7 @@ static void csv_report(bench *b, FILE *f)
 {
     fputs("backend,op,variant,m,n,k,ms_median,ms_min,ms_max,gflops,gbps,pct_ceiling,"
           "batch,ceiling,intensity,x_prev,x_naive,own_vs_library,xfer_in_ms,xfer_out_ms,"
-          "reps,flags,status,message,matrix,nnz\n",
+          "reps,flags,status,message,matrix,nnz,xfer_in_host_alloc_ms,xfer_out_host_alloc_ms\n",
           f);
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *r = &b->rows[i];
@@ -297,6 +303,10 @@ static void csv_report(bench *b, FILE *f)
         } else {
             fputc(',', f);
         }
+        fputc(',', f);
+        csv_num(f, r->xfer_in_pin_ms);
+        if (!isnan(r->xfer_out_pin_ms) && !isinf(r->xfer_out_pin_ms))
+            fprintf(f, "%.6g", r->xfer_out_pin_ms);
         fputc('\n', f);
     }
 }
@@ -333,7 +343,9 @@ static void json_backend(FILE *f, const bbackend *be)
     fputs(",\n     \"ceilings\": {", f);
     json_kv(f, "copy_gbs", be->peak[PK_COPY], ", ");
     json_kv(f, "fma_gflops", be->peak[PK_FMA], ", ");
-    json_kv(f, "addmin_gops", be->peak[PK_ADDMIN], "");
+    json_kv(f, "addmin_gops", be->peak[PK_ADDMIN], ", ");
+    json_kv(f, "h2d_gbs", be->peak[PK_H2D], ", ");
+    json_kv(f, "d2h_gbs", be->peak[PK_D2H], "");
     fputs("}, \"ceiling_notes\": {", f);
     for (int k = 0; k < PK_N; k++) {
         fprintf(f, "%s\"%s\": ", k ? ", " : "", peak_name(k));
@@ -422,11 +434,14 @@ static void json_report(bench *b, FILE *f)
         json_kv(f, "own_vs_library", r->own_vs_lib, ",\n     ");
         json_kv(f, "xfer_in_ms", r->xfer_in_ms, ", ");
         json_kv(f, "xfer_out_ms", r->xfer_out_ms, ", ");
+        json_kv(f, "xfer_in_host_alloc_ms", r->xfer_in_pin_ms, ", ");
+        json_kv(f, "xfer_out_host_alloc_ms", r->xfer_out_pin_ms, ", ");
         fputs("\"message\": ", f);
         json_string(f, r->msg);
         fputs(i + 1 < b->n_rows ? "},\n" : "}\n", f);
     }
     fputs("  ],\n", f);
+    link_json(b, f);
     summary_json(b, f);
     fputs("}\n", f);
 }

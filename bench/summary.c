@@ -21,7 +21,8 @@ typedef struct point {
     int size_idx;
     double work;
     const brow *host, *dev;   /* best rows; NULL when none ran */
-    double dev_total;         /* device kernel + transfers */
+    double dev_total;         /* device kernel + transfers from pageable memory */
+    double dev_total_pinned;  /* device kernel + transfers from gpuk_host_alloc memory */
 } point;
 
 static int host_backend(const bench *b)
@@ -99,6 +100,8 @@ static int points(const bench *b, gpuk_op op, int matrix, int h, int d, point *p
         q->host = h >= 0 ? best(b, h, op, r->size_idx) : NULL;
         q->dev = d >= 0 ? best(b, d, op, r->size_idx) : NULL;
         q->dev_total = q->dev ? q->dev->ms_med + q->dev->xfer_in_ms + q->dev->xfer_out_ms : NAN;
+        q->dev_total_pinned =
+            q->dev ? q->dev->ms_med + q->dev->xfer_in_pin_ms + q->dev->xfer_out_pin_ms : NAN;
     }
     qsort(p, (size_t)n, sizeof *p, by_work);
     return n;
@@ -169,21 +172,26 @@ void summary_table(bench *b, FILE *f, int md)
     int h = host_backend(b), d = device_backend(b);
     const char *hn = h >= 0 ? b->be[h].name : "cpu";
     const char *dn = d >= 0 ? b->be[d].name : "gpu";
-    char hb[64], hp[64], db[64], dp[64], tot[64], x1[64];
+    char hb[64], hp[64], db[64], dp[64], tot[64], totp[80], x1[64];
     snprintf(hb, sizeof hb, "best %.40s (ms)", hn);
     snprintf(hp, sizeof hp, "%.40s %% ceiling", hn);
     snprintf(db, sizeof db, "best %.40s (ms)", dn);
     snprintf(dp, sizeof dp, "%.40s %% ceiling", dn);
     snprintf(tot, sizeof tot, "%.40s + transfers (ms)", dn);
+    snprintf(totp, sizeof totp, "%.40s + host_alloc transfers (ms)", dn);
     snprintf(x1, sizeof x1, "%.40s speedup", dn);
-    const char *all_head[] = {"op", "shape", hb, hp, db, dp, "transfers in+out (ms)", tot, x1,
-                              "with transfers"};
-    int use[10], nc = 0;
-    for (int i = 0; i < 10; i++)
-        if (i < 2 || (i < 4 && h >= 0) || (i >= 4 && i < 8 && d >= 0) ||
-            (i >= 8 && h >= 0 && d >= 0))
+    /* transfers twice: from ordinary (pageable) buffers, and from
+     * gpuk_host_alloc memory, the DMA engine's own */
+    const char *all_head[] = {"op", "shape", hb, hp, db, dp, "transfers in+out (ms)", tot,
+                              "host_alloc in+out (ms)", totp, x1, "with transfers",
+                              "with host_alloc transfers"};
+    enum { NCOL = 13 };
+    int use[NCOL], nc = 0;
+    for (int i = 0; i < NCOL; i++)
+        if (i < 2 || (i < 4 && h >= 0) || (i >= 4 && i < 10 && d >= 0) ||
+            (i >= 10 && h >= 0 && d >= 0))
             use[nc++] = i;
-    const char *head[10];
+    const char *head[NCOL];
     for (int i = 0; i < nc; i++)
         head[i] = all_head[use[i]];
     enum { MAXP = B_MAX_SIZES * 4 };
@@ -215,22 +223,27 @@ void summary_table(bench *b, FILE *f, int md)
                     const brow *any = q->host ? q->host : q->dev;
                     if (!any)
                         continue;
-                    char c[10][96];
+                    char c[NCOL][96];
                     snprintf(c[0], 96, "%s", gpuk_op_name((gpuk_op)op));
                     snprintf(c[1], 96, "%s", any->shape);
                     best_cell(c[2], 96, q->host);
                     pct_cell(c[3], 96, q->host);
                     best_cell(c[4], 96, q->dev);
                     pct_cell(c[5], 96, q->dev);
-                    c[6][0] = c[7][0] = '\0';
+                    c[6][0] = c[7][0] = c[8][0] = c[9][0] = '\0';
                     if (q->dev) {
                         fmt_ms(c[6], 96, q->dev->xfer_in_ms + q->dev->xfer_out_ms);
                         fmt_ms(c[7], 96, q->dev_total);
+                        if (!isnan(q->dev_total_pinned)) {
+                            fmt_ms(c[8], 96, q->dev->xfer_in_pin_ms + q->dev->xfer_out_pin_ms);
+                            fmt_ms(c[9], 96, q->dev_total_pinned);
+                        }
                     }
-                    speedup(c[8], 96, q->host ? q->host->ms_med : NAN,
+                    speedup(c[10], 96, q->host ? q->host->ms_med : NAN,
                             q->dev ? q->dev->ms_med : NAN);
-                    speedup(c[9], 96, q->host ? q->host->ms_med : NAN, q->dev_total);
-                    const char *cells[10];
+                    speedup(c[11], 96, q->host ? q->host->ms_med : NAN, q->dev_total);
+                    speedup(c[12], 96, q->host ? q->host->ms_med : NAN, q->dev_total_pinned);
+                    const char *cells[NCOL];
                     for (int j = 0; j < nc; j++)
                         cells[j] = c[use[j]];
                     tab_add(&t, cells);
@@ -329,6 +342,9 @@ void summary_json(bench *b, FILE *f)
                 jnum(f, "xfer_in_ms", p[i].dev ? p[i].dev->xfer_in_ms : NAN);
                 jnum(f, "xfer_out_ms", p[i].dev ? p[i].dev->xfer_out_ms : NAN);
                 jnum(f, "device_with_transfers_ms", p[i].dev_total);
+                jnum(f, "xfer_in_host_alloc_ms", p[i].dev ? p[i].dev->xfer_in_pin_ms : NAN);
+                jnum(f, "xfer_out_host_alloc_ms", p[i].dev ? p[i].dev->xfer_out_pin_ms : NAN);
+                jnum(f, "device_with_host_alloc_transfers_ms", p[i].dev_total_pinned);
                 fputs("}", f);
             }
         }

@@ -201,12 +201,14 @@ int list_has(const char *list, const char *word)
 
 const char *peak_name(int pk)
 {
-    return pk == PK_COPY ? "copy" : pk == PK_FMA ? "fma" : "addmin";
+    static const char *const name[PK_N] = {"copy", "fma", "addmin", "h2d", "d2h"};
+    return pk >= 0 && pk < PK_N ? name[pk] : "?";
 }
 
 const char *peak_unit(int pk)
 {
-    return pk == PK_COPY ? "GB/s" : pk == PK_FMA ? "GFLOP/s" : "Gop/s";
+    static const char *const unit[PK_N] = {"GB/s", "GFLOP/s", "Gop/s", "GB/s", "GB/s"};
+    return pk >= 0 && pk < PK_N ? unit[pk] : "";
 }
 
 /* ---- the text table ---- */

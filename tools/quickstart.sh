@@ -43,6 +43,8 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 have_openblas || need="$need libopenblas-dev"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+# DLPack import and export (gpuk_tensor_from_dlpack / _to_dlpack) need its header
+[ -f /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
 if [ -n "$need" ]; then
   echo "quickstart: installing:$need"
   if [ "$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null 2>&1; then sudo=sudo; else
