@@ -206,7 +206,14 @@ typedef struct gpuk_options {
                              memory; -1: GPUK_PINNED, then 128 MiB; 0: off */
 } gpuk_options;
 
-void gpuk_options_init(gpuk_options *opts);
+/* Structures the library fills (options, info, tensor info, variant
+ * info) only ever grow at their end, so each filling function has a form
+ * that takes the caller's size and fills no more than that.  In C the
+ * plain names below are macros passing sizeof for you; the functions of
+ * those names (for callers through an FFI) fill the layout of libgpuk 0.2. */
+void (gpuk_options_init)(gpuk_options *opts);
+void gpuk_options_init_size(gpuk_options *opts, size_t size);
+#define gpuk_options_init(opts) gpuk_options_init_size((opts), sizeof *(opts))
 
 /* Open a context on a backend ("cpu", "cuda", "auto", a path to a plugin
  * .so, or NULL to follow GPUK_BACKEND).  On failure *ctx is NULL. */
@@ -241,10 +248,16 @@ typedef struct gpuk_info {
     int multiprocessors;          /* SMs (CUDA) or cores (CPU) */
     int check;                    /* shadow mode on? */
     unsigned abi_major, abi_minor;/* the plugin's ABI */
+    void *stream;                 /* CUDA: the cudaStream_t the context's work is ordered on
+                                     (the caller's, or its own); NULL without streams */
+    int dlpack_device;            /* the DLPack device type of its memory (1 CPU, 2 CUDA);
+                                     0: none */
 } gpuk_info;
 
 /* Strings stay valid while the context is open. */
-gpuk_status gpuk_context_info(gpuk_context *ctx, gpuk_info *info);
+gpuk_status (gpuk_context_info)(gpuk_context *ctx, gpuk_info *info);
+gpuk_status gpuk_context_info_size(gpuk_context *ctx, gpuk_info *info, size_t size);
+#define gpuk_context_info(ctx, info) gpuk_context_info_size((ctx), (info), sizeof *(info))
 
 /* Wait until every op issued on the context has finished; returns the
  * first asynchronous error, if any. */
@@ -270,12 +283,18 @@ void gpuk_load_report_free(gpuk_load_report *report);
  * its alias; the backend's kernel rows are keyed by (op, dtype, variant). */
 gpuk_status gpuk_variant_count_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
                                      size_t *count);
-gpuk_status gpuk_variant_get_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
-                                   size_t index, gpuk_variant_info *info);
+gpuk_status (gpuk_variant_get_dtype)(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                     size_t index, gpuk_variant_info *info);
+gpuk_status gpuk_variant_get_dtype_size(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                        size_t index, gpuk_variant_info *info, size_t size);
+#define gpuk_variant_get_dtype(ctx, op, dtype, index, info) \
+    gpuk_variant_get_dtype_size((ctx), (op), (dtype), (index), (info), sizeof *(info))
 /* The same for f32, the dtype every op computes in today. */
 gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count);
-gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
-                             gpuk_variant_info *info);
+gpuk_status (gpuk_variant_get)(gpuk_context *ctx, gpuk_op op, size_t index,
+                               gpuk_variant_info *info);
+#define gpuk_variant_get(ctx, op, index, info) \
+    gpuk_variant_get_dtype_size((ctx), (op), GPUK_F32, (index), (info), sizeof *(info))
 
 /* Timing on the backend's clock (CUDA events on the GPU, a monotonic clock
  * on the CPU).  gpuk_timer_stop waits for the work issued since start and
@@ -339,8 +358,12 @@ gpuk_status gpuk_tensor_write(gpuk_context *ctx, gpuk_tensor *t, const void *src
 gpuk_status gpuk_tensor_read(gpuk_context *ctx, const gpuk_tensor *t, void *dst,
                              size_t bytes);
 
-gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *t,
-                                 gpuk_tensor_info *info);
+gpuk_status (gpuk_tensor_get_info)(gpuk_context *ctx, const gpuk_tensor *t,
+                                   gpuk_tensor_info *info);
+gpuk_status gpuk_tensor_get_info_size(gpuk_context *ctx, const gpuk_tensor *t,
+                                      gpuk_tensor_info *info, size_t size);
+#define gpuk_tensor_get_info(ctx, t, info) \
+    gpuk_tensor_get_info_size((ctx), (t), (info), sizeof *(info))
 
 /* ------------------------------------------------------------------ */
 /* The caller's memory                                                  */

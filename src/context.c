@@ -34,19 +34,35 @@ gpuk_status gk_env_int(const char *name, int lo, int hi, int *out, int *present,
     return GPUK_OK;
 }
 
-void gpuk_options_init(gpuk_options *opts)
+/* The oldest layout open_ex accepts (0.1: it ends at verbose), and the
+ * layout the functions of the plain names fill (0.2): later members are
+ * filled only for a caller that says its size. */
+#define GK_OPTIONS_MIN offsetof(gpuk_options, stream)
+#define GK_OPTIONS_0_2 sizeof(gpuk_options)
+
+void gpuk_options_init_size(gpuk_options *opts, size_t size)
 {
-    if (!opts)
+    if (!opts || size < sizeof opts->size)
         return;
-    memset(opts, 0, sizeof *opts);
-    opts->size = sizeof *opts;
-    opts->backend = NULL;
-    opts->device = -1;
-    opts->num_threads = 0;
-    opts->check = -1;
-    opts->verbose = -1;
-    opts->stream = NULL;
-    opts->pinned_bytes = -1;
+    gpuk_options o;
+    memset(&o, 0, sizeof o);
+    o.backend = NULL;
+    o.device = -1;
+    o.num_threads = 0;
+    o.check = -1;
+    o.verbose = -1;
+    o.stream = NULL;
+    o.pinned_bytes = -1;
+    /* a caller with a larger struct (a newer header) keeps its size, so
+     * gpuk_context_open_ex can refuse what it cannot read */
+    memset(opts, 0, size);
+    memcpy(opts, &o, size < sizeof o ? size : sizeof o);
+    opts->size = size;
+}
+
+void (gpuk_options_init)(gpuk_options *opts)
+{
+    gpuk_options_init_size(opts, GK_OPTIONS_0_2);
 }
 
 /* The staging pool when neither the API nor GPUK_PINNED says: 2 x 64 MiB. */
@@ -177,7 +193,7 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
      * a future header's, or a struct gpuk_options_init never saw */
     gpuk_options_init(&given);
     if (opts) {
-        if (opts->size != sizeof(gpuk_options) && opts->size != offsetof(gpuk_options, stream))
+        if (opts->size < GK_OPTIONS_MIN || opts->size > sizeof(gpuk_options))
             return GPUK_ERR_INVALID;
         memcpy(&given, opts, opts->size);
         given.size = sizeof given;
@@ -329,25 +345,34 @@ const gpuk_load_report *gpuk_context_load_report(const gpuk_context *ctx)
     return ctx ? ctx->report : NULL;
 }
 
-gpuk_status gpuk_context_info(gpuk_context *ctx, gpuk_info *info)
+gpuk_status gpuk_context_info_size(gpuk_context *ctx, gpuk_info *info, size_t size)
 {
     if (!ctx)
         return GPUK_ERR_NULL;
     if (!info)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_context_info: info is NULL");
-    memset(info, 0, sizeof *info);
-    info->backend = ctx->be->name;
-    info->backend_version = ctx->be->version;
-    info->backend_path = ctx->plugin->path;
-    info->device = ctx->dev.name;
-    info->device_ordinal = ctx->device;
-    info->num_threads = ctx->num_threads;
-    info->device_memory = ctx->dev.memory_bytes;
-    info->multiprocessors = ctx->dev.multiprocessors;
-    info->check = ctx->check;
-    info->abi_major = ctx->be->abi_major;
-    info->abi_minor = ctx->be->abi_minor;
+    gpuk_info in;
+    memset(&in, 0, sizeof in);
+    in.backend = ctx->be->name;
+    in.backend_version = ctx->be->version;
+    in.backend_path = ctx->plugin->path;
+    in.device = ctx->dev.name;
+    in.device_ordinal = ctx->device;
+    in.num_threads = ctx->num_threads;
+    in.device_memory = ctx->dev.memory_bytes;
+    in.multiprocessors = ctx->dev.multiprocessors;
+    in.check = ctx->check;
+    in.abi_major = ctx->be->abi_major;
+    in.abi_minor = ctx->be->abi_minor;
+    in.stream = GK_BE_HAS(ctx->be, native_stream) ? ctx->be->native_stream(ctx->b) : NULL;
+    in.dlpack_device = GK_BE_HAS(ctx->be, dlpack_device) ? (int)ctx->be->dlpack_device : 0;
+    memcpy(info, &in, size < sizeof in ? size : sizeof in);
     return GPUK_OK;
+}
+
+gpuk_status (gpuk_context_info)(gpuk_context *ctx, gpuk_info *info)
+{
+    return gpuk_context_info_size(ctx, info, sizeof *info);
 }
 
 gpuk_status gpuk_sync(gpuk_context *ctx)
@@ -424,8 +449,8 @@ gpuk_status gpuk_variant_count_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype d
     return GPUK_OK;
 }
 
-gpuk_status gpuk_variant_get_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype, size_t index,
-                                   gpuk_variant_info *info)
+gpuk_status gpuk_variant_get_dtype_size(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                        size_t index, gpuk_variant_info *info, size_t size)
 {
     if (!ctx)
         return GPUK_ERR_NULL;
@@ -443,12 +468,21 @@ gpuk_status gpuk_variant_get_dtype(gpuk_context *ctx, gpuk_op op, gpuk_dtype dty
                        "variants on %s", index, gpuk_op_name(op), n, gpuk_dtype_name(dtype),
                        ctx->be->name);
     }
-    info->name = k->variant;
-    info->summary = k->summary ? k->summary : "";
-    info->flags = k->flags;
-    info->dtypes = k->dtypes;
-    info->alias = k->alias;
+    gpuk_variant_info vi;
+    memset(&vi, 0, sizeof vi);
+    vi.name = k->variant;
+    vi.summary = k->summary ? k->summary : "";
+    vi.flags = k->flags;
+    vi.dtypes = k->dtypes;
+    vi.alias = k->alias;
+    memcpy(info, &vi, size < sizeof vi ? size : sizeof vi);
     return GPUK_OK;
+}
+
+gpuk_status (gpuk_variant_get_dtype)(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                     size_t index, gpuk_variant_info *info)
+{
+    return gpuk_variant_get_dtype_size(ctx, op, dtype, index, info, sizeof *info);
 }
 
 gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count)
@@ -456,8 +490,8 @@ gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count)
     return gpuk_variant_count_dtype(ctx, op, GPUK_F32, count);
 }
 
-gpuk_status gpuk_variant_get(gpuk_context *ctx, gpuk_op op, size_t index,
-                             gpuk_variant_info *info)
+gpuk_status (gpuk_variant_get)(gpuk_context *ctx, gpuk_op op, size_t index,
+                               gpuk_variant_info *info)
 {
-    return gpuk_variant_get_dtype(ctx, op, GPUK_F32, index, info);
+    return gpuk_variant_get_dtype_size(ctx, op, GPUK_F32, index, info, sizeof *info);
 }

@@ -143,7 +143,7 @@ void gk_report_clear(gpuk_load_report *r);
 /* The optional members of a plugin exist only if its struct is large
  * enough to hold them (plugins of an older minor version are smaller). */
 #define GK_BE_HAS(be, member) \
-    ((be)->size >= offsetof(gpuk_backend, member) + sizeof((be)->member) && (be)->member != NULL)
+    ((be)->size >= offsetof(gpuk_backend, member) + sizeof((be)->member) && (be)->member != 0)
 
 /* Load a backend by request ("cpu", "cuda", "auto", a path) and open its
  * per-context state.  Every candidate goes into rep; on failure err holds

@@ -28,6 +28,9 @@ void gk_storage_unref(gk_storage *st)
     if (!st || atomic_fetch_sub(&st->refs, 1) != 1)
         return;
     if (st->borrowed) {
+        /* the caller may free or reuse its memory the moment it is handed
+         * back: the kernels queued on it must be done first */
+        st->owner->plugin->be->sync(st->owner->b);
         if (st->release)
             st->release(st->release_arg);
     } else if (st->data) {

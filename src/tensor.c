@@ -254,7 +254,8 @@ void gk_tensor_release(gpuk_context *ctx, gk_tensor *t)
     free(t);
 }
 
-gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *h, gpuk_tensor_info *info)
+gpuk_status gpuk_tensor_get_info_size(gpuk_context *ctx, const gpuk_tensor *h,
+                                      gpuk_tensor_info *info, size_t size)
 {
     gpuk_status st;
     if (!ctx)
@@ -264,19 +265,27 @@ gpuk_status gpuk_tensor_get_info(gpuk_context *ctx, const gpuk_tensor *h, gpuk_t
         return st;
     if (!info)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_get_info: info is NULL");
-    memset(info, 0, sizeof *info);
-    info->dtype = t->dtype;
-    info->ndim = t->ndim;
-    memcpy(info->shape, t->shape, sizeof t->shape);
-    memcpy(info->strides, t->stride, sizeof t->stride);
-    info->offset = t->offset;
-    info->numel = t->numel;
-    info->bytes = (size_t)t->numel * gk_elsize(t->dtype);
-    info->contiguous = gk_is_contiguous(t);
-    info->data = t->numel && t->st->data
-                     ? (char *)t->st->data + (size_t)t->offset * gk_elsize(t->dtype) : NULL;
-    info->borrowed = t->st->borrowed;
+    gpuk_tensor_info in;
+    memset(&in, 0, sizeof in);
+    in.dtype = t->dtype;
+    in.ndim = t->ndim;
+    memcpy(in.shape, t->shape, sizeof t->shape);
+    memcpy(in.strides, t->stride, sizeof t->stride);
+    in.offset = t->offset;
+    in.numel = t->numel;
+    in.bytes = (size_t)t->numel * gk_elsize(t->dtype);
+    in.contiguous = gk_is_contiguous(t);
+    in.data = t->numel && t->st->data
+                  ? (char *)t->st->data + (size_t)t->offset * gk_elsize(t->dtype) : NULL;
+    in.borrowed = t->st->borrowed;
+    memcpy(info, &in, size < sizeof in ? size : sizeof in);
     return GPUK_OK;
+}
+
+gpuk_status (gpuk_tensor_get_info)(gpuk_context *ctx, const gpuk_tensor *h,
+                                   gpuk_tensor_info *info)
+{
+    return gpuk_tensor_get_info_size(ctx, h, info, sizeof *info);
 }
 
 gpuk_status gk_tensor_borrow(gpuk_context *ctx, gpuk_dtype dtype, int ndim, const int64_t *shape,

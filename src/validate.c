@@ -162,20 +162,26 @@ gpuk_status gk_need_injective(gpuk_context *ctx, const gk_tensor *t, const char 
     return GPUK_OK;
 }
 
-/* Byte range [lo, hi) a view can touch. */
-static void extent(const gk_tensor *t, uint64_t *lo, uint64_t *hi)
+/* The absolute byte range [lo, hi) a view can touch.  Addresses, not
+ * storages, are compared: a wrapped pointer or a DLPack import may lie
+ * inside another tensor's memory, or two imports may share memory. */
+static void extent(const gk_tensor *t, uintptr_t *lo, uintptr_t *hi)
 {
     size_t es = gk_elsize(t->dtype);
     int64_t last = t->offset;
     for (int i = 0; i < t->ndim; i++)
         last += (t->shape[i] - 1) * t->stride[i];
-    *lo = (uint64_t)t->offset * es;
-    *hi = ((uint64_t)last + 1) * es;
+    *lo = (uintptr_t)t->st->data + (uintptr_t)t->offset * es;
+    *hi = (uintptr_t)t->st->data + ((uintptr_t)last + 1) * es;
 }
 
+/* The same elements in the same order: same first address and layout. */
 static int same_view(const gk_tensor *a, const gk_tensor *b)
 {
-    if (a->st != b->st || a->offset != b->offset || a->ndim != b->ndim || a->dtype != b->dtype)
+    uintptr_t alo, ahi, blo, bhi;
+    extent(a, &alo, &ahi);
+    extent(b, &blo, &bhi);
+    if (alo != blo || a->ndim != b->ndim || a->dtype != b->dtype)
         return 0;
     for (int i = 0; i < a->ndim; i++)
         if (a->shape[i] != b->shape[i] || (a->shape[i] > 1 && a->stride[i] != b->stride[i]))
@@ -186,11 +192,11 @@ static int same_view(const gk_tensor *a, const gk_tensor *b)
 gpuk_status gk_need_disjoint(gpuk_context *ctx, const gk_tensor *out, const char *out_name,
                              const gk_tensor *in, const char *in_name, int exact_ok)
 {
-    if (!in || out->st != in->st || out->numel == 0 || in->numel == 0)
+    if (!in || out->numel == 0 || in->numel == 0 || !out->st->data || !in->st->data)
         return GPUK_OK;
     if (exact_ok && same_view(out, in))
         return GPUK_OK;
-    uint64_t alo, ahi, blo, bhi;
+    uintptr_t alo, ahi, blo, bhi;
     extent(out, &alo, &ahi);
     extent(in, &blo, &bhi);
     if (ahi <= blo || bhi <= alo)

@@ -162,6 +162,27 @@ static void test_wrap_host(gpuk_context *ctx)
                "out");
     REL_EXPECT(ctx, gpuk_tensor_wrap(ctx, GPUK_F32, 1, &z, NULL, NULL, &bad), GPUK_OK, NULL);
     gpuk_tensor_destroy(ctx, bad);
+
+    /* overlap is judged by address across wraps too: two wraps of one
+     * buffer are not two storages as far as aliasing goes */
+    float m[64];
+    for (int i = 0; i < 64; i++)
+        m[i] = (float)i;
+    int64_t sq[2] = { 4, 4 };
+    gpuk_tensor *p = NULL, *q = NULL, *r = NULL;
+    gpuk_tensor_wrap(ctx, GPUK_F32, 2, sq, NULL, m, &p);
+    gpuk_tensor_wrap(ctx, GPUK_F32, 2, sq, NULL, m + 8, &q);     /* rows 2..5 of the same buffer */
+    gpuk_tensor_wrap(ctx, GPUK_F32, 2, sq, NULL, m + 32, &r);    /* apart */
+    REL_EXPECT(ctx, gpuk_matmul(ctx, p, r, NULL, q, NULL), GPUK_ERR_ALIAS, "c");
+    REL_EXPECT(ctx, gpuk_matmul(ctx, r, r, NULL, p, NULL), GPUK_OK, NULL);
+    gpuk_tensor *same = NULL;
+    gpuk_tensor_wrap(ctx, GPUK_F32, 2, sq, NULL, m, &same);      /* p again, another handle */
+    REL_EXPECT(ctx, gpuk_relu(ctx, p, same, NULL), GPUK_OK, NULL);
+    REL_EXPECT(ctx, gpuk_relu(ctx, q, same, NULL), GPUK_ERR_ALIAS, "out");
+    gpuk_tensor_destroy(ctx, p);
+    gpuk_tensor_destroy(ctx, q);
+    gpuk_tensor_destroy(ctx, r);
+    gpuk_tensor_destroy(ctx, same);
 }
 
 #ifdef HAVE_DLPACK_DLPACK_H
@@ -299,10 +320,50 @@ static void test_options(void)
         ctx = NULL;
     }
     unsetenv("GPUK_PINNED");
+    /* structures the library fills take the caller's size: nothing is
+     * written past it, and a larger gpuk_options than the library knows
+     * is refused */
+    if (gpuk_context_open(&ctx, "cpu") == GPUK_OK) {
+        unsigned char raw[sizeof(gpuk_info) + 16];
+        memset(raw, 0xA5, sizeof raw);
+        size_t part = offsetof(gpuk_info, stream);
+        int untouched = 1;
+        gpuk_status st = gpuk_context_info_size(ctx, (gpuk_info *)(void *)raw, part);
+        for (size_t i = part; i < sizeof raw; i++)
+            untouched &= raw[i] == 0xA5;
+        tap_ok(st == GPUK_OK && untouched, "gpuk_context_info_size writes no byte past its size");
+        gpuk_info in;
+        gpuk_context_info(ctx, &in);
+        tap_ok(in.stream == NULL && in.dlpack_device == 1, "cpu: no stream, DLPack device "
+               "kDLCPU (%p, %d)", in.stream, in.dlpack_device);
+        gpuk_tensor_info ti;
+        unsigned char traw[sizeof(gpuk_tensor_info) + 8];
+        int64_t four = 4;
+        gpuk_tensor *t = rel_tensor(ctx, GPUK_F32, 1, &four, 0, 1);
+        memset(traw, 0x5A, sizeof traw);
+        part = offsetof(gpuk_tensor_info, data);
+        gpuk_tensor_get_info_size(ctx, t, (gpuk_tensor_info *)(void *)traw, part);
+        untouched = 1;
+        for (size_t i = part; i < sizeof traw; i++)
+            untouched &= traw[i] == 0x5A;
+        memcpy(&ti, traw, part);
+        tap_ok(untouched && ti.numel == 4, "gpuk_tensor_get_info_size likewise (0.1 layout)");
+        gpuk_context_close(ctx);
+        ctx = NULL;
+    }
+    struct {
+        gpuk_options o;
+        char later[32];
+    } big;
+    gpuk_options_init_size(&big.o, sizeof big);
+    big.o.backend = "cpu";
+    tap_ok(big.o.size == sizeof big && gpuk_context_open_ex(&ctx, &big.o, NULL) ==
+               GPUK_ERR_INVALID, "a gpuk_options larger than the library knows is refused");
+
     /* the 0.1 layout of gpuk_options (no stream, no pinned_bytes) still opens */
-    gpuk_options_init(&o);
+    gpuk_options_init_size(&o, offsetof(gpuk_options, stream));
     o.backend = "cpu";
-    o.size = offsetof(gpuk_options, stream);
+    o.pinned_bytes = -7;   /* past the 0.1 size: would be GPUK_ERR_INVALID if read */
     tap_ok(gpuk_context_open_ex(&ctx, &o, NULL) == GPUK_OK, "the shorter 0.1 gpuk_options opens");
     gpuk_context_close(ctx);
 }

@@ -361,6 +361,11 @@ static gpuk_status cuda_timer_stop(gpuk_bctx *b, double *ms)
     return GPUK_OK;
 }
 
+static void *cuda_native_stream(gpuk_bctx *b)
+{
+    return (void *)b->stream;
+}
+
 /* ---------------------------------------------------------------- the plugin */
 
 static const gpuk_backend cuda_backend = {
@@ -395,6 +400,7 @@ static const gpuk_backend cuda_backend = {
     gkc_check_pointer,
     gkc_use_stream,
     2u,   /* kDLCUDA */
+    cuda_native_stream,
 };
 
 extern "C" GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);

@@ -31,6 +31,8 @@ enum gkc_slot {
 /* The page-locked staging pool of a context (transfer.cu), made on the
  * first large read or write of pageable memory. */
 #define GKC_STAGE_SLOTS 16
+#define GKC_COPY_THREADS 8
+struct gkc_copier;   /* transfer.cu: the threads a chunk's host copy is split over */
 struct gkc_stage {
     int64_t want;                     /* bytes the context may pin; 0: none */
     int state;                        /* 0: not tried yet, 1: ready, -1: off or failed */
@@ -38,7 +40,7 @@ struct gkc_stage {
     int n;                            /* slots */
     char *buf;                        /* n * slot bytes, one cudaHostAlloc */
     cudaEvent_t ev[GKC_STAGE_SLOTS];  /* the last DMA into or out of each slot */
-    int threads;                      /* host threads a chunk's copy is split over */
+    gkc_copier *copier;               /* NULL: copies on the calling thread */
 };
 
 struct gpuk_bctx {

@@ -25,7 +25,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/transfer.cu
 # a C++ file the linker mode is chosen by (nvcc objects need libstdc++)
 nodist_EXTRA_backends_cuda_backend_cuda_la_SOURCES = backends/cuda/link_cxx.cxx
-backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(OPENMP_CFLAGS)
+backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(PTHREAD_LIBS)
 backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
 $(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \

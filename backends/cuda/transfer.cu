@@ -18,12 +18,11 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include <unistd.h>
 #include "cuda_internal.h"
 
 namespace {
@@ -37,23 +36,122 @@ constexpr size_t SLOT_MAX = (size_t)16 << 20;
 /* Host copies below this stay on one thread. */
 constexpr size_t PAR_MIN = (size_t)2 << 20;
 
-/* dst = src, split over up to `threads` threads in 64-byte aligned parts:
- * one core's memcpy from pageable memory runs near 10 GB/s, below the link. */
-void par_memcpy(void *dst, const void *src, size_t bytes, int threads)
+/* The host copies of a staged transfer, split over a few threads: one
+ * core's memcpy from pageable memory runs near 10 GB/s, below the link.
+ * The helpers are the context's own and sleep on a condition variable
+ * between chunks: spinning workers (an OpenMP team's habit) would take
+ * cores from the thread that launches the next kernels. */
+}  // namespace
+
+struct gkc_copier {
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    pthread_t th[GKC_COPY_THREADS];
+    int n;               /* helpers running; the caller is part 0 */
+    unsigned gen;        /* bumped for every job */
+    int pending, quit;
+    char *dst;
+    const char *src;
+    size_t bytes, part;
+};
+
+namespace {
+
+void copy_part(gkc_copier *c, int i)
 {
-    if (threads <= 1 || bytes < PAR_MIN) {
+    size_t lo = (size_t)i * c->part;
+    if (lo < c->bytes)
+        memcpy(c->dst + lo, c->src + lo, c->bytes - lo < c->part ? c->bytes - lo : c->part);
+}
+
+void *copier_main(void *arg)
+{
+    gkc_copier *c = (gkc_copier *)arg;
+    pthread_mutex_lock(&c->mu);
+    int me = ++c->pending;   /* the helpers count themselves in at start */
+    unsigned seen = c->gen;
+    pthread_mutex_unlock(&c->mu);
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        while (c->gen == seen && !c->quit)
+            pthread_cond_wait(&c->go, &c->mu);
+        if (c->quit) {
+            pthread_mutex_unlock(&c->mu);
+            return NULL;
+        }
+        seen = c->gen;
+        pthread_mutex_unlock(&c->mu);
+        copy_part(c, me);
+        pthread_mutex_lock(&c->mu);
+        if (--c->pending == 0)
+            pthread_cond_signal(&c->done);
+        pthread_mutex_unlock(&c->mu);
+    }
+}
+
+/* n - 1 helpers; fewer when threads cannot be made (the copy still works). */
+gkc_copier *copier_new(int n)
+{
+    gkc_copier *c = (gkc_copier *)calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->go, NULL);
+    pthread_cond_init(&c->done, NULL);
+    for (int i = 0; i + 1 < n && i < GKC_COPY_THREADS; i++) {
+        if (pthread_create(&c->th[i], NULL, copier_main, c) != 0)
+            break;
+        c->n++;
+    }
+    /* wait until every helper has its number */
+    pthread_mutex_lock(&c->mu);
+    while (c->pending < c->n) {
+        pthread_mutex_unlock(&c->mu);
+        sched_yield();
+        pthread_mutex_lock(&c->mu);
+    }
+    c->pending = 0;
+    pthread_mutex_unlock(&c->mu);
+    return c;
+}
+
+void par_memcpy(gkc_copier *c, void *dst, const void *src, size_t bytes)
+{
+    if (!c || c->n == 0 || bytes < PAR_MIN) {
         memcpy(dst, src, bytes);
         return;
     }
-    size_t part = ((bytes / (size_t)threads) + 63) & ~(size_t)63;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(static)
-#endif
-    for (int t = 0; t < threads; t++) {
-        size_t lo = (size_t)t * part;
-        if (lo < bytes)
-            memcpy((char *)dst + lo, (const char *)src + lo, bytes - lo < part ? bytes - lo : part);
-    }
+    int parts = c->n + 1;
+    pthread_mutex_lock(&c->mu);
+    c->dst = (char *)dst;
+    c->src = (const char *)src;
+    c->bytes = bytes;
+    c->part = ((bytes / (size_t)parts) + 63) & ~(size_t)63;
+    c->pending = c->n;
+    c->gen++;
+    pthread_cond_broadcast(&c->go);
+    pthread_mutex_unlock(&c->mu);
+    copy_part(c, 0);
+    pthread_mutex_lock(&c->mu);
+    while (c->pending > 0)
+        pthread_cond_wait(&c->done, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void copier_free(gkc_copier *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->mu);
+    c->quit = 1;
+    pthread_cond_broadcast(&c->go);
+    pthread_mutex_unlock(&c->mu);
+    for (int i = 0; i < c->n; i++)
+        pthread_join(c->th[i], NULL);
+    pthread_cond_destroy(&c->go);
+    pthread_cond_destroy(&c->done);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
 }
 
 /* Memory the DMA engine can use as it is (page-locked, or device memory
@@ -105,16 +203,13 @@ bool stage_ready(gpuk_bctx *b)
     s.buf = (char *)buf;
     s.slot = slot;
     s.n = n;
-#ifdef _OPENMP
-    int procs = omp_get_num_procs();
-#else
-    int procs = 1;
-#endif
-    s.threads = procs < 8 ? procs : 8;
+    long procs = sysconf(_SC_NPROCESSORS_ONLN);
+    s.copier = copier_new(procs < GKC_COPY_THREADS ? (int)(procs > 0 ? procs : 1)
+                                                   : GKC_COPY_THREADS);
     s.state = 1;
     if (b->verbose >= 1)
         fprintf(stderr, "gpuk: cuda: staging pool of %d x %zu MiB page-locked, host copies on "
-                "%d threads\n", n, slot >> 20, s.threads);
+                "%d threads\n", n, slot >> 20, s.copier ? s.copier->n + 1 : 1);
     return true;
 }
 
@@ -139,6 +234,8 @@ void gkc_stage_release(gpuk_bctx *b)
         }
     if (s.buf)
         cudaFreeHost(s.buf);
+    copier_free(s.copier);
+    s.copier = NULL;
     s.buf = NULL;
     s.state = 0;
 }
@@ -155,7 +252,7 @@ gpuk_status gkc_write(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
         char *slot = s.buf + (size_t)k * s.slot;
         /* the slot's previous DMA must be done before it is refilled */
         GKC_CUDA(b, cudaEventSynchronize(s.ev[k]), "write: waiting for a staging slot");
-        par_memcpy(slot, (const char *)src + off, len, s.threads);
+        par_memcpy(s.copier, slot, (const char *)src + off, len);
         GKC_CUDA(b, cudaMemcpyAsync((char *)dst + off, slot, len, cudaMemcpyHostToDevice,
                                     b->stream), "write: cudaMemcpyAsync (staged)");
         GKC_CUDA(b, cudaEventRecord(s.ev[k], b->stream), "write: cudaEventRecord");
@@ -187,7 +284,7 @@ gpuk_status gkc_read(gpuk_bctx *b, void *dst, const void *src, size_t bytes)
         size_t off = i * s.slot, len = bytes - off < s.slot ? bytes - off : s.slot;
         int k = (int)(i % (size_t)s.n);
         GKC_CUDA(b, cudaEventSynchronize(s.ev[k]), "read: waiting for a staging slot");
-        par_memcpy((char *)dst + off, s.buf + (size_t)k * s.slot, len, s.threads);
+        par_memcpy(s.copier, (char *)dst + off, s.buf + (size_t)k * s.slot, len);
         if (i + (size_t)s.n < chunks)
             GKC_TRY(issue(i + (size_t)s.n));
     }

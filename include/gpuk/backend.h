@@ -278,6 +278,10 @@ typedef struct gpuk_backend {
     /* (optional) The DLPack device type of this backend's memory (the
      * DLDeviceType values: 1 kDLCPU, 2 kDLCUDA); 0: none, no DLPack. */
     uint32_t dlpack_device;
+
+    /* (optional) The native stream the context's work is ordered on (CUDA:
+     * the caller's cudaStream_t, or the context's own), for gpuk_info. */
+    void *(*native_stream)(gpuk_bctx *b);
 } gpuk_backend;
 
 typedef const gpuk_backend *(*gpuk_backend_entry_fn)(void);

@@ -1,0 +1,309 @@
+"""Finding and loading libgpuk.so, and the ctypes view of include/gpuk.h.
+
+The library is found, in this order, through
+
+1. ``GPUK_LIBRARY``: the path of the shared library (or of the folder that
+   holds ``libgpuk.so``); when it is set, nothing else is tried;
+2. pkg-config: ``pkg-config --variable=libdir gpuk``, then
+   ``libgpuk.so.1`` (the runtime name) or ``libgpuk.so`` in that folder;
+3. the system loader: ``libgpuk.so.1``, then ``ctypes.util.find_library("gpuk")``.
+
+Every function of the API gets its argtypes and restype here, once; the
+function objects are module attributes, so the per-call cost is one
+attribute load.  Ops, copies, waits and allocations go through
+``ctypes.CDLL``: the GIL is released while libgpuk works, and each Context
+serialises its own calls with a lock.  Short bookkeeping calls, and those
+that may run a DLPack producer's deleter, go through ``ctypes.PyDLL`` and
+keep the GIL (see ``pylib``).
+
+Structures written by the library (gpuk_info, gpuk_tensor_info,
+gpuk_variant_info) have no size field, so a newer library that appends
+members would write past a buffer of exactly this header's size: every one
+is allocated through :func:`padded`, with room to spare.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+
+c_int = ctypes.c_int
+c_uint32 = ctypes.c_uint32
+c_int64 = ctypes.c_int64
+c_size_t = ctypes.c_size_t
+c_void_p = ctypes.c_void_p
+c_char_p = ctypes.c_char_p
+c_float = ctypes.c_float
+c_double = ctypes.c_double
+POINTER = ctypes.POINTER
+byref = ctypes.byref
+
+MAX_DIMS = 4          # GPUK_MAX_DIMS
+SLACK = 256           # spare bytes after every structure the library fills in
+
+VARIANT_DEFAULT = 0x1
+VARIANT_LIBRARY = 0x2
+VARIANT_TF32 = 0x4
+
+REDUCE_SUM = 0
+REDUCE_MEAN = 1
+NO_TRANS = 0
+TRANS = 1
+
+PEAK_KINDS = {"copy_gbs": 1, "fma_gflops": 2, "addmin_gops": 3, "h2d_gbs": 4, "d2h_gbs": 5}
+
+
+class Options(ctypes.Structure):
+    """struct gpuk_options, as of 0.2 (size, backend ... pinned_bytes)."""
+    _fields_ = [("size", c_size_t), ("backend", c_char_p), ("device", c_int),
+                ("num_threads", c_int), ("check", c_int), ("verbose", c_int),
+                ("stream", c_void_p), ("pinned_bytes", c_int64)]
+
+
+# the 0.1 struct ended at verbose: its size is the offset of stream
+OPTIONS_SIZE_0_1 = Options.stream.offset
+
+
+class Info(ctypes.Structure):
+    """struct gpuk_info."""
+    _fields_ = [("backend", c_char_p), ("backend_version", c_char_p),
+                ("backend_path", c_char_p), ("device", c_char_p),
+                ("device_ordinal", c_int), ("num_threads", c_int),
+                ("device_memory", ctypes.c_uint64), ("multiprocessors", c_int),
+                ("check", c_int), ("abi_major", ctypes.c_uint), ("abi_minor", ctypes.c_uint)]
+
+
+class TensorInfo(ctypes.Structure):
+    """struct gpuk_tensor_info."""
+    _fields_ = [("dtype", c_int), ("ndim", c_int),
+                ("shape", c_int64 * MAX_DIMS), ("strides", c_int64 * MAX_DIMS),
+                ("offset", c_int64), ("numel", c_int64), ("bytes", c_size_t),
+                ("contiguous", c_int), ("data", c_void_p), ("borrowed", c_int)]
+
+
+class VariantInfo(ctypes.Structure):
+    """struct gpuk_variant_info."""
+    _fields_ = [("name", c_char_p), ("summary", c_char_p), ("flags", c_uint32),
+                ("dtypes", c_uint32), ("alias", c_char_p)]
+
+
+class LoadAttempt(ctypes.Structure):
+    """struct gpuk_load_attempt."""
+    _fields_ = [("backend", c_char_p), ("path", c_char_p), ("status", c_int),
+                ("reason", c_char_p), ("chosen", c_int)]
+
+
+def padded(struct_type):
+    """An instance of struct_type in a buffer SLACK bytes larger than it."""
+    buf = ctypes.create_string_buffer(ctypes.sizeof(struct_type) + SLACK)
+    obj = struct_type.from_buffer(buf)
+    obj._buf = buf                      # keep the storage alive with the view
+    return obj
+
+
+class LibraryNotFound(ImportError):
+    pass
+
+
+def _pkg_config_libdir():
+    exe = shutil.which("pkg-config")
+    if not exe:
+        return None
+    try:
+        r = subprocess.run([exe, "--variable=libdir", "gpuk"], capture_output=True,
+                           text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    d = r.stdout.strip()
+    return d if r.returncode == 0 and d else None
+
+
+def find_and_load():
+    """Load libgpuk; returns (CDLL, how it was found)."""
+    env = os.environ.get("GPUK_LIBRARY")
+    if env:
+        path = os.path.join(env, "libgpuk.so") if os.path.isdir(env) else env
+        try:
+            return ctypes.CDLL(path), "GPUK_LIBRARY=%s" % env
+        except OSError as e:
+            raise LibraryNotFound("gpuk: GPUK_LIBRARY=%s cannot be loaded: %s" % (env, e)) from None
+    tried = []
+    libdir = _pkg_config_libdir()
+    if libdir:
+        for name in ("libgpuk.so.1", "libgpuk.so"):
+            path = os.path.join(libdir, name)
+            if os.path.exists(path):
+                try:
+                    return ctypes.CDLL(path), "pkg-config libdir %s" % libdir
+                except OSError as e:
+                    tried.append("%s: %s" % (path, e))
+    else:
+        tried.append("pkg-config --variable=libdir gpuk: no answer")
+    for name in ("libgpuk.so.1", ctypes.util.find_library("gpuk")):
+        if not name:
+            continue
+        try:
+            return ctypes.CDLL(name), "system loader (%s)" % name
+        except OSError as e:
+            tried.append("%s: %s" % (name, e))
+    raise LibraryNotFound(
+        "gpuk: libgpuk not found. Set GPUK_LIBRARY to the path of libgpuk.so (in a build tree: "
+        "src/.libs/libgpuk.so, with GPUK_BACKEND_PATH naming the backends/cpu/.libs and "
+        "backends/cuda/.libs folders), or install libgpuk where pkg-config or the loader "
+        "finds it. Tried: " + "; ".join(tried))
+
+
+lib, found_by = find_and_load()
+
+
+class _DlInfo(ctypes.Structure):
+    _fields_ = [("dli_fname", c_char_p), ("dli_fbase", c_void_p),
+                ("dli_sname", c_char_p), ("dli_saddr", c_void_p)]
+
+
+def _library_path():
+    """The file the library was loaded from (dladdr on one of its functions)."""
+    for name in (None, "libdl.so.2"):
+        try:
+            dladdr = ctypes.CDLL(name).dladdr
+            break
+        except (OSError, AttributeError):
+            continue
+    else:
+        return lib._name
+    dladdr.argtypes = [c_void_p, POINTER(_DlInfo)]
+    dladdr.restype = c_int
+    info = _DlInfo()
+    addr = ctypes.cast(lib.gpuk_version, c_void_p).value
+    if dladdr(addr, byref(info)) and info.dli_fname:
+        return os.path.realpath(info.dli_fname.decode(errors="replace"))
+    return lib._name
+
+
+path = _library_path()
+
+
+# The same library through PyDLL: calls made with the GIL held.  Used for the
+# short calls, and for every call that may run a DLPack producer's deleter
+# (destroying a borrowed tensor, closing a context, a failed import): NumPy
+# before 1.25 frees memory and drops a reference in its deleter without
+# taking the GIL, which is only safe while the caller holds it.
+pylib = ctypes.PyDLL(path)
+
+
+def _fn(name, restype, *argtypes, gil=False):
+    try:
+        f = getattr(pylib if gil else lib, name)
+    except AttributeError:
+        raise ImportError("gpuk: %s (%s) lacks %s: it is older than this package" %
+                          (path, found_by, name)) from None
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+P = c_void_p          # opaque pointers and handle tokens travel as integers
+st = c_int            # gpuk_status
+
+gpuk_version = _fn("gpuk_version", c_char_p)
+gpuk_strerror = _fn("gpuk_strerror", c_char_p, c_int)
+gpuk_status_name = _fn("gpuk_status_name", c_char_p, c_int)
+gpuk_dtype_size = _fn("gpuk_dtype_size", c_size_t, c_int)
+gpuk_dtype_name = _fn("gpuk_dtype_name", c_char_p, c_int)
+gpuk_op_name = _fn("gpuk_op_name", c_char_p, c_int)
+gpuk_op_exact = _fn("gpuk_op_exact", c_int, c_int)
+gpuk_op_from_name = _fn("gpuk_op_from_name", st, c_char_p, POINTER(c_int))
+
+gpuk_options_init = _fn("gpuk_options_init", None, P)
+gpuk_context_open_ex = _fn("gpuk_context_open_ex", st, POINTER(c_void_p), P, POINTER(c_void_p))
+gpuk_context_close = _fn("gpuk_context_close", None, P, gil=True)
+gpuk_context_error = _fn("gpuk_context_error", c_char_p, P, gil=True)
+gpuk_context_load_report = _fn("gpuk_context_load_report", P, P)
+gpuk_context_info = _fn("gpuk_context_info", st, P, P)
+gpuk_sync = _fn("gpuk_sync", st, P)
+gpuk_load_report_count = _fn("gpuk_load_report_count", c_size_t, P)
+gpuk_load_report_get = _fn("gpuk_load_report_get", POINTER(LoadAttempt), P, c_size_t)
+gpuk_load_report_text = _fn("gpuk_load_report_text", c_char_p, P)
+gpuk_load_report_free = _fn("gpuk_load_report_free", None, P)
+gpuk_variant_count_dtype = _fn("gpuk_variant_count_dtype", st, P, c_int, c_int, POINTER(c_size_t))
+gpuk_variant_get_dtype = _fn("gpuk_variant_get_dtype", st, P, c_int, c_int, c_size_t, P)
+gpuk_timer_start = _fn("gpuk_timer_start", st, P)
+gpuk_timer_stop = _fn("gpuk_timer_stop", st, P, POINTER(c_double))
+gpuk_peak_measure = _fn("gpuk_peak_measure", st, P, c_int, POINTER(c_double))
+
+I64P = POINTER(c_int64)
+gpuk_tensor_create = _fn("gpuk_tensor_create", st, P, c_int, c_int, I64P, POINTER(c_void_p))
+gpuk_tensor_view = _fn("gpuk_tensor_view", st, P, P, c_int, I64P, I64P, c_int64,
+                       POINTER(c_void_p), gil=True)
+gpuk_tensor_destroy = _fn("gpuk_tensor_destroy", st, P, P, gil=True)
+gpuk_tensor_write = _fn("gpuk_tensor_write", st, P, P, P, c_size_t)
+gpuk_tensor_read = _fn("gpuk_tensor_read", st, P, P, P, c_size_t)
+gpuk_tensor_get_info = _fn("gpuk_tensor_get_info", st, P, P, P, gil=True)
+gpuk_host_alloc = _fn("gpuk_host_alloc", st, P, c_size_t, POINTER(c_void_p))
+gpuk_host_free = _fn("gpuk_host_free", st, P, P)
+gpuk_tensor_wrap = _fn("gpuk_tensor_wrap", st, P, c_int, c_int, I64P, I64P, P,
+                       POINTER(c_void_p), gil=True)
+gpuk_tensor_from_dlpack = _fn("gpuk_tensor_from_dlpack", st, P, P, POINTER(c_void_p), gil=True)
+gpuk_tensor_to_dlpack = _fn("gpuk_tensor_to_dlpack", st, P, P, POINTER(c_void_p), gil=True)
+gpuk_csr_create = _fn("gpuk_csr_create", st, P, c_int64, c_int64, c_int64, P, P, P,
+                      POINTER(c_void_p))
+gpuk_csr_destroy = _fn("gpuk_csr_destroy", st, P, P, gil=True)
+
+V = c_char_p          # the variant name
+gpuk_matmul = _fn("gpuk_matmul", st, P, P, P, P, P, V)
+gpuk_batched_matmul = _fn("gpuk_batched_matmul", st, P, P, P, P, V)
+gpuk_minplus = _fn("gpuk_minplus", st, P, P, P, P, V)
+gpuk_transpose = _fn("gpuk_transpose", st, P, P, P, V)
+gpuk_reduce = _fn("gpuk_reduce", st, P, c_int, P, c_int, P, V)
+gpuk_add = _fn("gpuk_add", st, P, P, P, P, V)
+gpuk_scale = _fn("gpuk_scale", st, P, c_float, P, P, V)
+gpuk_relu = _fn("gpuk_relu", st, P, P, P, V)
+gpuk_bias_relu = _fn("gpuk_bias_relu", st, P, P, P, P, V)
+gpuk_copy = _fn("gpuk_copy", st, P, P, P, V)
+gpuk_softmax = _fn("gpuk_softmax", st, P, P, P, V)
+gpuk_embedding = _fn("gpuk_embedding", st, P, P, P, P, V)
+gpuk_meanpool = _fn("gpuk_meanpool", st, P, P, P, V)
+gpuk_spmv = _fn("gpuk_spmv", st, P, P, P, P, V)
+gpuk_dot = _fn("gpuk_dot", st, P, P, P, P, V)
+gpuk_gemv = _fn("gpuk_gemv", st, P, c_int, c_float, P, P, c_float, P, V)
+gpuk_gemm = _fn("gpuk_gemm", st, P, c_int, c_int, c_float, P, P, c_float, P, V)
+
+
+def text(b):
+    """A C string from the library as str ('' for NULL)."""
+    return b.decode("utf-8", "replace") if b else ""
+
+
+# The lists of include/gpuk.h (GPUK_STATUS_MAP, GPUK_DTYPE_MAP, GPUK_OP_MAP),
+# read from the library that is loaded rather than copied here: values are
+# stable and only ever appended, so walking them until the first gap finds
+# every row this library has.
+STATUS = {}           # value -> (name "GPUK_ERR_SHAPE", fixed message)
+_v = 0
+while True:
+    _name = gpuk_status_name(_v)
+    if not _name:
+        break
+    STATUS[_v] = (text(_name), text(gpuk_strerror(_v)))
+    _v += 1
+
+DTYPES = {}           # value -> (name "f32", bytes)
+for _v in range(1, 32):
+    _name = text(gpuk_dtype_name(_v))
+    if _name and _name != "?":
+        DTYPES[_v] = (_name, int(gpuk_dtype_size(_v)))
+
+OPS = {}              # name -> value, and OP_NAMES the other way
+OP_NAMES = {}
+_v = 1
+while True:
+    _name = gpuk_op_name(_v)
+    if not _name:
+        break
+    OPS[text(_name)] = _v
+    OP_NAMES[_v] = text(_name)
+    _v += 1
+del _v, _name
+
+VERSION = text(gpuk_version())

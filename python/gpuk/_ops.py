@@ -1,0 +1,969 @@
+"""The ops: one function per libgpuk op, NumPy style.
+
+Conventions shared by every op (the docstrings do not repeat them):
+
+Operands are gpuk Tensors or arrays of other libraries:
+
+* A gpuk Tensor is used as it is.  Every Tensor argument must belong to
+  one Context, and that Context runs the op (ContextError otherwise).
+* With no Tensor among the arguments, the op runs on ``ctx=`` if given,
+  else on ``gpuk.default_context()``.
+* A NumPy array on a CPU context, and an array of another library that
+  lives on the context's device (a PyTorch/CuPy/JAX array through DLPack:
+  CPU memory for the CPU backend, the same GPU for CUDA), is used in place,
+  without a copy, for inputs and for ``out=`` alike.
+* A host array (NumPy, or another library's CPU array) given as an input
+  on a GPU context is copied in for the call.  As ``out=`` it is refused
+  (InvalidError): the output must live where the op runs.
+* An array on another device (a CUDA tensor on a CPU context, another GPU)
+  is refused with InvalidError.
+* Nothing is converted silently: float64 or int64 arrays raise DtypeError
+  (use ``.astype(numpy.float32)``), and a strided array where the op needs
+  a dense one raises LayoutError (use ``numpy.ascontiguousarray``).
+
+Results: a new Tensor on the op's context, or, with ``out=``, the result is
+written into ``out`` (a Tensor or an array of the context's device, of the
+exact result shape) and ``out`` itself is returned.
+
+``variant=`` names a rung of the op's ladder on the backend (see
+``Context.variants(op)`` or gpuk-info); None or "auto" takes the default.
+
+Errors raise the exception of the library's status code (ShapeError,
+DtypeError, LayoutError, AliasError, VariantError, ...), whose message names
+the C argument at fault; the output is not written.  Overlap between the
+output and an input is judged by address range, even for arrays of other
+libraries (which the C library cannot see are one memory).
+
+On a CUDA context opened without stream=, an op that used another
+library's memory in place waits for the GPU before it returns, so that
+library may touch the memory at once; open the Context with that library's
+stream (stream=torch.cuda.current_stream()) to order the work on one
+stream instead, without waits.
+"""
+
+import builtins
+import ctypes
+import numbers
+import operator
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _dlpack, _errors, _lib
+from ._core import (F32, MAX_DIMS, Context, CSRMatrix, Tensor, _GK_OF,
+                    _dense_strides, _i64, default_context, dlpack_device_of)
+from ._errors import (AliasError, ContextError, DtypeError, HandleError, InvalidError,
+                      LayoutError, ShapeError)
+
+# an operand: a gpuk.Tensor, a NumPy array, or any object with __dlpack__
+ArrayLike = Any
+_builtin_sum = builtins.sum
+_c_void_p = ctypes.c_void_p
+_byref = ctypes.byref
+
+
+# -- arguments --------------------------------------------------------------------------------
+
+def _ctx_of(op, ctx, names, objs):
+    """The context the op runs on: that of its gpuk objects, else ctx=, else the default."""
+    c = ctx
+    for o in objs:
+        if type(o) is Tensor or type(o) is CSRMatrix:
+            oc = o._ctx
+            if c is None:
+                c = oc
+            elif oc is not c:
+                _context_mismatch(op, ctx, names, objs)
+    if c is None:
+        c = default_context()
+    elif type(c) is not Context:
+        raise InvalidError("gpuk.%s: ctx must be a gpuk.Context, got %s" % (op, type(c).__name__))
+    if c._p is None:
+        raise HandleError("gpuk.%s: the context is closed" % op)
+    return c
+
+
+def _context_mismatch(op, ctx, names, objs):
+    owners = []
+    if ctx is not None:
+        owners.append(("ctx=", ctx))
+    owners += [(n, o._ctx) for n, o in zip(names, objs)
+               if type(o) is Tensor or type(o) is CSRMatrix]
+    first = owners[0]
+    for n, c in owners[1:]:
+        if c is not first[1]:
+            raise ContextError("gpuk.%s: %s and %s belong to different contexts (%r, %r); an op "
+                               "runs on one context" % (op, first[0], n, first[1], c))
+    raise ContextError("gpuk.%s: operands of different contexts" % op)
+
+
+def _arg(c, obj, name, op, temps, writable=False):
+    """obj as a Tensor of context c (a temporary one for a foreign array)."""
+    if type(obj) is Tensor:
+        if obj._h is None:
+            raise HandleError("gpuk.%s: %s was freed" % (op, name))
+        return obj
+    if obj is None:
+        raise _errors.NullError("gpuk.%s: %s is None" % (op, name))
+    t = _foreign(c, obj, name, op, writable)
+    temps.append(t)
+    return t
+
+
+def _foreign(c, obj, name, op, writable):
+    if isinstance(obj, np.ndarray):
+        if c._host:
+            return _wrap_numpy(c, obj, name, op, writable)
+        if writable:
+            raise InvalidError("gpuk.%s: %s is a NumPy array and the op runs on %s: an output "
+                               "must live there (pass a gpuk Tensor, or out=None)"
+                               % (op, name, c.device))
+        return _copy_in(c, obj, name, op)
+    if type(obj) is CSRMatrix:
+        raise InvalidError("gpuk.%s: %s is a CSR matrix; only spmv takes one" % (op, name))
+    if hasattr(obj, "__dlpack__"):
+        dev = dlpack_device_of(obj, "gpuk.%s: %s" % (op, name))
+        if dev is None or c._device_ok(dev):
+            try:
+                return c.from_dlpack(obj)
+            except _errors.Error as e:
+                raise type(e)("gpuk.%s: %s: %s" % (op, name, e.message)) from None
+        if dev[0] in (_dlpack.kDLCPU, _dlpack.kDLCUDAHost) and not writable:
+            try:
+                arr = np.from_dlpack(obj)
+            except Exception as e:
+                raise InvalidError("gpuk.%s: %s: cannot read the host array: %s"
+                                   % (op, name, e)) from e
+            return _copy_in(c, arr, name, op)
+        raise InvalidError("gpuk.%s: %s is on DLPack device %s and the op runs on %s%s"
+                           % (op, name, _dev(dev), c.device,
+                              "" if writable else ": move it there first"))
+    raise InvalidError("gpuk.%s: %s must be a gpuk.Tensor or an array (NumPy, or anything with "
+                       "__dlpack__: PyTorch, CuPy, JAX), not %s" % (op, name, type(obj).__name__))
+
+
+def _dev(dev):
+    return "%s:%d" % (_dlpack.DEVICE_NAMES.get(dev[0], "type %d" % dev[0]), dev[1])
+
+
+def _np_dtype(arr, name, op):
+    dt = _GK_OF.get(arr.dtype)
+    if dt is None:
+        raise DtypeError("gpuk.%s: %s has dtype %s; libgpuk computes in float32 (ids: int32): "
+                         "convert it with .astype(numpy.float32)" % (op, name, arr.dtype))
+    return dt
+
+
+def _wrap_numpy(c, arr, name, op, writable):
+    """A tensor over a NumPy array's memory (gpuk_tensor_wrap), no copy."""
+    dt = _GK_OF.get(arr.dtype)
+    if dt is None:
+        _np_dtype(arr, name, op)
+    ai = arr.__array_interface__            # one look gives data, read-only and layout
+    data, readonly = ai["data"]
+    if writable and readonly:
+        raise InvalidError("gpuk.%s: %s is a read-only NumPy array" % (op, name))
+    shape = arr.shape or (1,)
+    if len(shape) > MAX_DIMS:
+        raise ShapeError("gpuk.%s: %s has %d dimensions; libgpuk takes 1 to %d"
+                         % (op, name, len(shape), MAX_DIMS))
+    if ai["strides"] is None:               # C-contiguous
+        es = None
+    else:
+        es = []
+        for n, s in zip(arr.shape, arr.strides):
+            if n <= 1:
+                s = 0
+            if s < 0 or s % 4:
+                raise LayoutError("gpuk.%s: %s has strides %s (bytes): libgpuk needs strides "
+                                  ">= 0 and whole elements; pass numpy.ascontiguousarray(%s)"
+                                  % (op, name, arr.strides, name))
+            es.append(s // 4)
+        es = tuple(es)
+    if not arr.size:
+        data = 0
+    h = _c_void_p()
+    with c._lock:
+        p = c._p
+        if p is None:
+            raise HandleError("gpuk.%s: the context is closed" % op)
+        st = _lib.gpuk_tensor_wrap(p, dt, len(shape), _i64(shape),
+                                   None if es is None else _i64(es), data or None, _byref(h))
+        if st:
+            msg = _lib.text(_lib.gpuk_context_error(p))
+    if st:
+        raise _errors.make(st, "gpuk.%s: %s: %s" % (op, name, msg))
+    return Tensor._make(c, h.value, shape, dt, _dense_strides(shape) if es is None else es, 0,
+                        keep=arr, borrowed=True, data=data)
+
+
+def _copy_in(c, arr, name, op):
+    dt = _np_dtype(arr, name, op)
+    shape = arr.shape or (1,)
+    if len(shape) > MAX_DIMS:
+        raise ShapeError("gpuk.%s: %s has %d dimensions; libgpuk takes 1 to %d"
+                         % (op, name, len(shape), MAX_DIMS))
+    t = c._create(tuple(shape), dt)
+    if t.size:
+        t._write(np.ascontiguousarray(arr))
+    return t
+
+
+def _out(c, out, shape, op, temps, dt=F32):
+    """(the output Tensor, what the op returns)."""
+    if out is None:
+        t = c._create(shape, dt)
+        return t, t
+    return _arg(c, out, "out", op, temps, writable=True), out
+
+
+def _variant(v, op):
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return v.encode()
+    raise InvalidError("gpuk.%s: variant must be a str (a rung name) or None, not %s"
+                       % (op, type(v).__name__))
+
+
+def _real(v, name, op):
+    if isinstance(v, numbers.Real):
+        return float(v)
+    raise InvalidError("gpuk.%s: %s must be a real number, not %s" % (op, name, type(v).__name__))
+
+
+def _flag(v, name, op):
+    if isinstance(v, (bool, np.bool_)) or (isinstance(v, numbers.Integral) and v in (0, 1)):
+        return 1 if v else 0
+    raise InvalidError("gpuk.%s: %s must be True or False, not %r" % (op, name, v))
+
+
+def _need_ndim(t, n, name, op, what=None):
+    if len(t._shape) not in ((n,) if isinstance(n, int) else n):
+        raise ShapeError("gpuk.%s: %s has shape %s; it must be %s" % (
+            op, name, t._shape, what or "%d-D" % n))
+
+
+# -- running ---------------------------------------------------------------------------------
+
+def _extent(t):
+    """[first byte, past the last byte) of a tensor's elements; None when empty."""
+    span = 1
+    for n, s in zip(t._shape, t._es):
+        if n == 0:
+            return None
+        span += (n - 1) * s
+    lo = t._data
+    if lo is None:
+        lo = t.data_ptr
+    return lo, lo + 4 * span
+
+
+def _check_overlap(op, outs, ins, inplace):
+    """The address-range rule of gpuk(3), for memory libgpuk sees as separate storages."""
+    spans = [(iname, i, _extent(i)) for iname, i in ins if i is not None]
+    for oname, o in outs:
+        oe = _extent(o)
+        if oe is None:
+            continue
+        for iname, i, ie in spans:
+            if ie is None or oe[1] <= ie[0] or ie[1] <= oe[0]:
+                continue
+            if iname in inplace and oe == ie and o._shape == i._shape and o._es == i._es:
+                continue
+            raise AliasError("gpuk.%s: %s overlaps %s: their address ranges meet%s" % (
+                op, oname, iname, ", and an output may be only exactly its input (in place)"
+                if iname in inplace else ", and this op's output must not overlap its inputs"))
+
+
+def _run(c, op, fn, args, temps, outs=(), ins=(), inplace=()):
+    """Call fn(ctx, *args) under the context's lock; raise its status."""
+    for _, t in outs + ins:
+        if t is not None and t._borrowed:
+            _check_overlap(op, outs, ins, inplace)
+            break
+    with c._lock:
+        p = c._p
+        if p is None:
+            raise HandleError("gpuk.%s: the context is closed" % op)
+        st = fn(p, *args)
+        if st:
+            msg = _lib.text(_lib.gpuk_context_error(p))
+        elif c._grave:
+            c._drain()
+    if st:
+        raise _errors.make(st, "gpuk.%s: %s" % (op, msg))
+
+
+def _free(temps):
+    """Destroy the temporaries of one call, under one hold of the lock.
+
+    On a GPU context without a stream= of the caller's, memory of another
+    library is given back only once the context's work is done: its
+    producer may reuse it as soon as the deleter runs, and libgpuk calls the
+    deleter at once.  The same wait lets that library read an out= array
+    right after the op returns.
+    """
+    c = temps[0]._ctx
+    st = 0
+    with c._lock:
+        p = c._p
+        if p is not None and c._interop_sync and any(t._borrowed for t in temps):
+            st = _lib.gpuk_sync(p)
+            msg = _lib.text(_lib.gpuk_context_error(p)) if st else ""
+        for t in temps:
+            h, t._h = t._h, None
+            if h is not None and p is not None:
+                _lib.gpuk_tensor_destroy(p, h)
+    if st:
+        raise _errors.make(st, "waiting for the op: " + msg)
+
+
+# -- dense products ---------------------------------------------------------------------------
+
+def matmul(a: ArrayLike, b: ArrayLike, bias: Optional[ArrayLike] = None, *,
+           out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+           ctx: Optional[Context] = None) -> Any:
+    """Matrix product with an optional bias: out[i, j] = sum_p a[i, p] * b[p, j] (+ bias[j]).
+
+    a: float32 [m, k]; b: float32 [k, n]; bias: None or float32 [n], added to
+    every row (a linear layer); result: float32 [m, n].  With k = 0 the
+    result is the bias repeated over the rows, or zeros.
+
+    a, b and out may be strided views whose last stride is 1 (a block of a
+    larger matrix); bias must be contiguous.  out may not overlap a, b or
+    bias (address ranges, even when interleaved without a shared element).
+
+    Accuracy: each element is a sum of k products, summed in an order that
+    differs by rung and backend, within C * gamma_k * sum_p |a[i,p]| |b[p,j]|
+    of the exact value (gamma_k = k u / (1 - k u), u = 2**-24).  Rungs
+    flagged tf32 round the inputs to TF32 (u = 2**-11) and run only when
+    named.
+
+    Raises ShapeError (not 2-D, inner dimensions differ, bias not of length
+    n, out not [m, n]), DtypeError (not float32), LayoutError (last stride
+    not 1, bias not contiguous, out mapping two elements to one address),
+    AliasError, VariantError, UnsupportedError, NoMemoryError /
+    DeviceMemoryError (a rung's scratch space), DeviceError, LibraryError
+    (cuBLAS or OpenBLAS rungs), CheckError (shadow mode).  See gpuk_matmul(3).
+    """
+    op = "matmul"
+    c = _ctx_of(op, ctx, ("a", "b", "bias", "out"), (a, b, bias, out))
+    temps = []
+    try:
+        a = _arg(c, a, "a", op, temps)
+        b = _arg(c, b, "b", op, temps)
+        if bias is not None:
+            bias = _arg(c, bias, "bias", op, temps)
+        _need_ndim(a, 2, "a", op)
+        _need_ndim(b, 2, "b", op)
+        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
+        _run(c, op, _lib.gpuk_matmul,
+             (a._h, b._h, bias._h if bias is not None else None, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("a", a), ("b", b), ("bias", bias)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def batched_matmul(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = None,
+                   variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """A batch of matrix products: out[i] = a[i or 0] @ b[i or 0].
+
+    a: float32 [ba, m, k]; b: float32 [bb, k, n]; result [bc, m, n] with
+    bc = max(ba, bb).  A batch dimension of 1 broadcasts (the same matrix
+    for every i); otherwise ba and bb must equal bc.  Any strides with a
+    last stride of 1 are taken, so the batch stride need not be the matrix
+    size.  out may not overlap a or b.
+
+    Accuracy: as matmul, with k the length of each sum.  Raises as matmul
+    (ShapeError for operands that are not 3-D or batches that are neither 1
+    nor bc).  See gpuk_batched_matmul(3).
+    """
+    op = "batched_matmul"
+    c = _ctx_of(op, ctx, ("a", "b", "out"), (a, b, out))
+    temps = []
+    try:
+        a = _arg(c, a, "a", op, temps)
+        b = _arg(c, b, "b", op, temps)
+        _need_ndim(a, 3, "a", op)
+        _need_ndim(b, 3, "b", op)
+        bc = a._shape[0] if b._shape[0] == 1 else b._shape[0]
+        o, ret = _out(c, out, (bc, a._shape[1], b._shape[2]), op, temps)
+        _run(c, op, _lib.gpuk_batched_matmul, (a._h, b._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("a", a), ("b", b)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def minplus(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = None,
+            variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Min-plus (tropical) product: out[i, j] = min_p (a[i, p] + b[p, j]).
+
+    a: float32 [m, k]; b: float32 [k, n]; result [m, n]: matrix
+    multiplication with + for * and min for +.  With a the edge lengths of
+    a graph (inf where there is no edge, 0 on the diagonal), minplus(a, a)
+    gives the shortest paths of at most two edges; repeated squaring gives
+    all shortest paths.  a and b may be the same tensor.
+
+    Bit-exact on every backend and rung: each candidate is one rounded
+    addition and the minimum does not round.  A NaN sum (a NaN operand, or
+    +inf meeting -inf) is skipped, so a row of NaN sums gives +inf; of +0
+    and -0 the result is -0; with k = 0 every element is +inf.
+
+    All three must be contiguous (LayoutError), out may not overlap a or b
+    (AliasError).  Raises ShapeError (not 2-D, inner dimensions differ),
+    DtypeError, VariantError, UnsupportedError, NoMemoryError /
+    DeviceMemoryError, DeviceError, CheckError.  See gpuk_minplus(3).
+    """
+    op = "minplus"
+    c = _ctx_of(op, ctx, ("a", "b", "out"), (a, b, out))
+    temps = []
+    try:
+        a = _arg(c, a, "a", op, temps)
+        b = _arg(c, b, "b", op, temps)
+        _need_ndim(a, 2, "a", op)
+        _need_ndim(b, 2, "b", op)
+        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
+        _run(c, op, _lib.gpuk_minplus, (a._h, b._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("a", a), ("b", b)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def transpose(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+              ctx: Optional[Context] = None) -> Any:
+    """Transpose into a new row-major layout: out[j, i] = x[i, j].
+
+    x: float32 [m, n]; result [n, m].  Unlike Tensor.T (a free view whose
+    last stride is not 1, which most ops refuse), this moves the data.
+    x and out may be strided views with a last stride of 1, so a block of
+    one matrix can be transposed into a block of another.  There is no
+    transpose in place: out may not overlap x.  The copy is bit-exact; the
+    rungs differ in how they move memory (coalescing, shared-memory tiles,
+    padding against bank conflicts).
+
+    Raises ShapeError (not 2-D, out not [n, m]), DtypeError, LayoutError
+    (last stride not 1, out mapping two elements to one address),
+    AliasError, VariantError, UnsupportedError, DeviceError, CheckError.
+    See gpuk_transpose(3).
+    """
+    op = "transpose"
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        _need_ndim(x, 2, "x", op)
+        o, ret = _out(c, out, (x._shape[1], x._shape[0]), op, temps)
+        _run(c, op, _lib.gpuk_transpose, (x._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x),))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+# -- reductions -------------------------------------------------------------------------------
+
+_KINDS = {"sum": _lib.REDUCE_SUM, "mean": _lib.REDUCE_MEAN}
+
+
+def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
+           out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+           ctx: Optional[Context] = None) -> Any:
+    """Sum or mean of x along one axis.
+
+    x: float32, contiguous.  axis: 0 <= axis < ndim, or negative as in
+    NumPy; None reduces a contiguous x over all its elements (as a 1-D
+    view).  kind: "sum" or "mean" (the sum divided by the axis length).
+    The result has x's shape without that axis; a 1-D x gives shape (1,)
+    (a Tensor, not a scalar: .item() reads it).  Over an empty axis the sum
+    is 0 and the mean NaN.
+
+    Accuracy: a sum of len terms in a rung-dependent order (a tree on a
+    GPU, blocked partial sums on a CPU), within C * gamma_len * sum |terms|;
+    a mean adds one rounding.
+
+    Raises InvalidError (bad kind or axis), ShapeError (out's shape),
+    DtypeError, LayoutError (not contiguous), AliasError, VariantError,
+    UnsupportedError, NoMemoryError / DeviceMemoryError, DeviceError,
+    CheckError.  See gpuk_reduce(3).
+    """
+    op = "reduce"
+    k = _KINDS.get(kind) if isinstance(kind, str) else None
+    if k is None:
+        raise InvalidError("gpuk.reduce: kind must be 'sum' or 'mean', not %r" % (kind,))
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        if axis is None:
+            if not x.is_contiguous:
+                raise LayoutError("gpuk.reduce: axis=None needs a contiguous x")
+            flat = x._view((x.size,), (1,), x._offset, "gpuk.reduce")
+            temps.append(flat)
+            x, ax = flat, 0
+        else:
+            try:
+                ax = operator.index(axis)
+            except TypeError:
+                raise InvalidError("gpuk.reduce: axis must be an int or None, not %r"
+                                   % (axis,)) from None
+            nd = len(x._shape)
+            if not -nd <= ax < nd:
+                raise InvalidError("gpuk.reduce: axis %d is out of range for a %d-D x" % (ax, nd))
+            ax %= nd
+        shape = x._shape[:ax] + x._shape[ax + 1:] or (1,)
+        o, ret = _out(c, out, shape, op, temps)
+        _run(c, op, _lib.gpuk_reduce, (k, x._h, ax, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x),))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def sum(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] = None,
+        variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Sum of x along axis (None: all elements): reduce(x, axis, "sum").
+
+    x: float32, contiguous; the result drops the axis (a 1-D x gives shape
+    (1,)); an empty axis sums to 0.  Each result is a sum in a
+    rung-dependent order, within C * gamma_len * sum |terms| of the exact
+    value.  Raises as reduce.  See gpuk_reduce(3).
+    """
+    return reduce(x, axis, "sum", out=out, variant=variant, ctx=ctx)
+
+
+def mean(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] = None,
+         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Mean of x along axis (None: all elements): reduce(x, axis, "mean").
+
+    x: float32, contiguous; the result drops the axis (a 1-D x gives shape
+    (1,)); the mean over an empty axis is NaN.  The sum is accurate as in
+    gpuk.sum, plus one rounding for the division.  Raises as reduce.
+    See gpuk_reduce(3).
+    """
+    return reduce(x, axis, "mean", out=out, variant=variant, ctx=ctx)
+
+
+def meanpool(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+             ctx: Optional[Context] = None) -> Any:
+    """Average pooling over tokens: the mean along the second-to-last axis.
+
+    x [t, d] gives [d]; x [b, t, d] gives [b, d]; x [a, b, t, d] gives
+    [a, b, d]: the pooling layer of a text classifier, kept as an op of its
+    own.  With t = 0 the result is NaN.  x and out must be contiguous, and
+    out may not overlap x.
+
+    Raises ShapeError (x with fewer than 2 dimensions, out's shape),
+    DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
+    NoMemoryError / DeviceMemoryError, DeviceError, CheckError.
+    See gpuk_meanpool(3).
+    """
+    op = "meanpool"
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        _need_ndim(x, (2, 3, 4), "x", op, "2-D to 4-D ([..., t, d])")
+        o, ret = _out(c, out, x._shape[:-2] + x._shape[-1:], op, temps)
+        _run(c, op, _lib.gpuk_meanpool, (x._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x),))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+# -- elementwise ------------------------------------------------------------------------------
+
+def _unary(op, fn, x, out, variant, ctx, scalar=None):
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        o, ret = _out(c, out, x._shape, op, temps)
+        args = (x._h, o._h, _variant(variant, op))
+        if scalar is not None:
+            args = (scalar,) + args
+        _run(c, op, fn, args, temps, (("out", o),), (("x", x),), ("x",))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
+        variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Elementwise sum: out = x + y.
+
+    x, y: float32 of the same shape (no broadcasting), contiguous.  Each
+    element is one IEEE 754 addition; NaN and infinities propagate.  Works
+    in place: out may be x or y itself (the same tensor or exactly the same
+    view); any other overlap is an AliasError.
+
+    Raises ShapeError (shapes differ), DtypeError, LayoutError (not
+    contiguous), AliasError, VariantError, UnsupportedError, DeviceError,
+    CheckError.  See gpuk_add(3).
+    """
+    op = "add"
+    if type(x) is Tensor and type(y) is Tensor and ctx is None and (
+            out is None or type(out) is Tensor):
+        # the common case, kept short: two tensors of one context
+        c = x._ctx
+        if y._ctx is not c or (out is not None and out._ctx is not c):
+            _context_mismatch(op, None, ("x", "y", "out"), (x, y, out))
+        if x._h is None or y._h is None or (out is not None and out._h is None):
+            raise HandleError("gpuk.add: %s was freed" % (
+                "x" if x._h is None else "y" if y._h is None else "out"))
+        if c._p is None:
+            raise HandleError("gpuk.add: the context is closed")
+        o = c._create(x._shape, F32) if out is None else out
+        if x._borrowed or y._borrowed or o._borrowed:
+            _check_overlap(op, (("out", o),), (("x", x), ("y", y)), ("x", "y"))
+        v = None if variant is None else _variant(variant, op)
+        with c._lock:
+            p = c._p
+            st = _lib.gpuk_add(p, x._h, y._h, o._h, v)
+            if st:
+                msg = _lib.text(_lib.gpuk_context_error(p))
+            elif c._grave:
+                c._drain()
+        if st:
+            raise _errors.make(st, "gpuk.add: " + msg)
+        return o
+    c = _ctx_of(op, ctx, ("x", "y", "out"), (x, y, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        y = _arg(c, y, "y", op, temps)
+        o, ret = _out(c, out, x._shape, op, temps)
+        _run(c, op, _lib.gpuk_add, (x._h, y._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x), ("y", y)), ("x", "y"))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def scale(alpha: float, x: ArrayLike, *, out: Optional[ArrayLike] = None,
+          variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Elementwise product with a scalar: out = alpha * x.
+
+    alpha: a real number (rounded to float32); x: float32, contiguous.  Each
+    element is one IEEE 754 multiplication.  Works in place (out may be x
+    itself); any other overlap is an AliasError.
+
+    Raises ShapeError, DtypeError, LayoutError, AliasError, VariantError,
+    UnsupportedError, DeviceError, CheckError.  See gpuk_scale(3).
+    """
+    op = "scale"
+    a = _real(alpha, "alpha", op)
+    return _unary(op, _lib.gpuk_scale, x, out, variant, ctx, scalar=a)
+
+
+def relu(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+         ctx: Optional[Context] = None) -> Any:
+    """Rectified linear unit: out = 0 where x < 0, else x.
+
+    x: float32, contiguous.  No rounding: NaN stays NaN (it is not less
+    than 0), -inf becomes 0, +inf and -0 stay.  Works in place (out may be
+    x itself).
+
+    Raises ShapeError, DtypeError, LayoutError, AliasError, VariantError,
+    UnsupportedError, DeviceError, CheckError.  See gpuk_relu(3).
+    """
+    return _unary("relu", _lib.gpuk_relu, x, out, variant, ctx)
+
+
+def copy(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+         ctx: Optional[Context] = None) -> Any:
+    """Copy: out = x, bit for bit (NaN payloads included).
+
+    x: float32, contiguous.  out may be x itself (a no-op); any other
+    overlap is an AliasError.  Raises ShapeError, DtypeError, LayoutError,
+    AliasError, VariantError, UnsupportedError, DeviceError.
+    See gpuk_copy(3).
+    """
+    return _unary("copy", _lib.gpuk_copy, x, out, variant, ctx)
+
+
+def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
+              variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Bias and activation of a linear layer in one pass: out[..., j] = relu(x[..., j] + bias[j]).
+
+    x: float32, contiguous; bias: float32 1-D of the length of x's last
+    axis.  One rounding (the addition) per element.  Works in place: out
+    may be x itself, but never bias, nor overlap it.
+
+    Raises ShapeError (bias not 1-D of that length, out's shape),
+    DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
+    DeviceError, CheckError.  See gpuk_bias_relu(3).
+    """
+    op = "bias_relu"
+    c = _ctx_of(op, ctx, ("x", "bias", "out"), (x, bias, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        bias = _arg(c, bias, "bias", op, temps)
+        o, ret = _out(c, out, x._shape, op, temps)
+        _run(c, op, _lib.gpuk_bias_relu, (x._h, bias._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x), ("bias", bias)), ("x",))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def softmax(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+            ctx: Optional[Context] = None) -> Any:
+    """Numerically stable softmax along the last axis.
+
+    out[..., j] = exp(x[..., j] - m) / sum_q exp(x[..., q] - m), m the row's
+    maximum: subtracting it changes nothing in exact arithmetic but keeps
+    every exponential in [0, 1], so large logits do not overflow.  Each row
+    of the result lies in [0, 1] and sums to 1 within rounding.  A row
+    holding NaN, or whose maximum is +inf, or all -inf, gives NaN; -inf
+    among finite values gives 0.
+
+    x and out: float32, same shape, contiguous.  Works in place (out may be
+    x itself); any other overlap is an AliasError.  Raises ShapeError,
+    DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
+    DeviceError, CheckError.  See gpuk_softmax(3).
+    """
+    return _unary("softmax", _lib.gpuk_softmax, x, out, variant, ctx)
+
+
+def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = None,
+              variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Embedding lookup (a gather of rows): out[..., :] = table[ids[...], :].
+
+    table: float32 [V, d]; ids: int32 of 1 to 3 dimensions; the result has
+    ids' shape plus d (token ids [batch, tokens] give [batch, tokens, d]).
+    Every id must lie in [0, V): the ids are checked before anything is
+    written, and one out of range raises IndexError (gpuk.IndexError, also
+    the built-in) naming its position; on a GPU the check reads the ids
+    back, which waits for the ops issued before.  The gather copies bits.
+    All three must be contiguous; out may not overlap the others.
+
+    Raises ShapeError (table not 2-D, ids of more than 3 dimensions, out's
+    shape), DtypeError (table not float32, ids not int32), LayoutError,
+    AliasError, IndexError, VariantError, UnsupportedError, NoMemoryError,
+    DeviceError, CheckError.  See gpuk_embedding(3).
+    """
+    op = "embedding"
+    c = _ctx_of(op, ctx, ("table", "ids", "out"), (table, ids, out))
+    temps = []
+    try:
+        table = _arg(c, table, "table", op, temps)
+        ids = _arg(c, ids, "ids", op, temps)
+        _need_ndim(table, 2, "table", op, "2-D [V, d]")
+        shape = ids._shape + table._shape[1:]
+        if len(shape) > MAX_DIMS:
+            raise ShapeError("gpuk.embedding: ids has shape %s; it may have 1 to 3 dimensions"
+                             % (ids._shape,))
+        o, ret = _out(c, out, shape, op, temps)
+        _run(c, op, _lib.gpuk_embedding, (table._h, ids._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("table", table), ("ids", ids)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+# -- sparse -----------------------------------------------------------------------------------
+
+def spmv(a: Any, x: ArrayLike, *, out: Optional[ArrayLike] = None,
+         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Sparse matrix times vector: out[i] = sum over the entries e of row i of a.data[e] * x[a.indices[e]].
+
+    a: a gpuk CSRMatrix (Context.csr(), made once and reused), or anything
+    Context.csr() takes, copied to the context for this call: a
+    scipy.sparse matrix (its duplicates summed), or (data, indices, indptr,
+    shape).  The structure is checked when the matrix is made: indptr starts
+    at 0, never decreases and ends at nnz, every column lies in [0, cols),
+    no column twice in a row (SparseError names the first bad position);
+    counts must fit in int32.
+    x: float32 [cols], contiguous; result float32 [rows], overwritten (an
+    empty row gives 0).  out may not overlap x.
+
+    Accuracy: each result is a sum of the row's products in a
+    rung-dependent order, within the bound of matmul with k the row's
+    length.  The rungs differ in how rows map to threads (a thread per row,
+    a warp per row, load balancing, cuSPARSE).
+
+    Raises SparseError, OverflowError, ShapeError (x or out not 1-D of cols
+    or rows), DtypeError, LayoutError, AliasError, VariantError,
+    UnsupportedError, NoMemoryError / DeviceMemoryError, DeviceError,
+    LibraryError, CheckError.  See gpuk_spmv(3).
+    """
+    op = "spmv"
+    c = _ctx_of(op, ctx, ("a", "x", "out"), (a, x, out))
+    temps = []
+    own = None
+    try:
+        if type(a) is CSRMatrix:
+            a._live("gpuk.spmv: a")
+            m = a
+        else:
+            m = own = c.csr(a)
+        x = _arg(c, x, "x", op, temps)
+        o, ret = _out(c, out, (m.shape[0],), op, temps)
+        _run(c, op, _lib.gpuk_spmv, (m._h, x._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x),))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+        if own is not None:
+            own.free()
+
+
+# -- BLAS-shaped ------------------------------------------------------------------------------
+
+def dot(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
+        variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Dot product of two vectors: out[0] = sum_i x[i] * y[i].
+
+    x, y: float32 1-D of the same length n, contiguous; the result is a
+    tensor of shape (1,) that stays on the device (so GPU work can chain on
+    it; .item() reads it).  With n = 0 it is 0.  Accuracy: within
+    C * gamma_n * sum |x_i y_i|.
+
+    Raises ShapeError (not 1-D, lengths differ, out not (1,)), DtypeError,
+    LayoutError, AliasError, VariantError, UnsupportedError, DeviceError,
+    LibraryError, CheckError.  See gpuk_dot(3).
+    """
+    op = "dot"
+    c = _ctx_of(op, ctx, ("x", "y", "out"), (x, y, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        y = _arg(c, y, "y", op, temps)
+        o, ret = _out(c, out, (1,), op, temps)
+        _run(c, op, _lib.gpuk_dot, (x._h, y._h, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("x", x), ("y", y)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def _init_output(c, out, src, shape, op, name, temps):
+    """The output tensor, holding src's values when src is given (beta != 0)."""
+    o, ret = _out(c, out, shape, op, temps)
+    if src is not None and src is not out:
+        s = _arg(c, src, name, op, temps)
+        if s._shape != o._shape:
+            raise ShapeError("gpuk.%s: %s has shape %s; the result is %s"
+                             % (op, name, s._shape, o._shape))
+        if o.size:
+            if s._dt == F32 and s.is_contiguous and o.is_contiguous:
+                _run(c, op, _lib.gpuk_copy, (s._h, o._h, None), (), (("out", o),),
+                     ((name, s),), (name,))
+            else:
+                o._write(s.numpy())
+    return o, ret
+
+
+def gemv(a: ArrayLike, x: ArrayLike, y: Optional[ArrayLike] = None, *, alpha: float = 1.0,
+         beta: float = 0.0, trans: bool = False, out: Optional[ArrayLike] = None,
+         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Matrix-vector product, BLAS style: out = alpha * op(a) @ x + beta * y.
+
+    a: float32 [m, n], row-major (unlike Fortran BLAS), possibly a strided
+    view with a last stride of 1; op(a) is a, or a.T with trans=True.
+    x: float32 [n] ([m] with trans); y: None or float32 [m] ([n] with
+    trans), contiguous.  The result has y's length.
+
+    As in BLAS: with beta = 0, y is not read (and may be None; NaN in it
+    does not propagate); with alpha = 0, a and x are not read and the
+    result is beta * y.  A NaN or infinite alpha or beta gives an undefined
+    result.  The result is a new tensor unless out= is given; for the
+    in-place BLAS update, pass out=y (y's values are read, then
+    overwritten).  out may not overlap a or x.
+
+    Accuracy: each element is a sum of n (or m) products, within the bound
+    of matmul.  Raises InvalidError, ShapeError, DtypeError, LayoutError,
+    AliasError, VariantError, UnsupportedError, DeviceError, LibraryError,
+    NoMemoryError / DeviceMemoryError, CheckError.  See gpuk_gemv(3).
+    """
+    op = "gemv"
+    al = _real(alpha, "alpha", op)
+    be = _real(beta, "beta", op)
+    tr = _flag(trans, "trans", op)
+    c = _ctx_of(op, ctx, ("a", "x", "y", "out"), (a, x, y, out))
+    temps = []
+    try:
+        a = _arg(c, a, "a", op, temps)
+        x = _arg(c, x, "x", op, temps)
+        _need_ndim(a, 2, "a", op)
+        n_out = a._shape[1] if tr else a._shape[0]
+        if y is None and be != 0.0:
+            raise InvalidError("gpuk.gemv: beta = %g needs y" % be)
+        o, ret = _init_output(c, out, y if be != 0.0 else None, (n_out,), op, "y", temps)
+        _run(c, op, _lib.gpuk_gemv, (tr, al, a._h, x._h, be, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("a", a), ("x", x)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, alpha: float = 1.0,
+         beta: float = 0.0, trans_a: bool = False, trans_b: bool = False,
+         out: Optional[ArrayLike] = None, variant: Optional[str] = None,
+         ctx: Optional[Context] = None) -> Any:
+    """Matrix product, BLAS style: out = alpha * op(a) @ op(b) + beta * c.
+
+    op(x) is x, or x.T with trans_a / trans_b.  a is stored [m, k] ([k, m]
+    with trans_a), b [k, n] ([n, k] with trans_b), c and the result [m, n];
+    all float32 and row-major (unlike Fortran BLAS: the leading dimension is
+    the first stride), each possibly a strided view with a last stride of 1.
+    trans_b=True takes weights stored [out, in] as PyTorch keeps them.
+
+    As in BLAS: with beta = 0, c is not read (and may be None; NaN in it
+    does not propagate); with alpha = 0, a and b are not read and the
+    result is beta * c.  A NaN or infinite alpha or beta gives an undefined
+    result.  The result is a new tensor unless out= is given; for the
+    in-place BLAS update pass out=c.  out may not overlap a or b.
+
+    Accuracy: as matmul, with k + 1 terms when beta is not 0.  Raises
+    InvalidError, ShapeError, DtypeError, LayoutError, AliasError,
+    VariantError, UnsupportedError, NoMemoryError / DeviceMemoryError,
+    DeviceError, LibraryError, CheckError.  See gpuk_gemm(3).
+    """
+    op = "gemm"
+    al = _real(alpha, "alpha", op)
+    be = _real(beta, "beta", op)
+    ta = _flag(trans_a, "trans_a", op)
+    tb = _flag(trans_b, "trans_b", op)
+    cx = _ctx_of(op, ctx, ("a", "b", "c", "out"), (a, b, c, out))
+    temps = []
+    try:
+        a = _arg(cx, a, "a", op, temps)
+        b = _arg(cx, b, "b", op, temps)
+        _need_ndim(a, 2, "a", op)
+        _need_ndim(b, 2, "b", op)
+        m = a._shape[1] if ta else a._shape[0]
+        n = b._shape[0] if tb else b._shape[1]
+        if c is None and be != 0.0:
+            raise InvalidError("gpuk.gemm: beta = %g needs c" % be)
+        o, ret = _init_output(cx, out, c if be != 0.0 else None, (m, n), op, "c", temps)
+        _run(cx, op, _lib.gpuk_gemm, (ta, tb, al, a._h, b._h, be, o._h, _variant(variant, op)),
+             temps, (("out", o),), (("a", a), ("b", b)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+OPS = ("matmul", "batched_matmul", "minplus", "transpose", "reduce", "sum", "mean", "add",
+       "scale", "relu", "bias_relu", "copy", "softmax", "embedding", "meanpool", "spmv", "dot",
+       "gemv", "gemm")
