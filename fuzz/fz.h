@@ -69,6 +69,45 @@ int64_t fz_pos(const opnd *o, int64_t lin);
  * shares the storage) lies; those elements go to got (may be NULL). */
 int fz_opnd_check(fz *f, const opnd *o, const opnd *out, float *got, const char *name);
 
+/* One valid call of an op, as a family file's fuzz builder makes it
+ * (tests/optest.h) and fz_ops.c runs and checks it. */
+typedef struct fz_call {
+    gpuk_op op;
+    int n_in;
+    opnd in[3], out;
+    const char *name[4];      /* in[0..2], out: the names gpuk.h gives them */
+    int inplace;              /* out is in[inplace - 1]; 0: its own */
+    gpuk_csr *csr;
+    float alpha, beta;
+    int ta, tb, kind, axis;
+    /* SpMV's matrix, for the reference */
+    int64_t rows, cols;
+    int32_t *rp, *ci;
+    float *cv;
+} fz_call;
+
+/* The scalars a MUTATE action may put out of range, and the argument the
+ * message must then name. */
+typedef struct fz_enums {
+    int kind, axis, ta, tb;
+    const char *blame;
+} fz_enums;
+
+/* Helpers for the builders (fz_ops.c).  Layouts: matrix operands any of
+ * dense, one off, row-padded (fz_lay_matrix); every other operand dense or
+ * one off (fz_lay_dense). */
+int fz_lay_matrix(fz *f);
+int fz_lay_dense(fz *f);
+void fz_shape_nd(fz *f, int nd, int64_t *s);   /* nd sizes of fz_small */
+/* Set every element of o's view to a value (or NaN) and write it. */
+void fz_opnd_fill(fz *f, opnd *o, int nan_fill);
+/* The ops of one tensor x in and one out of its shape (the elementwise
+ * ops, softmax): fz_x_in makes x (1-4 dimensions) and names x and out;
+ * fz_out_of_x then makes out, or with one chance in three makes it one of
+ * the first `inplace_choices` inputs (in place). */
+int fz_x_in(fz *f, fz_call *c, unsigned special, int *nd, int64_t *s);
+int fz_out_of_x(fz *f, fz_call *c, int nd, const int64_t *s, unsigned inplace_choices);
+
 /* the actions (fz_ops.c, fz_slots.c) */
 int fz_op(fz *f, int mutate);
 int fz_create(fz *f);

@@ -1,7 +1,14 @@
 /*
  * fz_ops.c - the VALID and MUTATE actions of the fuzz harness: build a
  * valid call of a random op from the input, run it (or a copy with one
- * fault), and check it (see fuzz_api.c).
+ * fault), and check it (see fuzz_api.c).  What is peculiar to each op (its
+ * shapes, its enums, its indices) is in its descriptor, in the op's
+ * family file under tests/ops/ (tests/optest.h); this file is the frame,
+ * and the helpers those builders share.
+ *
+ * The input bytes decode as they did when the builders were a switch
+ * here: each builder reads the same bytes in the same order, so the
+ * inputs of fuzz/corpus still mean the same calls.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,29 +16,15 @@
 #include <string.h>
 
 #include "../tests/opcall.h"
+#include "../tests/optest.h"
 #include "../tests/ref.h"
 #include "fz.h"
-
-typedef struct call {
-    gpuk_op op;
-    int n_in;
-    opnd in[3], out;
-    const char *name[4];      /* in[0..2], out */
-    int inplace;              /* out is in[inplace - 1]; 0: its own */
-    gpuk_csr *csr;
-    float alpha, beta;
-    int ta, tb, kind, axis;
-    /* SpMV's matrix, for the reference */
-    int64_t rows, cols;
-    int32_t *rp, *ci;
-    float *cv;
-} call;
 
 /* The call through the shared opcall (tests/opcall.h), with handles h
  * (in[0..2], out), matrix m and the scalars given (a mutation may have
  * changed any of them). */
-static gpuk_status issue(const call *c, gpuk_context *x, gpuk_tensor *const *h, const gpuk_csr *m,
-                         const char *v, int kind, int axis, int ta, int tb)
+static gpuk_status issue(const fz_call *c, gpuk_context *x, gpuk_tensor *const *h,
+                         const gpuk_csr *m, const char *v, int kind, int axis, int ta, int tb)
 {
     opcall_args a;
     opcall_init(&a, c->op);
@@ -44,25 +37,25 @@ static gpuk_status issue(const call *c, gpuk_context *x, gpuk_tensor *const *h, 
     return opcall(x, &a, v);
 }
 
-/* Layouts an operand may take: matrix operands any, the rest contiguous. */
-static int lay_matrix(fz *f)
+/* ---- helpers of the shape builders (fz.h) ---- */
+
+int fz_lay_matrix(fz *f)
 {
     return (int)fz_pick(f, 3);   /* dense, one off, row-padded */
 }
-static int lay_dense(fz *f)
+
+int fz_lay_dense(fz *f)
 {
     return (int)fz_pick(f, 2);   /* dense, one off */
 }
 
-static void shape_nd(fz *f, int nd, int64_t *s)
+void fz_shape_nd(fz *f, int nd, int64_t *s)
 {
     for (int i = 0; i < nd; i++)
         s[i] = fz_small(f);
 }
 
-/* Set every element of o's view to v (outputs read when beta != 0, or a
- * NaN that must not be read when beta == 0). */
-static void opnd_fill(fz *f, opnd *o, int nan_fill)
+void fz_opnd_fill(fz *f, opnd *o, int nan_fill)
 {
     for (int64_t i = 0; i < o->numel; i++) {
         float v = nan_fill ? NAN : fz_val(f, 0);
@@ -72,193 +65,40 @@ static void opnd_fill(fz *f, opnd *o, int nan_fill)
     gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * 4);
 }
 
-/* Build a valid call of a random op.  0 on success. */
-static int build(fz *f, call *c)
+int fz_x_in(fz *f, fz_call *c, unsigned special, int *nd, int64_t *s)
+{
+    *nd = 1 + (int)fz_pick(f, 4);
+    fz_shape_nd(f, *nd, s);
+    int r = fz_opnd(f, &c->in[0], GPUK_F32, *nd, s, fz_lay_dense(f), special, 0);
+    c->n_in = 1;
+    c->name[0] = "x", c->name[3] = "out";
+    return r;
+}
+
+int fz_out_of_x(fz *f, fz_call *c, int nd, const int64_t *s, unsigned inplace_choices)
+{
+    c->inplace = (int)fz_pick(f, 3) == 0 ? 1 + (int)fz_pick(f, inplace_choices) : 0;
+    if (c->inplace) {
+        c->out = c->in[c->inplace - 1];
+        return 0;
+    }
+    return fz_opnd(f, &c->out, GPUK_F32, nd, s, fz_lay_dense(f), 0, 0);
+}
+
+/* Build a valid call of a random op: the op and the rate of specials
+ * here, the rest by the op's descriptor (tests/ops/).  0 on success. */
+static int build(fz *f, fz_call *c)
 {
     memset(c, 0, sizeof *c);
     c->op = (gpuk_op)(GPUK_OP_FIRST + (int)fz_pick(f, GPUK_OP_LAST - GPUK_OP_FIRST + 1));
     unsigned sp = fz_pick(f, 4) == 0 ? 6 : 0;   /* specials in one call of four */
-    int64_t s[4], m, k, n;
-    int nd, r = 0;
-    const gpuk_dtype F = GPUK_F32;
     c->alpha = 1.0f;
-    switch (c->op) {
-    case GPUK_OP_MATMUL:
-    case GPUK_OP_MINPLUS: {
-        int mp = c->op == GPUK_OP_MINPLUS;
-        m = fz_dim(f), k = fz_dim(f), n = fz_dim(f);
-        r |= fz_opnd(f, &c->in[0], F, 2, (int64_t[]){ m, k }, mp ? lay_dense(f) : lay_matrix(f), sp, 0);
-        if (mp && m == k && k == n && fz_pick(f, 2))
-            c->in[1] = c->in[0];   /* r = d (x) d */
-        else
-            r |= fz_opnd(f, &c->in[1], F, 2, (int64_t[]){ k, n }, mp ? lay_dense(f) : lay_matrix(f), sp, 0);
-        c->n_in = 2;
-        if (!mp && fz_pick(f, 2)) {
-            r |= fz_opnd(f, &c->in[2], F, 1, &n, lay_dense(f), sp, 0);
-            c->n_in = 3;
-        }
-        r |= fz_opnd(f, &c->out, F, 2, (int64_t[]){ m, n }, mp ? lay_dense(f) : lay_matrix(f), 0, 0);
-        c->name[0] = "a", c->name[1] = "b", c->name[2] = "bias", c->name[3] = mp ? "r" : "c";
-        break;
-    }
-    case GPUK_OP_BATCHED_MATMUL: {
-        int64_t bc = fz_small(f), ba = fz_pick(f, 2) ? bc : 1, bb = fz_pick(f, 2) ? bc : 1;
-        m = fz_dim(f), k = fz_dim(f), n = fz_dim(f);
-        /* a batch of 1 broadcasts; so does a full batch with stride 0 */
-        int la = ba == 1 && bc > 1 && fz_pick(f, 2) ? L_BCAST : lay_matrix(f);
-        int lb = bb == 1 && bc > 1 && fz_pick(f, 2) ? L_BCAST : lay_matrix(f);
-        r |= fz_opnd(f, &c->in[0], F, 3, (int64_t[]){ la == L_BCAST ? bc : ba, m, k }, la, sp, 0);
-        r |= fz_opnd(f, &c->in[1], F, 3, (int64_t[]){ lb == L_BCAST ? bc : bb, k, n }, lb, sp, 0);
-        r |= fz_opnd(f, &c->out, F, 3, (int64_t[]){ bc, m, n }, lay_matrix(f), 0, 0);
-        c->n_in = 2;
-        c->name[0] = "a", c->name[1] = "b", c->name[3] = "c";
-        break;
-    }
-    case GPUK_OP_TRANSPOSE:
-        m = fz_dim(f), n = fz_dim(f);
-        r |= fz_opnd(f, &c->in[0], F, 2, (int64_t[]){ m, n }, lay_matrix(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, 2, (int64_t[]){ n, m }, lay_matrix(f), 0, 0);
-        c->n_in = 1;
-        c->name[0] = "x", c->name[3] = "y";
-        break;
-    case GPUK_OP_REDUCE: {
-        nd = 1 + (int)fz_pick(f, 4);
-        shape_nd(f, nd, s);
-        c->axis = (int)fz_pick(f, (unsigned)nd);
-        c->kind = (int)fz_pick(f, 2);
-        int64_t os[4];
-        int on = 0;
-        for (int i = 0; i < nd; i++)
-            if (i != c->axis)
-                os[on++] = s[i];
-        if (nd == 1)
-            os[on++] = 1;
-        r |= fz_opnd(f, &c->in[0], F, nd, s, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, on, os, lay_dense(f), 0, 0);
-        c->n_in = 1;
-        c->name[0] = "x", c->name[3] = "out";
-        break;
-    }
-    case GPUK_OP_ADD: case GPUK_OP_SCALE: case GPUK_OP_RELU: case GPUK_OP_COPY:
-    case GPUK_OP_SOFTMAX: case GPUK_OP_BIAS_RELU:
-        nd = 1 + (int)fz_pick(f, 4);
-        shape_nd(f, nd, s);
-        r |= fz_opnd(f, &c->in[0], F, nd, s, lay_dense(f), sp, 0);
-        c->n_in = 1;
-        c->name[0] = "x", c->name[3] = "out";
-        if (c->op == GPUK_OP_ADD) {
-            r |= fz_opnd(f, &c->in[1], F, nd, s, lay_dense(f), sp, 0);
-            c->n_in = 2;
-            c->name[1] = "y";
-        } else if (c->op == GPUK_OP_BIAS_RELU) {
-            r |= fz_opnd(f, &c->in[1], F, 1, &s[nd - 1], lay_dense(f), sp, 0);
-            c->n_in = 2;
-            c->name[1] = "bias";
-        } else if (c->op == GPUK_OP_SCALE) {
-            c->alpha = fz_val(f, sp);
-        }
-        c->inplace = (int)fz_pick(f, 3) == 0 ? 1 + (int)fz_pick(f, c->op == GPUK_OP_ADD ? 2 : 1) : 0;
-        if (c->inplace)
-            c->out = c->in[c->inplace - 1];
-        else
-            r |= fz_opnd(f, &c->out, F, nd, s, lay_dense(f), 0, 0);
-        break;
-    case GPUK_OP_EMBEDDING: {
-        int64_t V = fz_dim(f), d = fz_dim(f);
-        V = V ? V : 1;
-        nd = 1 + (int)fz_pick(f, 3);
-        shape_nd(f, nd, s);
-        r |= fz_opnd(f, &c->in[0], F, 2, (int64_t[]){ V, d }, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->in[1], GPUK_I32, nd, s, lay_dense(f), 0, (int32_t)V);
-        s[nd] = d;
-        r |= fz_opnd(f, &c->out, F, nd + 1, s, lay_dense(f), 0, 0);
-        c->n_in = 2;
-        c->name[0] = "table", c->name[1] = "ids", c->name[3] = "out";
-        break;
-    }
-    case GPUK_OP_MEANPOOL: {
-        nd = 2 + (int)fz_pick(f, 3);
-        shape_nd(f, nd, s);
-        int64_t os[3];
-        for (int i = 0, j = 0; i < nd; i++)
-            if (i != nd - 2)
-                os[j++] = s[i];
-        r |= fz_opnd(f, &c->in[0], F, nd, s, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, nd - 1, os, lay_dense(f), 0, 0);
-        c->n_in = 1;
-        c->name[0] = "x", c->name[3] = "out";
-        break;
-    }
-    case GPUK_OP_SPMV: {
-        c->rows = fz_dim(f), c->cols = fz_dim(f);
-        unsigned dens = 1 + fz_pick(f, 4);
-        c->rp = malloc((size_t)(c->rows + 1) * 4);
-        c->ci = malloc((size_t)(c->rows * c->cols + 1) * 4);
-        c->cv = malloc((size_t)(c->rows * c->cols + 1) * 4);
-        int32_t nnz = 0;
-        c->rp[0] = 0;
-        for (int64_t i = 0; i < c->rows; i++) {
-            for (int64_t j = 0; j < c->cols; j++)
-                if (fz_rnext(f) % 5 < dens) {
-                    c->ci[nnz] = (int32_t)j;
-                    c->cv[nnz++] = fz_val(f, sp);
-                }
-            c->rp[i + 1] = nnz;
-        }
-        if (gpuk_csr_create(fz_ctx, c->rows, c->cols, nnz, c->rp, c->ci, c->cv, &c->csr) != GPUK_OK)
-            return fz_fail(f, "a valid %lldx%lld CSR with %d entries was rejected: %s",
-                           (long long)c->rows, (long long)c->cols, nnz, gpuk_context_error(fz_ctx));
-        r |= fz_opnd(f, &c->in[0], F, 1, &c->cols, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, 1, &c->rows, lay_dense(f), 0, 0);
-        c->n_in = 1;
-        c->name[0] = "x", c->name[3] = "y";
-        break;
-    }
-    case GPUK_OP_DOT:
-        n = fz_dim(f) * (1 + (int64_t)fz_pick(f, 3));
-        r |= fz_opnd(f, &c->in[0], F, 1, &n, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->in[1], F, 1, &n, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, 1, (int64_t[]){ 1 }, lay_dense(f), 0, 0);
-        c->n_in = 2;
-        c->name[0] = "x", c->name[1] = "y", c->name[3] = "out";
-        break;
-    case GPUK_OP_GEMV:
-        c->ta = (int)fz_pick(f, 2);
-        m = fz_dim(f), n = fz_dim(f);
-        r |= fz_opnd(f, &c->in[0], F, 2, (int64_t[]){ m, n }, lay_matrix(f), sp, 0);
-        r |= fz_opnd(f, &c->in[1], F, 1, c->ta ? &m : &n, lay_dense(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, 1, c->ta ? &n : &m, lay_dense(f), 0, 0);
-        c->n_in = 2;
-        c->name[0] = "a", c->name[1] = "x", c->name[3] = "y";
-        break;
-    case GPUK_OP_GEMM:
-        c->ta = (int)fz_pick(f, 2), c->tb = (int)fz_pick(f, 2);
-        m = fz_dim(f), n = fz_dim(f), k = fz_dim(f);
-        r |= fz_opnd(f, &c->in[0], F, 2, c->ta ? (int64_t[]){ k, m } : (int64_t[]){ m, k },
-                     lay_matrix(f), sp, 0);
-        r |= fz_opnd(f, &c->in[1], F, 2, c->tb ? (int64_t[]){ n, k } : (int64_t[]){ k, n },
-                     lay_matrix(f), sp, 0);
-        r |= fz_opnd(f, &c->out, F, 2, (int64_t[]){ m, n }, lay_matrix(f), 0, 0);
-        c->n_in = 2;
-        c->name[0] = "a", c->name[1] = "b", c->name[3] = "c";
-        break;
-    }
-    if (!r && (c->op == GPUK_OP_GEMV || c->op == GPUK_OP_GEMM)) {
-        /* finite alpha and beta only: with an infinite alpha, whether a
-         * result is inf or NaN hangs on whether a rounded sum came out 0
-         * (inf * 0), which differs between correct rungs; gpuk.h does not
-         * pin it down (see fuzz/README).  The slot actions still pass
-         * NaN and inf scalars, without an oracle. */
-        c->alpha = fz_val(f, 0);
-        c->beta = fz_pick(f, 2) ? 0.0f : fz_val(f, 0);
-        opnd_fill(f, &c->out, c->beta == 0.0f);
-    }
-    return r;
+    return optest_of(c->op)->fuzz(f, c, sp);
 }
 
-/* The reference of a valid call, ref and bound per output element,
- * through the one op -> reference switch of tests/ref.c. */
-static void reference(const call *c, double u, double *ref, double *bd)
+/* The reference of a valid call, ref and bound per output element, by
+ * ref_op() of tests/ref.c (the op's descriptor has it). */
+static void reference(const fz_call *c, double u, double *ref, double *bd)
 {
     ref_args a;
     memset(&a, 0, sizeof a);
@@ -277,7 +117,7 @@ static void reference(const call *c, double u, double *ref, double *bd)
     ref_op(&a, u, ref, bd);
 }
 
-static void handles(const call *c, gpuk_tensor **h)
+static void handles(const fz_call *c, gpuk_tensor **h)
 {
     for (int i = 0; i < 3; i++)
         h[i] = i < c->n_in ? c->in[i].v : NULL;
@@ -286,7 +126,7 @@ static void handles(const call *c, gpuk_tensor **h)
 
 /* Every storage of the call unchanged, except the output view (whose
  * elements land in got when got is not NULL). */
-static int check_storages(fz *f, const call *c, const opnd *out, float *got)
+static int check_storages(fz *f, const fz_call *c, const opnd *out, float *got)
 {
     int bad = 0;
     for (int i = 0; i < c->n_in && !bad; i++) {
@@ -317,7 +157,7 @@ static int known_issue(gpuk_op op, const char *variant)
     return 0;
 }
 
-static int run_valid(fz *f, call *c)
+static int run_valid(fz *f, fz_call *c)
 {
     size_t nv = 0;
     gpuk_variant_count(fz_ctx, c->op, &nv);
@@ -368,8 +208,9 @@ static int run_valid(fz *f, call *c)
 enum { MU_CTX, MU_NULL, MU_DEAD, MU_NEVER, MU_OTHER, MU_DTYPE, MU_VARIANT, MU_ENUM, MU_INDEX,
        MU_COUNT };
 
-static int run_mutated(fz *f, call *c)
+static int run_mutated(fz *f, fz_call *c)
 {
+    const optest *t = optest_of(c->op);
     gpuk_tensor *h[4], *repl = NULL;
     handles(c, h);
     int slots[4], ns = 0;
@@ -388,11 +229,13 @@ static int run_mutated(fz *f, call *c)
     switch (mu) {
     case MU_CTX: x = NULL, want = GPUK_ERR_NULL, blame = NULL; break;
     case MU_NULL:
-        if (c->op == GPUK_OP_SPMV && fz_pick(f, 2))
-            m = NULL, blame = "a";
+        /* an op with a CSR argument: that or a tensor; an optional input
+         * (the spec's index is the same slot of h) may be NULL */
+        if (t->spec.csr && fz_pick(f, 2))
+            m = NULL, blame = t->spec.csr;
         else
             h[which] = NULL;
-        want = c->op == GPUK_OP_MATMUL && which == 2 ? GPUK_OK : GPUK_ERR_NULL;
+        want = which == t->spec.optional ? GPUK_OK : GPUK_ERR_NULL;
         break;
     case MU_DEAD:
         if (gpuk_tensor_create(fz_ctx, o->dt, o->nd, o->shape, &repl) != GPUK_OK)
@@ -420,37 +263,19 @@ static int run_mutated(fz *f, call *c)
         want = GPUK_ERR_VARIANT;
         blame = vname;
         break;
-    case MU_ENUM:
-        want = GPUK_ERR_INVALID;
-        if (c->op == GPUK_OP_REDUCE && fz_pick(f, 2))
-            kind = 2 + (int)fz_pick(f, 100), blame = "kind";
-        else if (c->op == GPUK_OP_REDUCE)
-            axis = fz_pick(f, 2) ? -1 - (int)fz_pick(f, 9) : c->in[0].nd + (int)fz_pick(f, 9),
-            blame = "axis";
-        else if (c->op == GPUK_OP_GEMV)
-            ta = 2 + (int)fz_pick(f, 9), blame = "trans";
-        else if (c->op == GPUK_OP_GEMM && fz_pick(f, 2))
-            ta = -1 - (int)fz_pick(f, 9), blame = "trans_a";
-        else if (c->op == GPUK_OP_GEMM)
-            tb = 2 + (int)fz_pick(f, 9), blame = "trans_b";
-        else
-            return 0;   /* every other op by design: no enum or axis to break (an op
-                         * added with one gets its case above) */
-        break;
-    default: /* MU_INDEX */
-        if (c->op != GPUK_OP_EMBEDDING || c->out.numel == 0)
+    case MU_ENUM: {
+        /* the op's own: nothing read and nothing to check when it has none */
+        fz_enums e = { kind, axis, ta, tb, NULL };
+        if (!t->fuzz_enum || !t->fuzz_enum(f, c, &e))
             return 0;
-        {
-            opnd *ids = &c->in[1];
-            int64_t at = (int64_t)(fz_rnext(f) % (uint64_t)ids->numel);
-            int32_t bad = fz_pick(f, 2) ? (int32_t)c->in[0].shape[0] + (int32_t)fz_pick(f, 3)
-                                        : -1 - (int32_t)fz_pick(f, 3);
-            memcpy(&ids->vals[at], &bad, 4);
-            memcpy(&ids->img[fz_pos(ids, at)], &bad, 4);
-            gpuk_tensor_write(fz_ctx, ids->st, ids->img, (size_t)ids->n_store * 4);
-        }
+        kind = e.kind, axis = e.axis, ta = e.ta, tb = e.tb, blame = e.blame;
+        want = GPUK_ERR_INVALID;
+        break;
+    }
+    default: /* MU_INDEX: the op's own, as for MU_ENUM */
+        if (!t->fuzz_index || !t->fuzz_index(f, c, &blame))
+            return 0;
         want = GPUK_ERR_INDEX;
-        blame = "ids";
         break;
     }
     gpuk_status st = issue(c, x, h, m, variant, kind, axis, ta, tb);
@@ -463,13 +288,14 @@ static int run_mutated(fz *f, call *c)
     if (want == GPUK_OK)
         return 0;
     if (blame && !fz_names(msg, blame))
-        return fz_fail(f, "%s: mutation %d: the message does not name '%s': %s", op, mu, blame, msg);
+        return fz_fail(f, "%s: mutation %d: the message does not name '%s': %s", op, mu, blame,
+                       msg);
     return check_storages(f, c, NULL, NULL);
 }
 
 int fz_op(fz *f, int mutate)
 {
-    call c;
+    fz_call c;
     int bad = build(f, &c);
     if (!bad)
         bad = mutate ? run_mutated(f, &c) : run_valid(f, &c);

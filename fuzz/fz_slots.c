@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../tests/opcall.h"
+#include "../tests/optest.h"
 #include "../tests/ref.h"
 #include "fz.h"
 
@@ -232,9 +233,10 @@ int fz_slots(fz *f)
     a.out = h[3];
     a.alpha = alpha, a.beta = beta;
     a.kind = e2, a.axis = e1, a.trans_a = e2, a.trans_b = e1 + 1;
-    /* the input byte that picks the matrix is read for spmv only, as it
-     * always was: the corpus inputs must keep decoding to the same calls */
-    if (op == GPUK_OP_SPMV)
+    /* the input byte that picks the matrix is read only for an op that
+     * takes one (spmv), as it always was: the corpus inputs must keep
+     * decoding to the same calls */
+    if (optest_of(op)->spec.csr)
         a.csr = f->cslot[fz_pick(f, 2)];
     gpuk_status st = opcall(fz_ctx, &a, v);
     int bad = 0;
@@ -323,7 +325,14 @@ int fz_csr(fz *f)
             double *ref = malloc((size_t)(rows + 1) * 8), *bd = malloc((size_t)(rows + 1) * 8);
             bad = fz_opnd_check(f, &x, NULL, NULL, "x") || fz_opnd_check(f, &y, &y, got, "y");
             ref_cmp res;
-            ref_spmv(rows, rp, ci, cv, x.vals, REF_U_FP32, ref, bd);
+            ref_args ra;
+            memset(&ra, 0, sizeof ra);
+            ra.op = GPUK_OP_SPMV;
+            ra.in[0].ndim = ra.out.ndim = 1;
+            ra.in[0].shape[0] = cols, ra.out.shape[0] = rows;
+            ra.in[0].vals = x.vals;
+            ra.rows = rows, ra.row_ptr = rp, ra.col_idx = ci, ra.values = cv;
+            ref_op(&ra, REF_U_FP32, ref, bd);
             ref_compare(rows, got, ref, bd, 0, &res);
             if (!bad && res.bad)
                 bad = fz_fail(f, "spmv: y[%lld] = %.9g, reference %.9g", (long long)res.first_bad,

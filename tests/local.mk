@@ -1,14 +1,34 @@
 # tests: TAP programs run by `make check` (see AM_TESTS_ENVIRONMENT in Makefile.am)
 
+# What the tests and the fuzz harness know about each op: one file per op
+# family (the man pages' families), each holding its ops' descriptors and
+# calls (tests/optest.h).  A new family is a file here and its #include in
+# tests/opcall.c; a new op in a family touches that family's file alone.
+OPTEST_FAMILIES = \
+	tests/ops/matmul.c \
+	tests/ops/minplus.c \
+	tests/ops/transpose.c \
+	tests/ops/reduce.c \
+	tests/ops/elementwise.c \
+	tests/ops/rows.c \
+	tests/ops/spmv.c \
+	tests/ops/blas.c
+
 # shared test code: the TAP producer, the float64 reference, the one op
-# call (also built into gpuk-bench and the fuzz harness), the op suite
+# call (also built into gpuk-bench, which compiles tests/opcall.c alone),
+# the registry of op descriptors and the family files, the op suite, and
+# the fuzz harness's core (the family files build its calls; libFuzzer's
+# entry point is fuzz/build.sh's own build)
 check_LTLIBRARIES += tests/libgktest.la
 tests_libgktest_la_SOURCES = \
 	tests/tap.c tests/tap.h \
 	tests/ref.c tests/ref.h \
 	tests/opcall.c tests/opcall.h \
 	tests/opcases.c tests/opcases.h \
-	tests/opsuite.c tests/opsuite.h
+	tests/optest.c tests/optest.h \
+	tests/ops/family.h $(OPTEST_FAMILIES) \
+	tests/opsuite.c tests/opsuite.h \
+	fuzz/fuzz_api.c fuzz/fuzz_api.h fuzz/fz.h fuzz/fz_ops.c fuzz/fz_slots.c
 tests_libgktest_la_CFLAGS = $(AM_CFLAGS)
 TEST_LIBS = tests/libgktest.la src/libgpuk.la $(LIBM)
 
@@ -76,6 +96,9 @@ check_PROGRAMS += tests/t_interop tests/t_interop_cuda
 TESTS += tests/t_interop tests/t_interop_cuda
 tests_t_interop_LDADD = $(TEST_LIBS)
 tests_t_interop_cuda_LDADD = $(TEST_LIBS)
+# DLPack with NumPy both ways, through ctypes (skipped without NumPy)
+TESTS += tests/t_dlpack_numpy.sh
+EXTRA_DIST += tests/t_dlpack_numpy.sh tests/t_dlpack_numpy.py
 
 # reliability: bad-input catalogue, faults, threads, fuzzing (see that file)
 include tests/reliability.mk

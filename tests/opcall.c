@@ -1,14 +1,44 @@
 /*
- * opcall.c - the one switch from gpuk_op to the API call (see opcall.h).
+ * opcall.c - opcall() (see opcall.h): a table from gpuk_op to the op's
+ * call, built from the catalogue of gpuk.h.
  *
- * The switch has no default case on purpose: with -Wswitch (part of
- * -Wall) a row added to GPUK_OP_MAP without a case here is a compiler
- * warning, in the one place of the tests, the fuzz harness and the
- * benchmark that needs to learn how to call it.
+ * Each op's call is written in its family file under tests/ops/, next to
+ * everything else the tests know about the op (tests/optest.h).  It is
+ * not a member of the op's descriptor because gpuk-bench compiles this
+ * file by itself (bench/local.mk), without the test library the
+ * descriptors need: so the calls come in here by inclusion, and with
+ * OPTEST_CALLS defined a family file is its calls and nothing else (in
+ * the test library it is compiled once more, as everything but its calls).
+ *
+ * The table names opcall_<ID> for every row of GPUK_OP_MAP: an op whose
+ * family file lacks its call, or a family file missing from the list
+ * below, is a compile error here.  A new family adds its line to the list
+ * (and to OPTEST_FAMILIES in tests/local.mk).
  */
 #include "opcall.h"
 
 #include <string.h>
+
+#define OPTEST_CALLS 1
+#include "ops/matmul.c"
+#include "ops/minplus.c"
+#include "ops/transpose.c"
+#include "ops/reduce.c"
+#include "ops/elementwise.c"
+#include "ops/rows.c"
+#include "ops/spmv.c"
+#include "ops/blas.c"
+#undef OPTEST_CALLS
+
+typedef gpuk_status (*opcall_fn)(gpuk_context *ctx, const opcall_args *a, const char *v);
+
+/* indexed by the op's value; the catalogue's values are FIRST..LAST with
+ * no gap (the library checks that at compile time) */
+static const opcall_fn calls[GPUK_OP_LAST + 1] = {
+#define OPCALL_ROW_(id, value, name, exact, sum) [value] = opcall_##id,
+    GPUK_OP_MAP(OPCALL_ROW_)
+#undef OPCALL_ROW_
+};
 
 void opcall_init(opcall_args *args, gpuk_op op)
 {
@@ -21,31 +51,8 @@ void opcall_init(opcall_args *args, gpuk_op op)
 
 gpuk_status opcall(gpuk_context *ctx, const opcall_args *a, const char *v)
 {
-    const gpuk_tensor *const *in = a->in;
-    gpuk_tensor *out = a->out;
-    switch (a->op) {
-    case GPUK_OP_MATMUL: return gpuk_matmul(ctx, in[0], in[1], in[2], out, v);
-    case GPUK_OP_BATCHED_MATMUL: return gpuk_batched_matmul(ctx, in[0], in[1], out, v);
-    case GPUK_OP_MINPLUS: return gpuk_minplus(ctx, in[0], in[1], out, v);
-    case GPUK_OP_TRANSPOSE: return gpuk_transpose(ctx, in[0], out, v);
-    case GPUK_OP_REDUCE:
-        return gpuk_reduce(ctx, (gpuk_reduce_kind)a->kind, in[0], a->axis, out, v);
-    case GPUK_OP_ADD: return gpuk_add(ctx, in[0], in[1], out, v);
-    case GPUK_OP_SCALE: return gpuk_scale(ctx, a->alpha, in[0], out, v);
-    case GPUK_OP_RELU: return gpuk_relu(ctx, in[0], out, v);
-    case GPUK_OP_BIAS_RELU: return gpuk_bias_relu(ctx, in[0], in[1], out, v);
-    case GPUK_OP_COPY: return gpuk_copy(ctx, in[0], out, v);
-    case GPUK_OP_SOFTMAX: return gpuk_softmax(ctx, in[0], out, v);
-    case GPUK_OP_EMBEDDING: return gpuk_embedding(ctx, in[0], in[1], out, v);
-    case GPUK_OP_MEANPOOL: return gpuk_meanpool(ctx, in[0], out, v);
-    case GPUK_OP_SPMV: return gpuk_spmv(ctx, a->csr, in[0], out, v);
-    case GPUK_OP_DOT: return gpuk_dot(ctx, in[0], in[1], out, v);
-    case GPUK_OP_GEMV:
-        return gpuk_gemv(ctx, (gpuk_trans)a->trans_a, a->alpha, in[0], in[1], a->beta, out, v);
-    case GPUK_OP_GEMM:
-        return gpuk_gemm(ctx, (gpuk_trans)a->trans_a, (gpuk_trans)a->trans_b, a->alpha, in[0],
-                         in[1], a->beta, out, v);
-    }
-    /* a value no row of the catalogue has (the switch covers every row) */
-    return GPUK_ERR_INVALID;
+    /* a value no row of the catalogue has */
+    if ((int)a->op < GPUK_OP_FIRST || (int)a->op > GPUK_OP_LAST)
+        return GPUK_ERR_INVALID;
+    return calls[a->op](ctx, a, v);
 }

@@ -5,24 +5,15 @@
  * The op suite, the bad-input and empty-tensor tests, the thread test,
  * the fuzz harness and gpuk-bench each used to carry their own switch from
  * gpuk_op to the API function; they now fill an opcall_args and call
- * opcall(), so the mapping from an op to its call is written once.  Each
- * caller keeps its own shapes and setup: only the call is shared.
+ * opcall(), so the mapping from an op to its call is written once, in the
+ * op's family file under tests/ops/ (see opcall.c).  Each caller keeps its
+ * own shapes and setup: only the call is shared.
  *
- * Operands in the order of the op's parameters, the output apart:
- *
- *   matmul          in[0] a, in[1] b, in[2] bias (NULL: none), out c
- *   batched_matmul  in[0] a, in[1] b, out c
- *   minplus         in[0] a, in[1] b, out r
- *   transpose, relu, copy, softmax, meanpool
- *                   in[0] x, out (y or out)
- *   reduce          in[0] x, out; kind, axis
- *   add, dot        in[0] x, in[1] y, out
- *   scale           in[0] x, out; alpha
- *   bias_relu       in[0] x, in[1] bias, out
- *   embedding       in[0] table, in[1] ids, out
- *   spmv            csr a, in[0] x, out y
- *   gemv            in[0] a, in[1] x, out y; trans_a, alpha, beta
- *   gemm            in[0] a, in[1] b, out c; trans_a, trans_b, alpha, beta
+ * Operands go in the order of the op's parameters, the output apart: the
+ * first tensor input is in[0], the next in[1], ...; a CSR matrix goes to
+ * csr; an optional input left out (matmul's bias) is NULL.  Each op's call
+ * in its family file says which parameter each slot is, e.g. for matmul
+ * in[0] a, in[1] b, in[2] bias, out c.
  *
  * Scalars are plain ints, not the enums, so a test can pass values outside
  * them (a bad trans or reduce kind) and see the library refuse them.

@@ -2,7 +2,9 @@
  * opcases.h - the cases of the op suite: shapes, layouts and inputs of
  * every op, generated from a seed, and their float64 reference.  The
  * runner (opsuite.c) places them in guarded storage on a backend and
- * compares.
+ * compares.  Each op's table of cases is in its family file under
+ * tests/ops/ (its descriptor's `cases`, see optest.h); this is the frame
+ * they share and the helpers they build with.
  */
 #ifndef GPUK_TEST_OPCASES_H
 #define GPUK_TEST_OPCASES_H
@@ -63,5 +65,30 @@ void oc_free(oc_case *c);
 int64_t oc_arg_pos(const oc_arg *t, int64_t lin);
 
 const char *oc_layout_name(int layout);
+
+/* ---- for the case builders of the family files ---- */
+
+/* splitmix64: the next word of the stream *s. */
+uint64_t oc_rng(uint64_t *s);
+/* A magnitude in [2^-10, 1) with a random sign: never zero, never tiny. */
+float oc_rnd_f(uint64_t *s);
+/* n values shift + scale * oc_rnd_f, in a new array. */
+float *oc_rnd_vec(uint64_t *s, int64_t n, float scale, float shift);
+/* reps copies of one random block of n values (a zero-stride batch). */
+float *oc_rnd_rep(uint64_t *s, int64_t n, int64_t reps);
+/* Overwrite about one element in `every` with one of the nsp specials. */
+void oc_sprinkle(uint64_t *s, float *v, int64_t n, int every, const float *sp, int nsp);
+
+/* Place t: shape and vals (NULL for an output: poison) in a storage laid
+ * out as layout says (OC_DENSE, OC_OFF1, OC_STRIDED, OC_PAD4; strides only
+ * go to operands with 2 dimensions or more). */
+void oc_arg_set(oc_arg *t, gpuk_dtype dt, int ndim, const int64_t *shape, int layout,
+                void *vals);
+/* Recompute t->storage after its strides were changed by hand. */
+void oc_arg_span(oc_arg *t);
+/* The output is exactly input j (in-place ops). */
+void oc_in_place(oc_case *c, int j);
+/* "7x33x5" into buf (48 bytes); returns buf. */
+const char *oc_shape_str(char *buf, int nd, const int64_t *sh);
 
 #endif

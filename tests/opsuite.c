@@ -8,9 +8,10 @@
  * element the kernel forgets fails, a write outside the view changes a
  * sentinel, and a write into an input shows up as a changed input.
  *
- * The cases (shapes, layouts, inputs, reference) come from opcases.c; each
- * is generated once from the seed and run through every variant, so a
- * failure replays with GPUK_TEST_SEED alone.
+ * The cases (shapes, layouts, inputs, reference) come from the op's
+ * descriptor (opcases.c, tests/ops/); each is generated once from the seed
+ * and run through every variant, so a failure replays with GPUK_TEST_SEED
+ * alone.
  */
 #include "opsuite.h"
 
@@ -25,6 +26,7 @@
 
 #include "opcall.h"
 #include "opcases.h"
+#include "optest.h"
 #include "ref.h"
 #include "tap.h"
 
@@ -71,11 +73,8 @@ static gpuk_status launch(gpuk_context *x, const oc_case *c, gpuk_tensor *const 
     return opcall(x, &a, v);
 }
 
-/* Run c on ctx with variant v; the dense output goes to got.  Returns 1
- * when the op succeeded and every storage outside the output view came
- * back as written; else 0, with why. */
-static int run_case(gpuk_context *ctx, const oc_case *c, const char *v, float *got,
-                    char *why, size_t wl)
+int opsuite_run_case(gpuk_context *ctx, const oc_case *c, const char *v, float *got, char *why,
+                     size_t wl)
 {
     gpuk_tensor *base[4] = { 0 }, *view[4] = { 0 };
     uint32_t *img[4] = { 0 };
@@ -106,7 +105,7 @@ static int run_case(gpuk_context *ctx, const oc_case *c, const char *v, float *g
                                   a[i]->front, &view[i]);
         }
     }
-    if (st == GPUK_OK && c->op == GPUK_OP_SPMV) {
+    if (st == GPUK_OK && c->rp) { /* the case's CSR matrix */
         stage = "gpuk_csr_create";
         st = gpuk_csr_create(ctx, c->rows, c->cols, c->nnz, c->rp, c->ci, c->cv, &csr);
     }
@@ -196,7 +195,7 @@ static void cross(const suite *s, oc_case *c, const char *name, const float *got
     if (!c->cpu_tried) {
         c->cpu_tried = 1;
         c->cpu_out = oc_alloc((size_t)c->out.numel * sizeof(float));
-        if (!run_case(s->cpu, c, NULL, c->cpu_out, why, sizeof why)) {
+        if (!opsuite_run_case(s->cpu, c, NULL, c->cpu_out, why, sizeof why)) {
             tap_diag("cpu backend failed on %s %s: %s", gpuk_op_name(c->op), c->label, why);
             free(c->cpu_out);
             c->cpu_out = NULL;
@@ -222,7 +221,7 @@ static void check(const suite *s, oc_case *c, const char *vname, uint32_t flags)
     ref_cmp r;
     snprintf(name, sizeof name, "%s %s/%s %s", s->be, gpuk_op_name(c->op),
              vname ? vname : "(default)", c->label);
-    if (!run_case(s->ctx, c, vname, got, why, sizeof why)) {
+    if (!opsuite_run_case(s->ctx, c, vname, got, why, sizeof why)) {
         tap_ok(0, "%s: %s (seed %llu)", name, why, s->seed);
     } else {
         if (!c->ref[tf])
@@ -260,11 +259,10 @@ static uint32_t default_flags(gpuk_context *ctx, gpuk_op op)
 static int64_t case_work(const oc_case *c)
 {
     int64_t w = c->out.numel;
-    /* the products by name; every other op, a new one too, by the
-     * elements it moves: a rough figure that only picks what QUICK leaves
-     * out, so "every other op" is the right default here */
-    if (c->op == GPUK_OP_MATMUL || c->op == GPUK_OP_BATCHED_MATMUL ||
-        c->op == GPUK_OP_MINPLUS || c->op == GPUK_OP_GEMM)
+    /* the products (their descriptors say so) by outputs x k; every other
+     * op by the elements it moves: a rough figure that only picks what
+     * QUICK leaves out */
+    if (optest_of(c->op)->products)
         return w * (c->k > 0 ? c->k : 1);
     for (int i = 0; i < c->n_in; i++)
         w += c->in[i].numel;
@@ -307,7 +305,7 @@ static int run_logged(suite *s, const oc_case *c, const char *v, float *got, cha
             s->log = NULL;
     }
     if (s->log)
-        ran = run_case(s->log, c, v, got, why, wl);
+        ran = opsuite_run_case(s->log, c, v, got, why, wl);
     else
         snprintf(why, wl, "a GPUK_VERBOSE=2 context on %s did not open", s->be);
     fflush(stderr);

@@ -22,6 +22,21 @@
 #ifndef GPUK_TEST_OPSUITE_H
 #define GPUK_TEST_OPSUITE_H
 
+#include <stddef.h>
+
+#include <gpuk.h>
+
+#include "opcases.h"
+
 int opsuite_run(const char *backend);
+
+/* One case on ctx through variant v (NULL: the default), in guarded
+ * storage: the dense output goes to got (c->out.numel floats).  Returns 1
+ * when the op succeeded and every storage outside the output view came
+ * back as written (inputs untouched, no write past the view); else 0,
+ * with why.  Uses nothing but ctx, so threads with contexts of their own
+ * may call it at once (t_threads). */
+int opsuite_run_case(gpuk_context *ctx, const oc_case *c, const char *v, float *got, char *why,
+                     size_t wl);
 
 #endif

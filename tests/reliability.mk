@@ -27,9 +27,8 @@ tests_t_faults_LDADD = $(TEST_LIBS)
 tests_t_gpu_faults_LDADD = $(TEST_LIBS)
 tests_t_threads_CFLAGS = $(AM_CFLAGS) $(PTHREAD_LIBS)
 tests_t_threads_LDADD = $(TEST_LIBS) $(PTHREAD_LIBS)
-# the fuzz harness, built by the normal compiler, replays fuzz/corpus
-tests_t_fuzz_corpus_SOURCES = tests/t_fuzz_corpus.c fuzz/fuzz_api.c fuzz/fz_ops.c \
-	fuzz/fz_slots.c fuzz/fuzz_api.h fuzz/fz.h
+# the fuzz harness (in the test library), built by the normal compiler,
+# replays fuzz/corpus
 tests_t_fuzz_corpus_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += tests/t_rel.h tests/t_empty_cuda.sh tests/valgrind.sh tests/valgrind.supp tests/tsan.sh tests/tsan.supp \

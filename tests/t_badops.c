@@ -1,6 +1,7 @@
 /*
  * t_badops - the bad-input catalogue, part 2: the checks every op shares,
- * run table-driven over all seventeen ops.
+ * run over every op of the catalogue from its bad-input spec (the
+ * descriptors of tests/ops/, see optest.h).
  *
  * For each op, from one valid call: the context NULL; each tensor (or CSR)
  * argument NULL, destroyed, from another context, a token no context made,
@@ -18,24 +19,17 @@
 #include <gpuk.h>
 
 #include "opcall.h"
+#include "optest.h"
 #include "t_rel.h"
 #include "tap.h"
 
-#define MAXARG 4
+#define MAXARG OPTEST_MAXARG
 #define BOGUS ((uintptr_t)0xFFFFFF0000000001ull)
 
+/* One op: its catalogue row and its spec. */
 typedef struct opspec {
     gpuk_op op;
-    int n;                          /* tensor arguments, the output last */
-    const char *arg[MAXARG];
-    gpuk_dtype dt[MAXARG];
-    int ndim[MAXARG];
-    int64_t shape[MAXARG][GPUK_MAX_DIMS];
-    /* for a wrong number of dimensions, the argument the message blames
-     * (-1: the argument itself; else the index of the one whose shape
-     * then disagrees) */
-    int ndim_blame[MAXARG];
-    int optional;                   /* index of an argument that may be NULL, or -1 */
+    const optest_spec *sp;
 } opspec;
 
 static gpuk_context *ctx, *other;
@@ -49,59 +43,19 @@ static gpuk_status call(gpuk_context *c, const opspec *s, gpuk_tensor *const *t,
 {
     opcall_args a;
     opcall_init(&a, s->op);
-    for (int i = 0; i < s->n - 1; i++)
+    for (int i = 0; i < s->sp->n - 1; i++)
         a.in[i] = t[i];
-    a.out = t[s->n - 1];
+    a.out = t[s->sp->n - 1];
     a.csr = m;
     return opcall(c, &a, v);
 }
-
-#define F GPUK_F32
-#define I GPUK_I32
-static const opspec specs[] = {
-    { GPUK_OP_MATMUL, 4, { "a", "b", "bias", "c" }, { F, F, F, F }, { 2, 2, 1, 2 },
-      { { 3, 4 }, { 4, 5 }, { 5 }, { 3, 5 } }, { -1, -1, -1, -1 }, 2 },
-    { GPUK_OP_BATCHED_MATMUL, 3, { "a", "b", "c" }, { F, F, F }, { 3, 3, 3 },
-      { { 2, 3, 4 }, { 2, 4, 5 }, { 2, 3, 5 } }, { -1, -1, -1 }, -1 },
-    { GPUK_OP_MINPLUS, 3, { "a", "b", "r" }, { F, F, F }, { 2, 2, 2 },
-      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1 },
-    { GPUK_OP_TRANSPOSE, 2, { "x", "y" }, { F, F }, { 2, 2 }, { { 3, 4 }, { 4, 3 } },
-      { -1, -1 }, -1 },
-    { GPUK_OP_REDUCE, 2, { "x", "out" }, { F, F }, { 2, 1 }, { { 3, 4 }, { 4 } }, { 1, -1 },
-      -1 },
-    { GPUK_OP_ADD, 3, { "x", "y", "out" }, { F, F, F }, { 2, 2, 2 },
-      { { 2, 3 }, { 2, 3 }, { 2, 3 } }, { -1, -1, -1 }, -1 },
-    { GPUK_OP_SCALE, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1 },
-    { GPUK_OP_RELU, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1 },
-    { GPUK_OP_BIAS_RELU, 3, { "x", "bias", "out" }, { F, F, F }, { 2, 1, 2 },
-      { { 2, 3 }, { 3 }, { 2, 3 } }, { -1, -1, -1 }, -1 },
-    { GPUK_OP_COPY, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 },
-      -1 },
-    { GPUK_OP_SOFTMAX, 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } },
-      { -1, -1 }, -1 },
-    { GPUK_OP_EMBEDDING, 3, { "table", "ids", "out" }, { F, I, F }, { 2, 1, 2 },
-      { { 5, 3 }, { 4 }, { 4, 3 } }, { -1, 2, -1 }, -1 },
-    { GPUK_OP_MEANPOOL, 2, { "x", "out" }, { F, F }, { 3, 2 }, { { 2, 3, 4 }, { 2, 4 } },
-      { 1, -1 }, -1 },
-    { GPUK_OP_SPMV, 2, { "x", "y" }, { F, F }, { 1, 1 }, { { 4 }, { 3 } }, { -1, -1 }, -1 },
-    { GPUK_OP_DOT, 3, { "x", "y", "out" }, { F, F, F }, { 1, 1, 1 }, { { 5 }, { 5 }, { 1 } },
-      { -1, -1, -1 }, -1 },
-    { GPUK_OP_GEMV, 3, { "a", "x", "y" }, { F, F, F }, { 2, 1, 1 },
-      { { 3, 4 }, { 4 }, { 3 } }, { -1, -1, -1 }, -1 },
-    { GPUK_OP_GEMM, 3, { "a", "b", "c" }, { F, F, F }, { 2, 2, 2 },
-      { { 3, 4 }, { 4, 5 }, { 3, 5 } }, { -1, -1, -1 }, -1 },
-};
-#undef F
-#undef I
 
 /* A valid tensor of argument i (ids hold 0, 1, 2, ...: in range). */
 static gpuk_tensor *make(gpuk_context *c, const opspec *s, int i, gpuk_dtype dt, int ndim_delta)
 {
     int64_t shape[GPUK_MAX_DIMS];
-    int nd = s->ndim[i];
-    memcpy(shape, s->shape[i], sizeof shape);
+    int nd = s->sp->ndim[i];
+    memcpy(shape, s->sp->shape[i], sizeof shape);
     if (ndim_delta) {
         /* one more leading dimension of 1 (all the specs are below 4-D) */
         memmove(shape + 1, shape, (size_t)nd * sizeof *shape);
@@ -161,10 +115,10 @@ static void variants(const opspec *s, gpuk_tensor *const *t)
 static void one_op(const opspec *s)
 {
     gpuk_tensor *t[MAXARG], *bad[MAXARG];
-    for (int i = 0; i < s->n; i++)
-        t[i] = make(ctx, s, i, s->dt[i], 0);
+    for (int i = 0; i < s->sp->n; i++)
+        t[i] = make(ctx, s, i, s->sp->dt[i], 0);
     const char *op = gpuk_op_name(s->op);
-    int outi = s->n - 1;
+    int outi = s->sp->n - 1;
     int64_t n_out = 0;
     float *before = NULL;
 
@@ -186,13 +140,13 @@ static void one_op(const opspec *s)
     /* re-poison: the valid calls above wrote the output */
     gpuk_tensor_write(ctx, t[outi], before, (size_t)n_out * 4);
 
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->sp->n; i++) {
         char what[96];
         memcpy(bad, t, sizeof bad);
-        const char *name = s->arg[i];
+        const char *name = s->sp->arg[i];
 
         bad[i] = NULL;
-        if (i == s->optional) {
+        if (i == s->sp->optional) {
             snprintf(what, sizeof what, "%s NULL (optional)", name);
             expect_call(s, bad, csr_ctx, NULL, GPUK_OK, NULL, what);
             gpuk_tensor_write(ctx, t[outi], before, (size_t)n_out * 4);
@@ -201,12 +155,12 @@ static void one_op(const opspec *s)
             expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_NULL, name, what);
         }
 
-        bad[i] = make(ctx, s, i, s->dt[i], 0);
+        bad[i] = make(ctx, s, i, s->sp->dt[i], 0);
         gpuk_tensor_destroy(ctx, bad[i]);
         snprintf(what, sizeof what, "%s destroyed", name);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
 
-        bad[i] = make(other, s, i, s->dt[i], 0);
+        bad[i] = make(other, s, i, s->sp->dt[i], 0);
         snprintf(what, sizeof what, "%s from another context", name);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_CONTEXT, name, what);
         gpuk_tensor_destroy(other, bad[i]);
@@ -220,32 +174,38 @@ static void one_op(const opspec *s)
         snprintf(what, sizeof what, "%s a token of this context never issued", name);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
 
-        bad[i] = make(ctx, s, i, s->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32, 0);
+        bad[i] = make(ctx, s, i, s->sp->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32, 0);
         snprintf(what, sizeof what, "%s of dtype %s", name,
-                 gpuk_dtype_name(s->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32));
+                 gpuk_dtype_name(s->sp->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32));
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_DTYPE, name, what);
         gpuk_tensor_destroy(ctx, bad[i]);
 
-        bad[i] = make(ctx, s, i, s->dt[i], 1);
-        snprintf(what, sizeof what, "%s with %d dimensions", name, s->ndim[i] + 1);
+        bad[i] = make(ctx, s, i, s->sp->dt[i], 1);
+        snprintf(what, sizeof what, "%s with %d dimensions", name, s->sp->ndim[i] + 1);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_SHAPE,
-                    s->ndim_blame[i] < 0 ? name : s->arg[s->ndim_blame[i]], what);
+                    s->sp->ndim_blame[i] < 0 ? name : s->sp->arg[s->sp->ndim_blame[i]], what);
         gpuk_tensor_destroy(ctx, bad[i]);
     }
 
-    if (s->op == GPUK_OP_SPMV) {
+    if (s->sp->csr) { /* the CSR argument gets the handle checks of its own */
         gpuk_csr *dead = NULL;
         const int32_t rp[] = { 0, 1, 1, 2 }, ci[] = { 0, 3 };
         const float v[] = { 1, 2 };
         gpuk_csr_create(ctx, 3, 4, 2, rp, ci, v, &dead);
         gpuk_csr_destroy(ctx, dead);
-        expect_call(s, t, NULL, NULL, GPUK_ERR_NULL, "a", "a (CSR) NULL");
-        expect_call(s, t, dead, NULL, GPUK_ERR_HANDLE, "a", "a (CSR) destroyed");
-        expect_call(s, t, csr_other, NULL, GPUK_ERR_CONTEXT, "a", "a (CSR) from another context");
-        expect_call(s, t, (gpuk_csr *)BOGUS, NULL, GPUK_ERR_CONTEXT, "a",
-                    "a (CSR) a token no context made");
+        const char *a = s->sp->csr;
+        char what[96];
+        snprintf(what, sizeof what, "%s (CSR) NULL", a);
+        expect_call(s, t, NULL, NULL, GPUK_ERR_NULL, a, what);
+        snprintf(what, sizeof what, "%s (CSR) destroyed", a);
+        expect_call(s, t, dead, NULL, GPUK_ERR_HANDLE, a, what);
+        snprintf(what, sizeof what, "%s (CSR) from another context", a);
+        expect_call(s, t, csr_other, NULL, GPUK_ERR_CONTEXT, a, what);
+        snprintf(what, sizeof what, "%s (CSR) a token no context made", a);
+        expect_call(s, t, (gpuk_csr *)BOGUS, NULL, GPUK_ERR_CONTEXT, a, what);
+        snprintf(what, sizeof what, "%s (CSR) a token of this context never issued", a);
         expect_call(s, t, (gpuk_csr *)((uintptr_t)csr_ctx + (1u << 30)), NULL, GPUK_ERR_HANDLE,
-                    "a", "a (CSR) a token of this context never issued");
+                    a, what);
     }
 
     /* none of the failed calls may have touched the output */
@@ -254,7 +214,7 @@ static void one_op(const opspec *s)
            "%s: the output is untouched by all the rejected calls", op);
     free(after);
     free(before);
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->sp->n; i++)
         gpuk_tensor_destroy(ctx, t[i]);
 }
 
@@ -271,15 +231,25 @@ int main(void)
         tap_ok(0, "creating the CSR matrices: %s", gpuk_context_error(ctx));
         return tap_done();
     }
-    size_t n = sizeof specs / sizeof specs[0], in_order = 0;
-    for (size_t i = 0; i < n; i++) {
-        one_op(&specs[i]);
-        in_order += specs[i].op == (gpuk_op)(GPUK_OP_FIRST + (int)i);
+    /* the registry: one complete descriptor per row of GPUK_OP_MAP (a
+     * missing one does not even link), each filed under its own op */
+    int nops = GPUK_OP_LAST - GPUK_OP_FIRST + 1, complete = 0;
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
+        const optest *d = optest_of((gpuk_op)op);
+        int whole = d->op == (gpuk_op)op && d->cases && d->ref && d->spec.n > 1 &&
+                    d->spec.n <= MAXARG && d->badshape && d->empty && d->fuzz;
+        if (!whole)
+            tap_diag("  the descriptor of %s is incomplete or filed under op %d",
+                     gpuk_op_name((gpuk_op)op), (int)d->op);
+        complete += whole;
     }
-    /* a row of GPUK_OP_MAP without a spec here would go untested */
-    tap_ok(n == GPUK_OP_LAST - GPUK_OP_FIRST + 1 && in_order == n,
-           "the table has one spec per op of the catalogue, in its order (%zu of %d)", in_order,
-           GPUK_OP_LAST - GPUK_OP_FIRST + 1);
+    tap_ok(complete == nops, "every op of the catalogue has a complete descriptor of its own "
+           "(%d of %d)", complete, nops);
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
+        const opspec s = { (gpuk_op)op, &optest_of((gpuk_op)op)->spec };
+        if (s.sp->n > 1 && s.sp->n <= MAXARG)   /* else the check above failed */
+            one_op(&s);
+    }
     gpuk_context_close(other);
     gpuk_context_close(ctx);
     return tap_done();

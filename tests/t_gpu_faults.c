@@ -41,12 +41,19 @@ static int matmul_all(const char *when)
         tap_diag("  %s", gpuk_context_error(ctx));
         return 0;
     }
+    /* the reference of the call, as ref_op() takes it (tests/ref.h) */
+    ref_args ra;
+    memset(&ra, 0, sizeof ra);
+    ra.op = GPUK_OP_MATMUL;
+    ra.in[0] = (ref_operand){ 2, { m, k }, a };
+    ra.in[1] = (ref_operand){ 2, { k, n }, b };
+    ra.out = (ref_operand){ 2, { m, n }, NULL };
     size_t nv = 0;
     gpuk_variant_count(ctx, GPUK_OP_MATMUL, &nv);
     for (size_t i = 0; i < nv; i++) {
         gpuk_variant_info vi;
         gpuk_variant_get(ctx, GPUK_OP_MATMUL, i, &vi);
-        ref_matmul(m, k, n, a, b, NULL, ref_unit_roundoff(vi.flags), ref, bd);
+        ref_op(&ra, ref_unit_roundoff(vi.flags), ref, bd);
         gpuk_status st = gpuk_matmul(ctx, ta, tb, NULL, tc, vi.name);
         ref_cmp res = { 0 };
         if (st == GPUK_OK && (st = gpuk_tensor_read(ctx, tc, c, sizeof c)) == GPUK_OK)

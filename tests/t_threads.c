@@ -3,12 +3,14 @@
  * independent and may be used from different threads at the same time.
  *
  * NTHREADS threads each open their own cpu context and, for ROUNDS rounds,
- * run every variant of eight ops on inputs of their own, comparing each
- * result with the float64 reference; each round also opens and closes a
- * second context (the loader and the context counter under contention)
- * and passes a neighbour thread's tensor handle to its own context, which
- * must answer GPUK_ERR_CONTEXT without reading the neighbour's state.
- * The threads only record; the main thread prints the TAP lines.
+ * run every variant of every op of the catalogue on small cases of the op
+ * suite (its descriptors, tests/ops/), each thread and round with inputs
+ * of their own, in guarded storage, comparing each result with the
+ * float64 reference; each round also opens and closes a second context
+ * (the loader and the context counter under contention) and passes a
+ * neighbour thread's tensor handle to its own context, which must answer
+ * GPUK_ERR_CONTEXT without reading the neighbour's state.  The threads
+ * only record; the main thread prints the TAP lines.
  *
  * Built with -fsanitize=thread (tests/tsan.sh) this is the ThreadSanitizer
  * run.  There the vendor-library rungs (OpenBLAS) are skipped: OpenBLAS's
@@ -26,7 +28,8 @@
 
 #include <gpuk.h>
 
-#include "opcall.h"
+#include "opcases.h"
+#include "opsuite.h"
 #include "ref.h"
 #include "t_rel.h"
 #include "tap.h"
@@ -43,6 +46,10 @@
 #endif
 
 #define NTHREADS 4
+/* the op suite's cases 1 and 2 of each op: small (tens to a few thousand
+ * outputs), in two layouts, and quick under TSan and valgrind */
+#define FIRST_CASE 1
+#define LAST_CASE 2
 
 typedef struct worker {
     int id;
@@ -68,11 +75,6 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static float rnd(uint64_t *s)
-{
-    return (float)((double)(next(s) >> 11) * 0x1p-53 * 2.0 - 1.0);
-}
-
 static gpuk_tensor *tensor(worker *w, int nd, const int64_t *shape, const float *v)
 {
     gpuk_tensor *t = NULL;
@@ -92,15 +94,15 @@ static void note_bad(worker *w, const char *fmt, const char *a, const char *b, c
         snprintf(w->first_bad, sizeof w->first_bad, fmt, a, b, c);
 }
 
-/* Run the call on every variant; compare its output (n elements) with
- * ref/bound, bit for bit for the ops the catalogue marks exact. */
-static void every_variant(worker *w, const opcall_args *call, int64_t n, const double *ref,
-                          const double *bound)
+/* Run case c on every variant of its op; compare its output with the
+ * reference, bit for bit for the ops the catalogue marks exact. */
+static void every_variant(worker *w, oc_case *c)
 {
     size_t nv = 0;
-    gpuk_op op = call->op;
+    gpuk_op op = c->op;
+    char why[512];
     gpuk_variant_count(w->ctx, op, &nv);
-    float *got = malloc((size_t)n * 4 + 4);
+    float *got = oc_alloc((size_t)c->out.numel * 4);
     for (size_t k = 0; k < nv; k++) {
         gpuk_variant_info vi;
         gpuk_variant_get(w->ctx, op, k, &vi);
@@ -109,115 +111,35 @@ static void every_variant(worker *w, const opcall_args *call, int64_t n, const d
             continue;
         }
         w->runs++;
-        gpuk_status st = opcall(w->ctx, call, vi.name);
-        if (st != GPUK_OK) {
-            note_bad(w, "%s/%s: %s", gpuk_op_name(op), vi.name, gpuk_context_error(w->ctx));
+        if (!opsuite_run_case(w->ctx, c, vi.name, got, why, sizeof why)) {
+            note_bad(w, "%s/%s: %.160s", gpuk_op_name(op), vi.name, why);
             continue;
         }
+        int tf = (vi.flags & GPUK_VARIANT_TF32) != 0;
+        if (!c->ref[tf])
+            oc_ref(c, tf);
         ref_cmp res;
-        gpuk_tensor_read(w->ctx, call->out, got, (size_t)n * 4);
-        ref_compare(n, got, ref, bound, gpuk_op_exact(op) == 1, &res);
+        ref_compare(c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &res);
         if (res.bad)
-            note_bad(w, "%s/%s: %s", gpuk_op_name(op), vi.name, "differs from the reference");
+            note_bad(w, "%s/%s %s: differs from the reference", gpuk_op_name(op), vi.name,
+                     c->label);
     }
     free(got);
 }
 
-/* A call of op on x, y, z into out (opcall.h), the other scalars at their
- * opcall_init values. */
-static opcall_args C(gpuk_op op, gpuk_tensor *x, gpuk_tensor *y, gpuk_tensor *z, gpuk_tensor *out)
-{
-    opcall_args a;
-    opcall_init(&a, op);
-    a.in[0] = x;
-    a.in[1] = y;
-    a.in[2] = z;
-    a.out = out;
-    return a;
-}
-
-/* One round: every variant of the eight ops on fresh inputs. */
+/* One round: the small cases of every op, through every variant, on
+ * inputs drawn from the worker's own stream. */
 static void round_of_ops(worker *w)
 {
-    const int64_t m = 37, k = 29, n = 41;
-    const double u = REF_U_FP32;
-    float *a = malloc(m * k * 4), *b = malloc(k * n * 4), *bias = malloc(n * 4);
-    double *ref = malloc(m * n * 8), *bd = malloc(m * n * 8);
-    for (int64_t i = 0; i < m * k; i++)
-        a[i] = rnd(&w->seed);
-    for (int64_t i = 0; i < k * n; i++)
-        b[i] = rnd(&w->seed);
-    for (int64_t i = 0; i < n; i++)
-        bias[i] = rnd(&w->seed);
-    gpuk_tensor *ta = tensor(w, 2, REL_SHAPE(m, k), a), *tb = tensor(w, 2, REL_SHAPE(k, n), b);
-    gpuk_tensor *tbias = tensor(w, 1, REL_SHAPE(n), bias);
-    gpuk_tensor *to = tensor(w, 2, REL_SHAPE(m, n), NULL);
-
-    ref_matmul(m, k, n, a, b, bias, u, ref, bd);
-    opcall_args call = C(GPUK_OP_MATMUL, ta, tb, tbias, to);
-    every_variant(w, &call, m * n, ref, bd);
-    ref_minplus(m, k, n, a, b, ref, bd);
-    call = C(GPUK_OP_MINPLUS, ta, tb, NULL, to);
-    every_variant(w, &call, m * n, ref, bd);
-    /* gemm with a read as [k, m]: the same floats, transposed */
-    gpuk_tensor *at = tensor(w, 2, REL_SHAPE(k, m), a);
-    ref_gemm(1, 0, m, n, k, 1.5f, a, b, 0.0f, NULL, u, ref, bd);
-    call = C(GPUK_OP_GEMM, at, tb, NULL, to);
-    call.trans_a = GPUK_TRANS;
-    call.alpha = 1.5f;
-    every_variant(w, &call, m * n, ref, bd);
-
-    gpuk_tensor *sm = tensor(w, 2, REL_SHAPE(m, k), NULL);
-    ref_softmax(m, k, a, u, ref, bd);
-    call = C(GPUK_OP_SOFTMAX, ta, NULL, NULL, sm);
-    every_variant(w, &call, m * k, ref, bd);
-    gpuk_tensor *tr = tensor(w, 2, REL_SHAPE(k, m), NULL);
-    ref_transpose(m, k, a, ref, bd);
-    call = C(GPUK_OP_TRANSPOSE, ta, NULL, NULL, tr);
-    every_variant(w, &call, m * k, ref, bd);
-    gpuk_tensor *red = tensor(w, 1, REL_SHAPE(k), NULL);
-    ref_reduce(0, 2, REL_SHAPE(m, k), 0, a, u, ref, bd);
-    call = C(GPUK_OP_REDUCE, ta, NULL, NULL, red);
-    every_variant(w, &call, k, ref, bd);
-    gpuk_tensor *a2 = tensor(w, 2, REL_SHAPE(m, k), a + 0), *sum = tensor(w, 2, REL_SHAPE(m, k), NULL);
-    ref_add(m * k, a, a, u, ref, bd);
-    call = C(GPUK_OP_ADD, ta, a2, NULL, sum);
-    every_variant(w, &call, m * k, ref, bd);
-
-    /* a CSR matrix of m rows, k columns, about one entry in four */
-    int32_t *rp = malloc((m + 1) * 4), *ci = malloc(m * k * 4);
-    float *cv = malloc(m * k * 4);
-    int32_t nnz = 0;
-    rp[0] = 0;
-    for (int64_t i = 0; i < m; i++) {
-        for (int64_t j = 0; j < k; j++)
-            if (next(&w->seed) % 4 == 0) {
-                ci[nnz] = (int32_t)j;
-                cv[nnz++] = rnd(&w->seed);
-            }
-        rp[i + 1] = nnz;
-    }
-    gpuk_csr *csr = NULL;
-    if (gpuk_csr_create(w->ctx, m, k, nnz, rp, ci, cv, &csr) != GPUK_OK)
-        note_bad(w, "%s%s%s", "csr_create: ", gpuk_context_error(w->ctx), "");
-    gpuk_tensor *xv = tensor(w, 1, REL_SHAPE(k), b), *yv = tensor(w, 1, REL_SHAPE(m), NULL);
-    ref_spmv(m, rp, ci, cv, b, u, ref, bd);
-    call = C(GPUK_OP_SPMV, xv, NULL, NULL, yv);
-    call.csr = csr;
-    every_variant(w, &call, m, ref, bd);
-
-    gpuk_csr_destroy(w->ctx, csr);
-    gpuk_tensor *all[] = { ta, tb, tbias, to, at, sm, tr, red, a2, sum, xv, yv };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        gpuk_tensor_destroy(w->ctx, all[i]);
-    free(rp);
-    free(ci);
-    free(cv);
-    free(a);
-    free(b);
-    free(bias);
-    free(ref);
-    free(bd);
+    uint64_t seed = next(&w->seed);
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
+        for (int idx = FIRST_CASE; idx <= LAST_CASE; idx++) {
+            oc_case c;
+            if (!oc_build((gpuk_op)op, idx, seed, &c))
+                continue;
+            every_variant(w, &c);
+            oc_free(&c);
+        }
 }
 
 static void *work(void *p)

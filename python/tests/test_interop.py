@@ -106,6 +106,7 @@ def test_cuda_every_rung_against_numpy(cuda_ctx, rng):
         close(gpuk.sum(ta, 0, variant=v.name).numpy(), a.astype(np.float64).sum(0), 70)
     for v in cuda_ctx.variants("add"):
         assert np.array_equal(gpuk.add(ta, ta, variant=v.name).numpy(), a + a)
+    ref = a.astype(np.float64) @ b   # the matmul reference again: ref held min-plus's
     for v in cuda_ctx.variants("gemm"):
         close(gpuk.gemm(ta, tb, alpha=2.0, variant=v.name).numpy(), 2 * ref, 45, v.tf32)
 
