@@ -240,6 +240,11 @@ static void op_table(bench *b, FILE *f, int md, gpuk_op op)
             snprintf(note, sizeof note, "%s", r->msg);
         else
             flags_text(note, sizeof note, r->flags & ~GPUK_VARIANT_DEFAULT);
+        if (r->status == ROW_OK && r->pct > 100.0) {
+            size_t at = strlen(note);
+            snprintf(note + at, sizeof note - at, "%sABOVE CEILING: a measurement error, not a "
+                     "result", at ? "; " : "");
+        }
         const char *cells[] = {b->be[r->be].name, r->variant, r->shape, med, mm, gf, gb, pct,
                                xp, xn, ol, note};
         tab_add(&t, cells);
@@ -251,6 +256,24 @@ static void op_table(bench *b, FILE *f, int md, gpuk_op op)
     tab_free(&t);
 }
 
+/* A ceiling is the most the machine does: a row above it means the ceiling
+ * was measured wrong (or does not apply, as DRAM bandwidth to data that
+ * stays in a cache), or the row's time was.  Said once, loudly, so no one
+ * quotes such a row as a result. */
+static void above_ceiling(const bench *b, FILE *f, int md)
+{
+    int n = 0;
+    for (size_t i = 0; i < b->n_rows; i++)
+        n += b->rows[i].status == ROW_OK && b->rows[i].pct > 100.0;
+    if (!n)
+        return;
+    fprintf(f, "%s%d row%s above 100%% of %s ceiling (marked ABOVE CEILING): a measurement "
+            "error, not a result: either the ceiling is too low (a micro-kernel short of the "
+            "hardware, or DRAM bandwidth set against data a cache holds) or the time is "
+            "wrong.\n", md ? "\n**Warning.** " : "\nWARNING: ", n, n == 1 ? "" : "s",
+            n == 1 ? "its" : "their");
+}
+
 static void text_report(bench *b, FILE *f, int md)
 {
     header(b, f, md);
@@ -260,6 +283,7 @@ static void text_report(bench *b, FILE *f, int md)
                    "(above 1: ours is faster).\n");
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
         op_table(b, f, md, (gpuk_op)op);
+    above_ceiling(b, f, md);
     summary_table(b, f, md);
 }
 
