@@ -6,10 +6,13 @@
 #
 # STEPs: env       nvidia-smi, nvcc, CPU
 #        build     configure --with-cuda in _build/ and make (no autotools needed:
-#                  carry configure, Makefile.in, aclocal.m4, build-aux, m4, config.h.in)
+#                  carry configure, Makefile.in, aclocal.m4, build-aux, m4, config.h.in;
+#                  $CONFIGURE_ARGS is passed on, e.g. CPPFLAGS=-I.../include for a
+#                  carried dlpack/dlpack.h, which the GPU machine lacks)
 #        check     make check (the CUDA tests must run, not skip)
 #        sanitize  compute-sanitizer memcheck, racecheck, synccheck, initcheck
-#                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes)
+#                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes) and
+#                  tests/t_interop_cuda (wrap, DLPack, the staging pool)
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
 #                  ($BENCH_ARGS is passed on to gpuk-bench)
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
@@ -49,7 +52,8 @@ do_env() {
 }
 do_build() {
   mkdir -p "$build" && cd "$build" &&
-  { [ -f config.status ] || "$src/configure" --with-cuda --disable-maintainer-mode; } &&
+  { [ -f config.status ] || "$src/configure" --with-cuda --disable-maintainer-mode \
+      ${CONFIGURE_ARGS:-}; } &&
   make -j"$jobs"
 }
 do_check() {
@@ -60,18 +64,22 @@ do_check() {
 }
 do_sanitize() {
   cd "$build" || return 1
-  local rc=0
-  for tool in memcheck racecheck synccheck initcheck; do
-    # racecheck: cuSPARSE's own csrmv kernel reports a shared-memory hazard
-    # even when called alone, outside libgpuk, with correct results
-    # (bench/results/h200-2026-11-21-issue3.md); only our kernels are judged
-    local extra=
-    [ "$tool" = racecheck ] && extra="--kernel-name-exclude kns=cusparse"
-    GPUK_TEST_QUICK=${GPUK_TEST_QUICK-1} timeout 900 ./libtool --mode=execute compute-sanitizer \
-      --tool "$tool" $extra --error-exitcode 99 tests/t_ops_cuda > "$logs/sanitizer-$tool.log" 2>&1
-    local r=$?
-    echo "$tool: rc=$r; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool.log" | tail -1)"
-    [ $r -eq 0 ] || rc=$r
+  local rc=0 prog
+  for prog in t_ops_cuda t_interop_cuda; do
+    for tool in memcheck racecheck synccheck initcheck; do
+      # racecheck: cuSPARSE's own csrmv kernel reports a shared-memory hazard
+      # even when called alone, outside libgpuk, with correct results
+      # (bench/results/h200-2026-11-21-issue3.md); only our kernels are judged
+      local extra=
+      [ "$tool" = racecheck ] && extra="--kernel-name-exclude kns=cusparse"
+      GPUK_TEST_QUICK=${GPUK_TEST_QUICK-1} timeout 900 ./libtool --mode=execute compute-sanitizer \
+        --tool "$tool" $extra --error-exitcode 99 tests/$prog > "$logs/sanitizer-$prog-$tool.log" 2>&1
+      local r=$?
+      echo "$prog $tool: rc=$r; $(grep -cE '^ok' "$logs/sanitizer-$prog-$tool.log") ok," \
+        "$(grep -cE '^not ok' "$logs/sanitizer-$prog-$tool.log") not ok;" \
+        "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$prog-$tool.log" | tail -1)"
+      [ $r -eq 0 ] || rc=$r
+    done
   done
   return $rc
 }
