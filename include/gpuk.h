@@ -461,6 +461,19 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a,
 gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
                          gpuk_tensor *r, const char *variant);
 
+/* r[i,j] = min(r[i,j], min_k (a[i,k] + b[k,j])): min-plus that folds its
+ * product into r (panels of a larger k, one after another).  The old
+ * value is one more candidate of the same minimum, under the same rules:
+ * a NaN in r is skipped like a NaN sum (so r is never NaN afterwards), and
+ * a +0/-0 tie, the old value included, gives -0.  So the result is
+ * exactly fmin(r, p) with -0 below +0, p being what gpuk_minplus would
+ * write, and bit-exact on every backend and variant; with k = 0 (p all
+ * +inf) r keeps every value but NaN, which becomes +inf.  The same
+ * arguments and checks as gpuk_minplus; a backend plugin built for ABI
+ * 2.1 or older cannot do it (GPUK_ERR_UNSUPPORTED). */
+gpuk_status gpuk_minplus_update(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                                gpuk_tensor *r, const char *variant);
+
 /* y[n,m] = x[m,n]^T. */
 gpuk_status gpuk_transpose(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *y,
                            const char *variant);

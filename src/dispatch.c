@@ -1,8 +1,9 @@
 /*
  * dispatch.c - from validated arguments to a row of the backend's kernel
- * table, keyed by (op, dtype, variant): the op's dtype, variant lookup
- * (name or alias), the empty-output shortcut, the call, the GPUK_VERBOSE=2
- * op log, and the GPUK_CHECK shadow run.
+ * table, keyed by (op, dtype, variant): the op's dtype, the plugin's ABI
+ * minor for calls that need a later one, variant lookup (name or alias),
+ * the empty-output shortcut, the call, the GPUK_VERBOSE=2 op log, and the
+ * GPUK_CHECK shadow run.
  */
 #include "gpuk_internal.h"
 
@@ -40,6 +41,16 @@ gpuk_status gk_op_dtype(gpuk_context *ctx, gpuk_op op, const gk_tensor *lead, co
     }
     *out = lead->dtype;
     return GPUK_OK;
+}
+
+gpuk_status gk_need_abi_minor(gpuk_context *ctx, uint32_t minor, const char *what)
+{
+    const gpuk_backend *be = ctx->be;
+    if (be->abi_minor >= minor)
+        return GPUK_OK;
+    return gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s (plugin ABI %u.%u) predates ABI "
+                   "%u.%u, which it needs", what, be->name, be->abi_major, be->abi_minor,
+                   GPUK_ABI_MAJOR, minor);
 }
 
 const gpuk_kernel *gk_nth_kernel(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype, size_t i)
@@ -121,6 +132,8 @@ static void log_op(gpuk_context *ctx, const gpuk_args *a, const gpuk_kernel *k, 
         if (at < sizeof line)
             at += (size_t)snprintf(line + at, sizeof line - at, "]");
     }
+    if (a->accumulate && at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, " accumulate");
     if (a->csr && at < sizeof line)
         at += (size_t)snprintf(line + at, sizeof line - at, " csr[%lldx%lld nnz %lld]",
                                (long long)a->csr->rows, (long long)a->csr->cols,

@@ -218,6 +218,10 @@ uint32_t gk_op_dtypes(const gpuk_context *ctx, gpuk_op op);
  * at all). */
 gpuk_status gk_op_dtype(gpuk_context *ctx, gpuk_op op, const gk_tensor *lead, const char *name,
                         gpuk_dtype *out);
+/* A call that sets a gpuk_args member appended in ABI 2.<minor> (one an
+ * older plugin would not read): GPUK_ERR_UNSUPPORTED, naming what and the
+ * plugin's ABI, unless the context's plugin is at least that minor. */
+gpuk_status gk_need_abi_minor(gpuk_context *ctx, uint32_t minor, const char *what);
 /* Find the variant, skip empty outputs, run, log, shadow-check. */
 gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant);
 /* The row of (op, dtype) named variant (or its alias); NULL or "auto":

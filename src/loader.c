@@ -403,13 +403,15 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
         return st;
     }
     /* the minor version: members and rows past this core's are ignored,
-     * members a plugin of an older minor lacks count as absent (GK_BE_HAS) */
+     * members a plugin of an older minor lacks count as absent (GK_BE_HAS),
+     * and what needs a later minor is refused (gk_need_abi_minor) */
     if (be->abi_minor != GPUK_ABI_MINOR)
         gk_report_add(rep, backend, path, GPUK_OK, "note: plugin ABI %u.%u, this libgpuk %u.%u: "
-                      "%s", be->abi_major, be->abi_minor, GPUK_ABI_MAJOR, GPUK_ABI_MINOR,
+                      "%s%s", be->abi_major, be->abi_minor, GPUK_ABI_MAJOR, GPUK_ABI_MINOR,
                       be->abi_minor > GPUK_ABI_MINOR
                           ? "what the newer minor added is ignored"
-                          : "members added since count as absent");
+                          : "members added since count as absent",
+                      be->abi_minor < 2 ? "; no gpuk_minplus_update (2.2)" : "");
     if (skipped[0])
         gk_report_add(rep, backend, path, GPUK_OK, "note: skipped kernel rows this libgpuk "
                       "does not know: %s", skipped);

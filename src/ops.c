@@ -158,14 +158,18 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a, const g
     return gk_dispatch(ctx, &args, variant);
 }
 
-gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
-                         gpuk_tensor *r, const char *variant)
+/* gpuk_minplus and gpuk_minplus_update: one op, one set of rules; the
+ * update reads r, which a plugin older than ABI 2.2 would not know to do. */
+static gpuk_status minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                           gpuk_tensor *r, const char *variant, int accumulate)
 {
     ENTER();
     ARG(A, a, "a");
     ARG(B, b, "b");
     ARG(R, r, "r");
     DTYPE(GPUK_OP_MINPLUS, A, "a");
+    if (accumulate)
+        CHECK(gk_need_abi_minor(ctx, 2, "gpuk_minplus_update"));
     CHECK(dense(ctx, A, dt, 2, 2, "a"));
     CHECK(dense(ctx, B, dt, 2, 2, "b"));
     CHECK(dense(ctx, R, dt, 2, 2, "r"));
@@ -181,7 +185,20 @@ gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_ten
     gk_desc(B, &args.in[1]);
     gk_desc(R, &args.out);
     args.n_in = 2;
+    args.accumulate = accumulate;
     return gk_dispatch(ctx, &args, variant);
+}
+
+gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                         gpuk_tensor *r, const char *variant)
+{
+    return minplus(ctx, a, b, r, variant, 0);
+}
+
+gpuk_status gpuk_minplus_update(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
+                                gpuk_tensor *r, const char *variant)
+{
+    return minplus(ctx, a, b, r, variant, 1);
 }
 
 gpuk_status gpuk_transpose(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *y,

@@ -3,10 +3,12 @@
  * first (naive) rung and the two answers compared.
  *
  * Before the kernel runs, its inputs are copied to the host (an op may
- * overwrite its own input in place, and GEMM/GEMV read their output when
- * beta != 0).  Afterwards the output is read back, the naive CPU rung runs
- * on the host copies (the CPU backend works on plain host pointers), and
- * each element must agree:
+ * overwrite its own input in place, GEMM/GEMV read their output when
+ * beta != 0, and so does min-plus when it accumulates, in
+ * gpuk_minplus_update).  Afterwards the output is read back, the naive CPU
+ * rung runs on the host copies (the CPU backend works on plain host
+ * pointers), starting from the output's initial contents, and each element
+ * must agree:
  *   - bit for bit for the ops the catalogue of gpuk.h marks exact (at most
  *     one rounding per element: min-plus, transpose, copy, gather, relu,
  *     add, scale, bias+relu);
@@ -76,6 +78,14 @@ gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status
         return NULL;
     }
     sh->host = *args;
+    /* the replay hands the shadow's plugin the same arguments: it must
+     * know every member set (an update reads r: ABI 2.2) */
+    if (args->accumulate && ctx->shadow->be->abi_minor < 2) {
+        *st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "GPUK_CHECK: the cpu shadow (plugin ABI %u.%u) "
+                      "cannot replay gpuk_minplus_update, which needs ABI %u.2",
+                      ctx->shadow->be->abi_major, ctx->shadow->be->abi_minor, GPUK_ABI_MAJOR);
+        goto fail;
+    }
     for (int i = 0; i < args->n_in; i++)
         if ((*st = snapshot(ctx, &args->in[i], &sh->buf[i], &sh->host.in[i])) != GPUK_OK)
             goto fail;
@@ -112,8 +122,9 @@ fail:
     return NULL;
 }
 
-/* Run the naive rung on host copies: out receives the result; with abs,
- * on |inputs| (and |alpha|, |beta|, |initial out|). */
+/* Run the naive rung on host copies: out receives the result, starting
+ * from the initial output (beta, a min-plus update); with abs, on |inputs|
+ * (and |alpha|, |beta|, |initial out|). */
 static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_shadow *sh,
                           float *out, int abs_inputs)
 {
@@ -121,7 +132,7 @@ static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_sh
     gpuk_args a = sh->host;
     void *tmp[4] = { 0 };
     size_t n_out = (size_t)gpuk_tdesc_numel(&a.out);
-    memcpy(out, sh->buf[3], n_out * sizeof *out);   /* the initial output (beta) */
+    memcpy(out, sh->buf[3], n_out * sizeof *out);   /* the initial output (beta, update) */
     a.out.data = out;
     gpuk_csr_desc csr;
     if (abs_inputs) {
@@ -262,8 +273,9 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
         if (exact || isinf(worst_ratio))
             st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
                          "rung: out%s = %.9g, expected %.9g (must match exactly); out has %zu "
-                         "elements", gpuk_op_name(args->op), k->variant, ctx->be->name,
-                         ref->variant, shape, got[worst], want[worst], n);
+                         "elements%s", gpuk_op_name(args->op), k->variant, ctx->be->name,
+                         ref->variant, shape, got[worst], want[worst], n,
+                         args->accumulate ? " (an update: out was folded in)" : "");
         else
             st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
                          "rung: out%s = %.9g, expected %.9g, error %.3g > bound %.3g; out has "

@@ -44,7 +44,8 @@ FAKE_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 check_LTLIBRARIES += tests/fake_ok.la tests/fake_abi1.la tests/fake_minor99.la \
 	tests/fake_noentry.la tests/fake_probefail.la tests/fake_initfail.la \
 	tests/fake_small.la tests/fake_duprows.la tests/fake_wrong.la tests/fake_future.la \
-	tests/fake_shortrows.la tests/fake_nodtype.la tests/fake_twodefaults.la
+	tests/fake_shortrows.la tests/fake_nodtype.la tests/fake_twodefaults.la \
+	tests/fake_minor1.la
 tests_fake_ok_la_SOURCES = tests/plugin_fake.c
 tests_fake_ok_la_CFLAGS = $(FAKE_CFLAGS)
 tests_fake_ok_la_LDFLAGS = $(FAKE_LDFLAGS)
@@ -72,6 +73,9 @@ tests_fake_duprows_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_wrong_la_SOURCES = tests/plugin_fake.c
 tests_fake_wrong_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_WRONG
 tests_fake_wrong_la_LDFLAGS = $(FAKE_LDFLAGS)
+tests_fake_minor1_la_SOURCES = tests/plugin_fake.c
+tests_fake_minor1_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_ABI_MINOR=1
+tests_fake_minor1_la_LDFLAGS = $(FAKE_LDFLAGS)
 tests_fake_future_la_SOURCES = tests/plugin_fake.c
 tests_fake_future_la_CFLAGS = $(FAKE_CFLAGS) -DFAKE_FUTURE
 tests_fake_future_la_LDFLAGS = $(FAKE_LDFLAGS)

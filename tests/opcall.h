@@ -17,6 +17,12 @@
  *
  * Scalars are plain ints, not the enums, so a test can pass values outside
  * them (a bad trans or reduce kind) and see the library refuse them.
+ *
+ * kind is the op's kind: reduce's gpuk_reduce_kind, and for min-plus
+ * which of its two functions runs (0 gpuk_minplus, OPCALL_MINPLUS_UPDATE
+ * gpuk_minplus_update, r = min(r, a (x) b)).  So every caller that carries
+ * a case's kind (the op suite, the reference, the fuzz harness) runs and
+ * checks the update through the one descriptor of min-plus.
  */
 #ifndef GPUK_TEST_OPCALL_H
 #define GPUK_TEST_OPCALL_H
@@ -32,6 +38,9 @@ typedef struct opcall_args {
     int trans_a, trans_b;
     int axis, kind;
 } opcall_args;
+
+/* min-plus's kind for gpuk_minplus_update (any nonzero kind calls it) */
+#define OPCALL_MINPLUS_UPDATE 1
 
 /* args for op with no operands yet: every tensor NULL, alpha 1, beta 0,
  * no transposes, axis 0, a sum. */

@@ -74,6 +74,10 @@ typedef struct optest {
     void (*ref)(const ref_args *a, double u, double *ref, double *bound);
 
     optest_spec spec;                   /* t_badops */
+    /* t_badops too: the name of the op's second function on the same
+     * arguments, which opcall runs for opcall_args.kind = 1 (min-plus:
+     * "minplus_update"), checked as the first is; NULL: the op has one */
+    const char *second;
     void (*badshape)(gpuk_context *ctx); /* t_badshape: the op's own rules, REL_EXPECT each */
     void (*empty)(gpuk_context *ctx);   /* t_empty: empty outputs and sums, NaN and inf */
 

@@ -135,6 +135,26 @@ static gpuk_status copy_i32_k(gpuk_bctx *b, const gpuk_args *a)
     return st;
 }
 
+/* min-plus, naive, for the plugin of an older minor (no update member) */
+static gpuk_status minplus_k(gpuk_bctx *b, const gpuk_args *a)
+{
+    gpuk_status st = args_ok(b, a, GPUK_F32);
+    if (st != GPUK_OK)
+        return st;
+    const gpuk_tdesc *A = &a->in[0], *B = &a->in[1], *R = &a->out;
+    for (int64_t i = 0; i < R->shape[0]; i++)
+        for (int64_t j = 0; j < R->shape[1]; j++) {
+            float m = __builtin_inff();
+            for (int64_t p = 0; p < A->shape[1]; p++) {
+                float s = ((const float *)A->data)[i * A->stride[0] + p] +
+                          ((const float *)B->data)[p * B->stride[0] + j];
+                m = s < m ? s : m;
+            }
+            ((float *)R->data)[i * R->stride[0] + j] = m;
+        }
+    return GPUK_OK;
+}
+
 static gpuk_status matmul_k(gpuk_bctx *b, const gpuk_args *a)
 {
     gpuk_status st = args_ok(b, a, GPUK_F32);
@@ -178,6 +198,8 @@ static const fake_row kernels[] = {
         NULL } LATER },
     { { GPUK_OP_MATMUL, GPUK_DT_F32, "naive", GPUK_KF_DEFAULT, matmul_k, "triple loop", NULL }
       LATER },
+    { { GPUK_OP_MINPLUS, GPUK_DT_F32, "naive", GPUK_KF_DEFAULT, minplus_k, "triple loop",
+        NULL } LATER },
 #ifdef FAKE_DUP_ROWS
     { { GPUK_OP_MATMUL, GPUK_DT_F32, "naive", 0, matmul_k, "the same row again", NULL } LATER },
 #endif

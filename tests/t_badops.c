@@ -8,8 +8,11 @@
  * a token of this context that was never issued, of the wrong dtype, of
  * the wrong number of dimensions; the variant unknown, empty, or in the
  * wrong case (the message must list the variants that exist); and then
- * that none of those failed calls wrote to the output.  The rules peculiar
- * to each op (shapes, layouts, aliasing, enums, ids) are t_badshape.
+ * that none of those failed calls wrote to the output.  An op with a
+ * second function on the same arguments (min-plus's gpuk_minplus_update,
+ * its descriptor's `second`) gets all of it again through that one.  The
+ * rules peculiar to each op (shapes, layouts, aliasing, enums, ids) are
+ * t_badshape.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,10 +29,14 @@
 #define MAXARG OPTEST_MAXARG
 #define BOGUS ((uintptr_t)0xFFFFFF0000000001ull)
 
-/* One op: its catalogue row and its spec. */
+/* One function of an op: its catalogue row, its spec, and which of the
+ * op's functions (opcall_args.kind: 0 the first, 1 the descriptor's second)
+ * under what name. */
 typedef struct opspec {
     gpuk_op op;
     const optest_spec *sp;
+    int second;
+    const char *name;
 } opspec;
 
 static gpuk_context *ctx, *other;
@@ -43,6 +50,8 @@ static gpuk_status call(gpuk_context *c, const opspec *s, gpuk_tensor *const *t,
 {
     opcall_args a;
     opcall_init(&a, s->op);
+    if (s->second)
+        a.kind = 1;
     for (int i = 0; i < s->sp->n - 1; i++)
         a.in[i] = t[i];
     a.out = t[s->sp->n - 1];
@@ -70,7 +79,7 @@ static void expect_call(const opspec *s, gpuk_tensor *const *t, const gpuk_csr *
                         const char *what)
 {
     char line[160];
-    snprintf(line, sizeof line, "%s: %s", gpuk_op_name(s->op), what);
+    snprintf(line, sizeof line, "%s: %s", s->name, what);
     rel_expect(ctx, call(ctx, s, t, m, variant), want, blame, line);
 }
 
@@ -88,7 +97,7 @@ static void variants(const opspec *s, gpuk_tensor *const *t)
             all_ok = 0;
         }
     }
-    tap_ok(all_ok, "%s: each of the %zu variants listed runs the valid call", gpuk_op_name(s->op), n);
+    tap_ok(all_ok, "%s: each of the %zu variants listed runs the valid call", s->name, n);
     expect_call(s, t, csr_ctx, "auto", GPUK_OK, NULL, "variant \"auto\"");
 
     gpuk_status st = call(ctx, s, t, csr_ctx, "no_such_rung");
@@ -100,7 +109,7 @@ static void variants(const opspec *s, gpuk_tensor *const *t)
         lists = rel_names(msg, vi.name);
     }
     tap_ok(lists, "%s: an unknown variant -> %s, the message names it and lists all %zu "
-           "variants", gpuk_op_name(s->op), gpuk_strerror(GPUK_ERR_VARIANT), n);
+           "variants", s->name, gpuk_strerror(GPUK_ERR_VARIANT), n);
     if (!lists)
         tap_diag("  got %d: %s", (int)st, msg);
     expect_call(s, t, csr_ctx, "", GPUK_ERR_VARIANT, "variant", "variant \"\"");
@@ -117,7 +126,7 @@ static void one_op(const opspec *s)
     gpuk_tensor *t[MAXARG], *bad[MAXARG];
     for (int i = 0; i < s->sp->n; i++)
         t[i] = make(ctx, s, i, s->sp->dt[i], 0);
-    const char *op = gpuk_op_name(s->op);
+    const char *op = s->name;
     int outi = s->sp->n - 1;
     int64_t n_out = 0;
     float *before = NULL;
@@ -246,9 +255,15 @@ int main(void)
     tap_ok(complete == nops, "every op of the catalogue has a complete descriptor of its own "
            "(%d of %d)", complete, nops);
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-        const opspec s = { (gpuk_op)op, &optest_of((gpuk_op)op)->spec };
-        if (s.sp->n > 1 && s.sp->n <= MAXARG)   /* else the check above failed */
+        const optest *d = optest_of((gpuk_op)op);
+        const opspec s = { (gpuk_op)op, &d->spec, 0, gpuk_op_name((gpuk_op)op) };
+        if (s.sp->n > 1 && s.sp->n <= MAXARG) {   /* else the check above failed */
             one_op(&s);
+            if (d->second) {
+                const opspec s2 = { s.op, s.sp, 1, d->second };
+                one_op(&s2);
+            }
+        }
     }
     gpuk_context_close(other);
     gpuk_context_close(ctx);

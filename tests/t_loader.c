@@ -189,8 +189,8 @@ static void test_rejections(void)
                  GPUK_ABI_MAJOR, GPUK_ABI_MAJOR, GPUK_ABI_MINOR);
         tap_ok(contains(msg, note), "the report notes the newer minor ('%s')", note);
         size_t n = 99;
-        tap_ok(gpuk_variant_count(ctx, GPUK_OP_MINPLUS, &n) == GPUK_OK && n == 0,
-               "fake backend lists no minplus variant");
+        tap_ok(gpuk_variant_count(ctx, GPUK_OP_MINPLUS, &n) == GPUK_OK && n == 1,
+               "fake backend lists its one minplus variant");
         gpuk_context_close(ctx);
     }
 }
@@ -291,6 +291,33 @@ static void test_dtype_rows(void)
                "cpu: an i32 copy is GPUK_ERR_DTYPE naming x: %s", gpuk_context_error(ctx));
         gpuk_context_close(ctx);
     }
+}
+
+/* A plugin of an older minor (2.1): it loads, the report says what it
+ * lacks, its rows work, and what needs the newer minor is refused. */
+static void test_older_minor(void)
+{
+    char msg[4096];
+    gpuk_context *ctx = NULL;
+    gpuk_status st = try_open(fake("minor1"), &ctx, msg, sizeof msg);
+    if (!tap_ok(st == GPUK_OK && ctx, "a plugin of ABI 2.1 loads (%s)", gpuk_strerror(st)))
+        return;
+    tap_ok(contains(msg, "note: plugin ABI 2.1") && contains(msg, "gpuk_minplus_update"),
+           "the report notes the older minor and what it lacks");
+    int64_t sh[2] = { 3, 3 };
+    float v[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, r[9];
+    gpuk_tensor *a = NULL, *o = NULL;
+    gpuk_tensor_create(ctx, GPUK_F32, 2, sh, &a);
+    gpuk_tensor_create(ctx, GPUK_F32, 2, sh, &o);
+    gpuk_tensor_write(ctx, a, v, sizeof v);
+    st = gpuk_minplus(ctx, a, a, o, NULL);
+    gpuk_tensor_read(ctx, o, r, sizeof r);
+    tap_ok(st == GPUK_OK && r[0] == 0 && r[8] == 8, "its min-plus runs (%s)",
+           gpuk_strerror(st));
+    st = gpuk_minplus_update(ctx, a, a, o, NULL);
+    tap_ok(st == GPUK_ERR_UNSUPPORTED && contains(gpuk_context_error(ctx), "ABI 2.1"),
+           "gpuk_minplus_update needs 2.2: %s", gpuk_context_error(ctx));
+    gpuk_context_close(ctx);
 }
 
 static void test_env(void)
@@ -449,6 +476,7 @@ int main(void)
     test_explicit_cuda();
     test_rejections();
     test_future();
+    test_older_minor();
     test_dtype_rows();
     test_env();
     test_fake_ops();

@@ -15,6 +15,18 @@
  * minplus_zero_signs() settles it afterwards as IEEE 754-2019 minimum
  * does (-0 < +0), in every rung, so ties are bit-exact too.  An empty k
  * gives +inf.
+ *
+ * Update (gpuk_minplus_update, args->accumulate): the old r[i,j] is one
+ * more candidate.  Each rung starts the output's chain from it instead of
+ * +inf (mp_start: a NaN becomes +inf there, as it would stick in the
+ * chain, and skipping it is the rule), or folds its finished minimum into
+ * that start value (mp_min(min, start)).  Either way the old value sits
+ * on the accumulator side of every comparison, and a chain moves only to
+ * a strictly smaller value, so an old -0 ends as -0 or below, never +0.
+ * A -0 anywhere comes from a -0 candidate (a sum (-0) + (-0), or the old
+ * value), so the one zero that can be wrong at the end is a +0 where some
+ * sum was -0: minplus_zero_signs() turns exactly those into -0 and leaves
+ * a -0 alone.  k = 0 leaves r as it was, a NaN turned +inf.
  */
 #include "config.h"
 
@@ -36,9 +48,23 @@ static inline int is_neg_zero(float x)
     return u == 0x80000000u;
 }
 
-/* A sum is -0 only as (-0) + (-0), so unless both operands hold a -0 every
- * zero result is already +0.  Otherwise each zero result becomes -0 iff
- * some k pairs two -0: rare and O(k) per zero output. */
+/* Does this call fold the old r in (ABI 2.2; a core of 2.1 never says)? */
+static inline int mp_accumulate(const gpuk_args *args)
+{
+    return GPUK_ARGS_HAS(args, accumulate) && args->accumulate;
+}
+
+/* Where an output's minimum starts: +inf, or for an update the old value
+ * with NaN (and +inf) made +inf: mp_min(old, +inf). */
+static inline float mp_start(const float *old, int acc)
+{
+    return acc ? mp_min(*old, INFINITY) : INFINITY;
+}
+
+/* A sum is -0 only as (-0) + (-0), so unless both operands hold a -0 no
+ * +0 result can be wrong.  Otherwise each +0 result becomes -0 iff some k
+ * pairs two -0: rare and O(k) per zero output.  A -0 result is right as it
+ * is: only a -0 candidate (such a sum, or an update's old value) makes one. */
 static void minplus_zero_signs(gpuk_bctx *b, const gpuk_args *args)
 {
     const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tr = &args->out;
@@ -63,15 +89,13 @@ static void minplus_zero_signs(gpuk_bctx *b, const gpuk_args *args)
         return;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            if (r[i * ldr + j] != 0.0f)
+            if (r[i * ldr + j] != 0.0f || is_neg_zero(r[i * ldr + j]))
                 continue;
-            float z = 0.0f;
             for (int64_t p = 0; p < k; p++)
                 if (is_neg_zero(a[i * lda + p]) && is_neg_zero(bm[p * ldb + j])) {
-                    z = -0.0f;
+                    r[i * ldr + j] = -0.0f;
                     break;
                 }
-            r[i * ldr + j] = z;
         }
 }
 
@@ -85,9 +109,10 @@ CPU_KERNEL(minplus_naive)
     const float *a = T_F32(ta), *bm = T_F32(tb);
     float *r = T_F32(tr);
     int64_t lda = T_LD(ta), ldb = T_LD(tb), ldr = T_LD(tr);
+    int upd = mp_accumulate(args);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            float acc = INFINITY;
+            float acc = mp_start(&r[i * ldr + j], upd);
             for (int64_t p = 0; p < k; p++)
                 acc = mp_min(a[i * lda + p] + bm[p * ldb + j], acc);
             r[i * ldr + j] = acc;
@@ -106,10 +131,11 @@ CPU_KERNEL(minplus_omp)
     const float *a = T_F32(ta), *bm = T_F32(tb);
     float *r = T_F32(tr);
     int64_t lda = T_LD(ta), ldb = T_LD(tb), ldr = T_LD(tr);
+    int upd = mp_accumulate(args);
 #pragma omp parallel for num_threads(b->nthreads) schedule(static)
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            float acc = INFINITY;
+            float acc = mp_start(&r[i * ldr + j], upd);
             for (int64_t p = 0; p < k; p++)
                 acc = mp_min(a[i * lda + p] + bm[p * ldb + j], acc);
             r[i * ldr + j] = acc;
@@ -123,6 +149,7 @@ struct mp_ops {
     int64_t m, n, k, lda, ldb, ldr;
     const float *a, *b;
     float *r;
+    int upd;   /* an update: r's old values are candidates too */
 };
 
 static struct mp_ops mp_unpack(const gpuk_args *args)
@@ -137,6 +164,7 @@ static struct mp_ops mp_unpack(const gpuk_args *args)
     o.lda = T_LD(&args->in[0]);
     o.ldb = T_LD(&args->in[1]);
     o.ldr = T_LD(&args->out);
+    o.upd = mp_accumulate(args);
     return o;
 }
 
@@ -170,7 +198,7 @@ CPU_KERNEL(minplus_transposed)
     for (int64_t i = 0; i < o.m; i++)
         for (int64_t j = 0; j < o.n; j++) {
             const float *ar = o.a + i * o.lda, *br = bt + j * o.k;
-            float acc = INFINITY;
+            float acc = mp_start(&o.r[i * o.ldr + j], o.upd);
             for (int64_t p = 0; p < o.k; p++)
                 acc = mp_min(ar[p] + br[p], acc);
             o.r[i * o.ldr + j] = acc;
@@ -196,7 +224,9 @@ CPU_KERNEL(minplus_ilp)
         for (int64_t j = 0; j < o.n; j++) {
             const float *ar = o.a + i * o.lda, *br = bt + j * o.k;
             float acc[MP_ILP];
-            for (int q = 0; q < MP_ILP; q++)
+            /* the old value starts chain 0, which the merge below keeps on ties */
+            acc[0] = mp_start(&o.r[i * o.ldr + j], o.upd);
+            for (int q = 1; q < MP_ILP; q++)
                 acc[q] = INFINITY;
             int64_t p = 0;
             for (; p + MP_ILP <= o.k; p += MP_ILP)
@@ -310,8 +340,13 @@ CPU_KERNEL(minplus_simd_k)
     }
 #pragma omp parallel for num_threads(b->nthreads) schedule(static)
     for (int64_t i = 0; i < o.m; i++)
-        for (int64_t j = 0; j < o.n; j++)
-            o.r[i * o.ldr + j] = dot(ap + i * kp, bt + j * kp, kp);
+        for (int64_t j = 0; j < o.n; j++) {
+            float *rij = &o.r[i * o.ldr + j];
+            float v = dot(ap + i * kp, bt + j * kp, kp);
+            /* an update folds the finished minimum into the old value,
+             * which keeps a tie */
+            *rij = o.upd ? mp_min(v, mp_start(rij, 1)) : v;
+        }
     free(ap);
     free(bt);
     minplus_zero_signs(b, args);
@@ -324,20 +359,21 @@ CPU_KERNEL(minplus_simd_k)
  * broadcasts MR values of a column of a, so one load feeds MR (or NR/W)
  * add+min pairs instead of one.  a[i][p] is at a[i*a_rs + p*a_ps] and
  * b[p][0..NR) at bp + p*b_ps (both padded: the tile is always whole).
- * first: start from +inf, else from the tile's current r (the k-blocks
- * of packed).
+ * first: start from +inf, else from the tile's current r (an update, or
+ * the k-blocks of packed after the first), a NaN there taken as +inf.
  */
 typedef void (*mp_ukernel)(int64_t kc, const float *a, int64_t a_rs, int64_t a_ps,
                            const float *bp, int64_t b_ps, float *r, int64_t ldr, int mr, int nr,
                            int first);
 
-/* Tile <-> r for partial tiles: valid part copied, the rest +inf. */
+/* Tile <-> r for partial tiles: valid part copied (mp_start), the rest +inf. */
 static void mp_tile_load(float *t, int nrfull, int mrfull, const float *r, int64_t ldr, int mr,
                          int nr, int first)
 {
     for (int i = 0; i < mrfull; i++)
         for (int j = 0; j < nrfull; j++)
-            t[i * nrfull + j] = (!first && i < mr && j < nr) ? r[i * ldr + j] : INFINITY;
+            t[i * nrfull + j] = (!first && i < mr && j < nr) ? mp_start(&r[i * ldr + j], 1)
+                                                              : INFINITY;
 }
 
 static void mp_tile_store(const float *t, int nrfull, float *r, int64_t ldr, int mr, int nr)
@@ -361,7 +397,8 @@ static void mp_tile_store(const float *t, int nrfull, float *r, int64_t ldr, int
         _Pragma("GCC unroll 16") for (int i = 0; i < (MR_); i++)                                \
             _Pragma("GCC unroll 4") for (int v = 0; v < (NRV); v++)                             \
                 acc[i][v] = !whole ? LOADU(t + i * NR_ + v * (W))                                \
-                            : first ? SET1(INFINITY) : LOADU(r + i * ldr + v * (W));             \
+                            : first ? SET1(INFINITY)                                             \
+                                    : MIN(LOADU(r + i * ldr + v * (W)), SET1(INFINITY));         \
         for (int64_t p = 0; p < kc; p++) {                                                       \
             VEC bv[NRV];                                                                         \
             _Pragma("GCC unroll 4") for (int v = 0; v < (NRV); v++)                             \
@@ -418,11 +455,12 @@ static mp_ukernel mp_pick(gpuk_bctx *b, int *mr, int *nr)
     return minplus_scalar_4x8;
 }
 
-static void mp_fill_inf(gpuk_bctx *b, const struct mp_ops *o)
+/* k = 0: every output is its start value (+inf, or an update's old one). */
+static void mp_fill_start(gpuk_bctx *b, const struct mp_ops *o)
 {
     for (int64_t i = 0; i < o->m; i++)
         for (int64_t j = 0; j < o->n; j++)
-            o->r[i * o->ldr + j] = INFINITY;
+            o->r[i * o->ldr + j] = mp_start(&o->r[i * o->ldr + j], o->upd);
 }
 
 /* regtile (v4): register blocking.  Vectors run along j (rows of b, no
@@ -436,7 +474,7 @@ CPU_KERNEL(minplus_regtile)
 {
     struct mp_ops o = mp_unpack(args);
     if (o.k == 0) {
-        mp_fill_inf(b, &o);
+        mp_fill_start(b, &o);
         return GPUK_OK;
     }
     int MR, NR;
@@ -468,7 +506,7 @@ CPU_KERNEL(minplus_regtile)
                 int mr = o.m - i < MR ? (int)(o.m - i) : MR;
                 int nr = o.n - j < NR ? (int)(o.n - j) : NR;
                 uk(o.k, apad + i * o.k, o.k, 1, bpad + tj * o.k * NR, NR, o.r + i * o.ldr + j, o.ldr,
-                   mr, nr, 1);
+                   mr, nr, !o.upd);
             }
     }
     free(apad);
@@ -491,24 +529,26 @@ CPU_KERNEL(minplus_regtile)
 struct mp_tile_ctx {
     mp_ukernel uk;
     int mr, nr;
+    int upd;   /* an update: even the first k-block starts from r */
 };
 
 static void minplus_tile(const void *ctx, int64_t kc, const float *ap, const float *bp, float *r,
                          int64_t ldr, int mr, int nr, int first, int64_t j)
 {
     const struct mp_tile_ctx *t = ctx;
-    t->uk(kc, ap, 1, t->mr, bp, t->nr, r, ldr, mr, nr, first);
+    t->uk(kc, ap, 1, t->mr, bp, t->nr, r, ldr, mr, nr, first && !t->upd);
 }
 
 CPU_KERNEL(minplus_packed)
 {
     struct mp_ops o = mp_unpack(args);
     if (o.k == 0) {
-        mp_fill_inf(b, &o);
+        mp_fill_start(b, &o);
         return GPUK_OK;
     }
     struct mp_tile_ctx t;
     t.uk = mp_pick(b, &t.mr, &t.nr);
+    t.upd = o.upd;
     struct cpu_packed pp = {o.m, o.n, o.k, o.a, o.lda, 1, o.b, o.ldb, 1, o.r, o.ldr,
                             t.mr, t.nr, minplus_tile, &t};
     gpuk_status st = cpu_packed_run(b, &pp);

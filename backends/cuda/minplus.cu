@@ -9,7 +9,19 @@
  * Bit-exact on every rung: each term is one float add, rounded the same
  * everywhere, and min is exact in any order.  Cells outside the matrices
  * are +inf, which never wins a min; an empty k leaves the +inf start value.
- * No rung may use fast-math: fminf and a plain add only.
+ * No rung may use fast-math: fminf and a plain add only.  fminf skips a NaN
+ * operand and, on the GPU, gives -0 for +0 and -0 in either order, so ties
+ * need no fixing here (the CPU rungs fix them afterwards; the tie cases of
+ * the op suite and of t_empty_cuda check it on the device).
+ *
+ * Update (gpuk_minplus_update, args->accumulate): each output's minimum
+ * starts from its old value instead of +inf, read once before the k loop
+ * (mp_start).  fminf(old, +inf) turns a NaN into +inf: left as it is, a
+ * NaN start would survive a k of all-NaN sums or k = 0, where the rule
+ * (and the CPU) says +inf.  From then on the old value is one more
+ * candidate of the same order-free minimum.  The two register-tiled rungs
+ * take the flag as a template argument, so their plain kernels are
+ * unchanged.
  */
 #include "cuda_internal.h"
 #include "tile_pipe.cuh"
@@ -20,7 +32,21 @@ struct mp {
     const float *a, *b;
     float *r;
     int64_t m, n, k, lda, ldb, ldr;
+    bool upd;   /* an update: start from r's old values */
 };
+
+/* Is this call an update (ABI 2.2; a core of 2.1 never says)? */
+bool mp_accumulate(const gpuk_args *args)
+{
+    return GPUK_ARGS_HAS(args, accumulate) && args->accumulate;
+}
+
+/* Where the minimum of output *o starts: +inf, or for an update its old
+ * value with a NaN made +inf.  Only an output inside r may be read. */
+__device__ __forceinline__ float mp_start(const float *o, bool upd)
+{
+    return upd ? fminf(*o, INFINITY) : INFINITY;
+}
 
 mp mp_from(const gpuk_args *args)
 {
@@ -34,6 +60,7 @@ mp mp_from(const gpuk_args *args)
     p.lda = args->in[0].stride[0];
     p.ldb = args->in[1].stride[0];
     p.ldr = args->out.stride[0];
+    p.upd = mp_accumulate(args);
     return p;
 }
 
@@ -47,7 +74,7 @@ __global__ void minplus_naive(mp p, int64_t y0)
     int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
     if (i >= p.m || j >= p.n)
         return;
-    float v = INFINITY;
+    float v = mp_start(p.r + i * p.ldr + j, p.upd);
     for (int64_t k = 0; k < p.k; k++)
         v = fminf(v, p.a[i * p.lda + k] + p.b[k * p.ldb + j]);
     p.r[i * p.ldr + j] = v;
@@ -65,7 +92,7 @@ __global__ void minplus_transposed(mp p, const float *at, int64_t y0)
     int64_t j = (y0 + blockIdx.y) * T + threadIdx.y;
     if (i >= p.m || j >= p.n)
         return;
-    float v = INFINITY;
+    float v = mp_start(p.r + i * p.ldr + j, p.upd);
     for (int64_t k = 0; k < p.k; k++)
         v = fminf(v, at[k * p.m + i] + p.b[k * p.ldb + j]);
     p.r[i * p.ldr + j] = v;
@@ -80,7 +107,7 @@ __global__ void minplus_tiled(mp p, int64_t y0)
     int tx = threadIdx.x, ty = threadIdx.y;
     int64_t j = (int64_t)blockIdx.x * T + tx;
     int64_t i = (y0 + blockIdx.y) * T + ty;
-    float v = INFINITY;
+    float v = mp_start(p.r + i * p.ldr + j, p.upd && i < p.m && j < p.n);
     for (int64_t k0 = 0; k0 < p.k; k0 += T) {
         as[ty][tx] = (i < p.m && k0 + tx < p.k) ? p.a[i * p.lda + k0 + tx] : INFINITY;
         bs[ty][tx] = (k0 + ty < p.k && j < p.n) ? p.b[(k0 + ty) * p.ldb + j] : INFINITY;
@@ -110,8 +137,10 @@ __global__ void minplus_regtile_4x4(mp p, int64_t y0)
 #pragma unroll
     for (int r = 0; r < 4; r++)
 #pragma unroll
-        for (int c = 0; c < 4; c++)
-            v[r][c] = INFINITY;
+        for (int c = 0; c < 4; c++) {
+            int64_t i = i0 + ty + 16 * r, j = j0 + tx + 16 * c;
+            v[r][c] = mp_start(p.r + i * p.ldr + j, p.upd && i < p.m && j < p.n);
+        }
     for (int64_t k0 = 0; k0 < p.k; k0 += K44) {
 #pragma unroll
         for (int q = 0; q < 4; q++) {
@@ -156,7 +185,7 @@ __global__ void minplus_regtile_4x4(mp p, int64_t y0)
  * bs are contiguous (no bank conflict); as is k-major and padded by 4 so
  * its transposed stores do not conflict. */
 constexpr int T88 = 128, K88 = 8;
-template <bool VEC>
+template <bool VEC, bool UPD>
 __global__ void __launch_bounds__(256) minplus_regtile_8x8(mp p, int64_t y0)
 {
     __shared__ __align__(16) float as[K88][T88 + 4];
@@ -167,8 +196,11 @@ __global__ void __launch_bounds__(256) minplus_regtile_8x8(mp p, int64_t y0)
 #pragma unroll
     for (int r = 0; r < 8; r++)
 #pragma unroll
-        for (int c = 0; c < 8; c++)
-            v[r][c] = INFINITY;
+        for (int c = 0; c < 8; c++) {
+            int64_t i = i0 + (r < 4 ? ty * 4 + r : 64 + ty * 4 + r - 4);
+            int64_t j = j0 + (c < 4 ? tx * 4 + c : 64 + tx * 4 + c - 4);
+            v[r][c] = mp_start(p.r + i * p.ldr + j, UPD && i < p.m && j < p.n);
+        }
     int arow = t >> 1, akq = (t & 1) * 4;      /* this thread's float4 of the a tile */
     int bk = t >> 5, bcol = (t & 31) * 4;      /* and of the b tile */
     for (int64_t k0 = 0; k0 < p.k; k0 += K88) {
@@ -242,7 +274,7 @@ __global__ void __launch_bounds__(256) minplus_regtile_8x8(mp p, int64_t y0)
  * for min, so the last slice sets them to +inf first (rows and columns past
  * the edge only reach outputs that are never stored). */
 constexpr int KP = 16;
-template <bool VEC>
+template <bool VEC, bool UPD>
 __global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_pipelined(gkc_mm p, int64_t y0)
 {
     using namespace gkc_pipe;
@@ -250,12 +282,16 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_pipelined(gkc_mm p, i
     extern __shared__ __align__(16) float smem[];
     lane_tile lt;
     int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
+    /* an update's 64 loads go out before the pipeline's first copies; they
+     * land in the registers of the tile itself */
     float v[8][8];
 #pragma unroll
     for (int r = 0; r < 8; r++)
 #pragma unroll
-        for (int c = 0; c < 8; c++)
-            v[r][c] = INFINITY;
+        for (int c = 0; c < 8; c++) {
+            int64_t i = i0 + lt.row(r), j = j0 + lt.col(c);
+            v[r][c] = mp_start(p.c + i * p.ldc + j, UPD && i < p.m && j < p.n);
+        }
     auto fix = [](float *as, float *bs, int kvalid) {
         for (int e = threadIdx.x; e < BM * BK; e += NT) {
             int row = e / BK, k = e % BK;     /* as: [row][k] */
@@ -356,7 +392,8 @@ GKC_KERNEL(gkc_minplus_regtile_8x8)
     GKC_TRY(gkc_enter(b));
     mp p = mp_from(args);
     bool vec = gkc_aligned16(p.a) && gkc_aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0;
-    auto kern = vec ? minplus_regtile_8x8<true> : minplus_regtile_8x8<false>;
+    auto kern = p.upd ? (vec ? minplus_regtile_8x8<true, true> : minplus_regtile_8x8<false, true>)
+                      : (vec ? minplus_regtile_8x8<true, false> : minplus_regtile_8x8<false, false>);
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "minplus", "regtile_8x8", gkc_cdiv(p.n, T88), gkc_cdiv(p.m, T88), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
@@ -369,7 +406,10 @@ GKC_KERNEL(gkc_minplus_pipelined)
     GKC_TRY(gkc_enter(b));
     gkc_mm p = gkc_mm_from(args);
     p.bias = NULL;   /* min-plus has none */
-    auto kern = gkc_mm_vec(&p) ? minplus_pipelined<true> : minplus_pipelined<false>;
+    bool vec = gkc_mm_vec(&p);
+    auto kern = mp_accumulate(args)
+                    ? (vec ? minplus_pipelined<true, true> : minplus_pipelined<false, true>)
+                    : (vec ? minplus_pipelined<true, false> : minplus_pipelined<false, false>);
     constexpr size_t smem = gkc_pipe::geom<KP, false>::SMEM_BYTES;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "minplus/pipelined: cudaFuncSetAttribute");

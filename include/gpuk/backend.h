@@ -39,9 +39,12 @@ extern "C" {
 /* 2.0: kernel rows keyed by (op, dtype, variant) with an alias; row and
  * argument sizes; a newer plugin's unknown rows are skipped, not fatal.
  * 2.1: the caller's memory and stream: host_alloc/host_free, check_pointer,
- * use_stream; gpuk_init_args.pinned_bytes; the H2D/D2H peaks. */
+ * use_stream; gpuk_init_args.pinned_bytes; the H2D/D2H peaks.
+ * 2.2: gpuk_args.accumulate: MINPLUS folds the old output into its
+ * minimum (gpuk_minplus_update).  Core never sets it for a plugin of an
+ * older minor, which would not read it. */
 #define GPUK_ABI_MAJOR 2
-#define GPUK_ABI_MINOR 1
+#define GPUK_ABI_MINOR 2
 
 #define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
 
@@ -85,7 +88,7 @@ typedef struct gpuk_csr_desc {
  *   MATMUL          in0 a[m,k], in1 b[k,n], in2 bias[n], out c[m,n] has_bias
  *   BATCHED_MATMUL  in0 a[B,m,k], in1 b[B,k,n], out c[B,m,n]        -
  *                   (a broadcast batch has stride[0] == 0)
- *   MINPLUS         in0 a[m,k], in1 b[k,n], out r[m,n]              -
+ *   MINPLUS         in0 a[m,k], in1 b[k,n], out r[m,n]              accumulate
  *   TRANSPOSE       in0 x[m,n], out y[n,m]                          -
  *   REDUCE          in0 x[outer,len,inner], out [outer,inner]       reduce_kind
  *   ADD             in0 x[n], in1 y[n], out[n]                      -
@@ -113,6 +116,7 @@ typedef struct gpuk_csr_desc {
  * exactly x or y; SCALE, RELU, COPY, SOFTMAX and BIAS_RELU's exactly x
  * (never bias).  With beta == 0, GEMV and
  * GEMM must not read their output; with alpha == 0, not their inputs.
+ * MINPLUS reads its output only with accumulate (2.2).
  *
  * dtype is the type the op computes in, one the kernel's row serves: the
  * element type of every operand of the table above except the ones whose
@@ -134,6 +138,11 @@ typedef struct gpuk_args {
     int reduce_kind;   /* gpuk_reduce_kind */
     int trans_a, trans_b;
     int has_bias;
+    /* 2.2: MINPLUS reads its output: r = min(r, a (x) b), the old r one
+     * more candidate of the minimum (a NaN there skipped like a NaN sum,
+     * a +0/-0 tie with it -0, k = 0 leaves every other value as it was).
+     * Read it only when GPUK_ARGS_HAS(args, accumulate). */
+    int accumulate;
 } gpuk_args;
 
 #define GPUK_ARGS_HAS(a, member) \
