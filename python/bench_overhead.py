@@ -6,14 +6,20 @@
 
 Builds tools/overhead.c (cc, against the headers of this source tree or
 pkg-config's, and the library GPUK_LIBRARY names or pkg-config's libdir),
-runs it, then times the same loops from Python:
+then times the same loops from C and from Python:
 
-  add            gpuk.add(x, y, out=out) on tensors made once   vs C add
-  add (raw)      the ctypes function alone, no gpuk wrapper      (reference)
-  add+alloc      gpuk.add(x, y): a new result tensor each call  vs C add+alloc
-  add numpy      gpuk.add on NumPy arrays used in place (CPU)     vs C wrap x3+add+destroy x3
+  add                gpuk.add(x, y, out=out) on tensors made once      vs C add
+  add (raw ctypes)   the ctypes function alone, no gpuk wrapper         vs C add
+  add+alloc          gpuk.add(x, y): a new result tensor each call      vs C create+add+destroy
+  add numpy          gpuk.add(a, b, out=c) on the same three NumPy      vs C wrap x3+add+destroy x3
+                     arrays every call (CPU; their wraps remembered)
+  add numpy, new     the same on memory the context has not seen       vs C wrap x3+add+destroy x3
+                     (arrays made beforehand, more than it remembers):
+                     a wrap of its own for each array of each call
 
-Each figure is the best of R runs of N calls (ns per call); the overhead is
+Each figure is the best of R rounds of N calls (ns per call); a round runs
+the C program once, then every Python case once, so C and Python are timed
+in the same minutes of a machine whose speed drifts.  The overhead is
 Python minus C.  Not a test: it prints numbers to read.
 """
 
@@ -58,16 +64,6 @@ def run_c(exe, calls, n, backend):
             for line in out.strip().splitlines()}
 
 
-def best_ns(fn, calls, repeat):
-    fn(calls // 10 + 1)
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter_ns()
-        fn(calls)
-        best = min(best, (time.perf_counter_ns() - t0) / calls)
-    return best
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--calls", type=int, default=100000)
@@ -76,26 +72,23 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     exe = build_c()
-    c_best = {}
-    for _ in range(args.repeat):
-        for k, v in run_c(exe, args.calls, args.elements, args.backend).items():
-            c_best[k] = min(v, c_best.get(k, float("inf")))
 
     ctx = gpuk.Context(args.backend)
     host = np.arange(args.elements, dtype=np.float32)
     x, y, out = ctx.asarray(host), ctx.asarray(host), ctx.empty(args.elements)
     add = gpuk.add
+    hx, hy, hout = host.copy(), host.copy(), np.empty_like(host)
 
     def py_add(n):
         for _ in range(n):
             add(x, y, out=out)
 
     raw = _lib.gpuk_add
-    p, hx, hy, ho = ctx._p, x._h, y._h, out._h
+    p, tx, ty, to = ctx._p, x._h, y._h, out._h
 
     def raw_add(n):
         for _ in range(n):
-            raw(p, hx, hy, ho, None)
+            raw(p, tx, ty, to, None)
 
     def py_alloc(n):
         for _ in range(n):
@@ -103,21 +96,47 @@ def main():
 
     def py_numpy(n):
         for _ in range(n):
-            add(host, host, out=hout)
-    hout = np.empty_like(host)
+            add(hx, hy, out=hout, ctx=ctx)
 
-    rows = [("add", best_ns(py_add, args.calls, args.repeat), c_best["add"]),
-            ("add (raw ctypes)", best_ns(raw_add, args.calls, args.repeat), c_best["add"]),
-            ("add+alloc", best_ns(py_alloc, args.calls, args.repeat), c_best["add+alloc"])]
-    if "add+wrap" in c_best and ctx.info.dlpack_device and ctx.info.dlpack_device[0] == 1:
-        rows.append(("add numpy in place", best_ns(py_numpy, args.calls // 10, args.repeat),
-                     c_best["add+wrap"]))
-    print("gpuk %s, libgpuk %s (%s), backend %s on %s, %d elements, best of %d x %d calls"
-          % (gpuk.__version__, gpuk.version(), _lib.path, ctx.info.backend, ctx.info.device,
-             args.elements, args.repeat, args.calls))
-    print("%-22s %12s %12s %14s" % ("case", "python ns", "C ns", "overhead ns"))
-    for name, py, c in rows:
-        print("%-22s %12.0f %12.0f %14.0f" % (name, py, c, py - c))
+    # memory the context has not seen: arrays made beforehand (making one
+    # costs NumPy, not gpuk), cycled through, more of them than the context
+    # remembers (gpuk._ops.SEEN descriptions), so every call wraps anew
+    from gpuk import _ops
+    fresh = [(hx.copy(), hy.copy(), hout.copy()) for _ in range(2 * _ops.SEEN)]
+
+    def py_numpy_new(n):
+        k = len(fresh)
+        for i in range(n):
+            a, b, c = fresh[i % k]
+            add(a, b, out=c, ctx=ctx)
+
+    numpy_ok = ctx.info.dlpack_device is not None and ctx.info.dlpack_device[0] == 1
+    cases = [("add", py_add, "add", args.calls),
+             ("add (raw ctypes)", raw_add, "add", args.calls),
+             ("add+alloc", py_alloc, "add+alloc", args.calls)]
+    if numpy_ok:
+        cases += [("add numpy", py_numpy, "add+wrap", args.calls // 10),
+                  ("add numpy, new memory", py_numpy_new, "add+wrap", args.calls // 10)]
+    c_best, py_best = {}, {}
+    for _, fn, _, n in cases:               # warm-up
+        fn(n // 10 + 1)
+    for _ in range(args.repeat):
+        for k, v in run_c(exe, args.calls, args.elements, args.backend).items():
+            c_best[k] = min(v, c_best.get(k, float("inf")))
+        for name, fn, _, n in cases:
+            t0 = time.perf_counter_ns()
+            fn(n)
+            py_best[name] = min(py_best.get(name, float("inf")),
+                                (time.perf_counter_ns() - t0) / n)
+    print("gpuk %s, libgpuk %s (%s), backend %s on %s, %d elements, best of %d rounds of %d "
+          "calls (%d for NumPy)" % (gpuk.__version__, gpuk.version(), _lib.path, ctx.info.backend,
+                                    ctx.info.device, args.elements, args.repeat, args.calls,
+                                    args.calls // 10))
+    print("%-24s %12s %12s %14s" % ("case", "python ns", "C ns", "overhead ns"))
+    for name, _, cname, _ in cases:
+        if cname in c_best:
+            print("%-24s %12.0f %12.0f %14.0f" % (name, py_best[name], c_best[cname],
+                                                  py_best[name] - c_best[cname]))
     ctx.close()
 
 

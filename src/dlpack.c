@@ -187,13 +187,34 @@ gpuk_status gpuk_tensor_to_dlpack(gpuk_context *ctx, const gpuk_tensor *h, struc
 
 #else /* no dlpack/dlpack.h at build time */
 
+/* The struct's layout is DLPack's stable ABI: the deleter is the pointer
+ * after a DLTensor (data, device, ndim, dtype, shape, strides, offset) and
+ * manager_ctx.  Ownership passes with the call here too, so the producer's
+ * deleter runs even though nothing could be made of the tensor. */
+struct gk_dl_tail {
+    void *data;
+    int32_t device_type, device_id, ndim;
+    uint8_t code, bits;
+    uint16_t lanes;
+    int64_t *shape, *strides;
+    uint64_t byte_offset;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+};
+
 gpuk_status gpuk_tensor_from_dlpack(gpuk_context *ctx, struct DLManagedTensor *dl,
                                     gpuk_tensor **out)
 {
     if (!ctx)
         return GPUK_ERR_NULL;
-    if (out)
-        *out = NULL;
+    if (!dl)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_from_dlpack: dl is NULL");
+    if (!out)
+        return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_tensor_from_dlpack: out is NULL");
+    *out = NULL;
+    struct gk_dl_tail *m = (struct gk_dl_tail *)(void *)dl;
+    if (m->deleter)
+        m->deleter(dl);
     return gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "gpuk_tensor_from_dlpack: libgpuk was built "
                    "without dlpack/dlpack.h (Debian: libdlpack-dev)");
 }

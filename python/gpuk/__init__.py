@@ -60,7 +60,8 @@ from ._core import (Context, ContextInfo, CSRMatrix, LoadAttempt, Tensor, Varian
                     default_context, set_default_context)
 from . import _ops as ops
 from ._ops import (add, batched_matmul, bias_relu, copy, dot, embedding, gemm, gemv, matmul,
-                   mean, meanpool, minplus, reduce, relu, scale, softmax, spmv, sum, transpose)
+                   mean, meanpool, minplus, minplus_update, reduce, relu, scale, softmax, spmv,
+                   sum, transpose)
 from ._bench import bench, plot_bench
 
 # one exception class per status code of the loaded library: gpuk.ShapeError, ...
@@ -103,6 +104,6 @@ del _name
 __all__ = ["Context", "ContextInfo", "CSRMatrix", "Error", "LoadAttempt", "Tensor", "Variant",
            "add", "batched_matmul", "bench", "bias_relu", "default_context", "dot",
            "embedding", "error_class", "gemm", "gemv", "matmul", "mean", "meanpool", "minplus",
-           "op_exact", "plot_bench", "reduce", "relu", "scale", "set_default_context",
+           "minplus_update", "op_exact", "plot_bench", "reduce", "relu", "scale", "set_default_context",
            "softmax", "spmv", "status_name", "strerror", "transpose", "version"] + sorted(
     n for n in _errors.NAMES if n not in ("OverflowError", "IndexError"))

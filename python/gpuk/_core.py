@@ -124,7 +124,11 @@ def _prod(shape):
 
 @dataclasses.dataclass(frozen=True)
 class ContextInfo:
-    """What gpuk_context_info reports, plus the DLPack device and stream."""
+    """What gpuk_context_info reports.  dlpack_device is (type, id) as
+    __dlpack_device__ gives it ((1, 0) on the CPU, (2, ordinal) on CUDA;
+    None for a plugin that names none); stream is the cudaStream_t the
+    context's work is ordered on, as an int (the stream= given, else the
+    context's own), None without streams."""
     backend: str
     backend_version: str
     backend_path: str
@@ -222,7 +226,9 @@ class Context:
     stream: CUDA only: the caller's stream (a cudaStream_t address, or a
         torch.cuda.Stream / cupy.cuda.Stream), on which every op, write and
         read of the context is then ordered.  It must outlive the context.
-        Tensors of PyTorch or CuPy used on that stream need no extra waits.
+        Without it the context makes a stream of its own; either way
+        ``info.stream`` names it, and DLPack producers and consumers are
+        handed it (see from_dlpack and Tensor.__dlpack__).
     pinned_bytes: size of the page-locked staging pool for copies from and
         to NumPy arrays on a GPU; 0 turns it off; None follows GPUK_PINNED,
         then 128 MiB.
@@ -239,14 +245,15 @@ class Context:
         self._p = None
         self._lock = threading.Lock()
         self._grave = []
+        # NumPy memory the ops used in place, wrapped once (see _ops._Wrap):
+        # (data, shape, strides, dtype) -> _Wrap, least recently used first;
+        # and the descriptions seen once
+        self._np_wraps = {}
+        self._np_seen = {}
         self._stream_obj = stream
         self._stream = _stream_value(stream)
-        opts = _lib.padded(_lib.Options)
-        _lib.gpuk_options_init(_byref(opts))
-        if opts.size < _lib.OPTIONS_SIZE_0_1 or opts.size > ctypes.sizeof(opts._buf):
-            raise UnsupportedError("gpuk_options_init wrote a size of %d bytes, which this "
-                                   "package does not know" % opts.size)
-        newer_fields = opts.size >= ctypes.sizeof(_lib.Options)
+        opts = _lib.Options()
+        _lib.gpuk_options_init_size(_byref(opts), ctypes.sizeof(opts))
         if backend is not None:
             if not isinstance(backend, str):
                 raise InvalidError("backend must be a str such as 'cpu', 'cuda' or 'auto', "
@@ -265,21 +272,17 @@ class Context:
             setattr(opts, name, v)
         if check is not None:
             opts.check = 1 if check else 0
-        if self._stream is not None or pinned_bytes is not None:
-            if not newer_fields:
-                raise UnsupportedError("stream= and pinned_bytes= need libgpuk 0.2 or newer; "
-                                       "this one is %s" % _lib.VERSION)
-            if self._stream is not None:
-                opts.stream = self._stream
-            if pinned_bytes is not None:
-                try:
-                    pb = operator.index(pinned_bytes)
-                except TypeError:
-                    raise InvalidError("pinned_bytes must be an int, got %r"
-                                       % (pinned_bytes,)) from None
-                if pb < 0 or pb >= 2 ** 63:
-                    raise InvalidError("pinned_bytes = %d: use a byte count >= 0" % pb)
-                opts.pinned_bytes = pb
+        if self._stream is not None:
+            opts.stream = self._stream
+        if pinned_bytes is not None:
+            try:
+                pb = operator.index(pinned_bytes)
+            except TypeError:
+                raise InvalidError("pinned_bytes must be an int, got %r"
+                                   % (pinned_bytes,)) from None
+            if pb < 0 or pb >= 2 ** 63:
+                raise InvalidError("pinned_bytes = %d: use a byte count >= 0" % pb)
+            opts.pinned_bytes = pb
         p = _c_void_p()
         rep = _c_void_p()
         status = _lib.gpuk_context_open_ex(_byref(p), _byref(opts), _byref(rep))
@@ -290,6 +293,9 @@ class Context:
                 backend if backend is not None else "(GPUK_BACKEND, else auto)",
                 (":\n" + text.rstrip()) if text else ""))
         self._p = p.value
+        self._pv = _c_void_p(self._p)          # the same, ready for the raw calls
+        self._dlpack_ok = None                 # DLPack built in? asked on first use
+        self._probe_msg = None                 # what that question left in the message
         try:
             self._setup()
         except BaseException:
@@ -298,40 +304,45 @@ class Context:
         _live_contexts.add(self)
 
     def _setup(self):
-        info = _lib.padded(_lib.Info)
-        self._check(_lib.gpuk_context_info(self._p, _byref(info)), "info")
-        self._dl_device = self._probe_dlpack_device()
+        info = _lib.Info()
+        self._check(_lib.gpuk_context_info_size(self._p, _byref(info), ctypes.sizeof(info)),
+                    "info")
+        dl = int(info.dlpack_device)
+        # (type, id) as DLPack numbers devices: the CPU is always id 0
+        self._dl_device = None if dl == 0 else (dl, 0 if dl == _dlpack.kDLCPU
+                                                 else int(info.device_ordinal))
         # the host contexts wrap NumPy memory in place; the others copy it in
-        self._host = (self._dl_device[0] == _dlpack.kDLCPU if self._dl_device
-                      else _lib.text(info.backend) == "cpu")
-        # After an op on memory of another framework, wait for the op on a GPU
-        # context that runs on a stream of its own, unknown to the framework.
-        self._interop_sync = not self._host and self._stream is None
+        self._host = (dl == _dlpack.kDLCPU if dl else _lib.text(info.backend) == "cpu")
+        # the cpu backend's wraps are remembered across calls (_ops._lend_numpy)
+        self._np_lend = self._host and _lib.text(info.backend) == "cpu"
+        # the cudaStream_t the context's work is ordered on (the caller's
+        # stream=, or the context's own); None without streams (cpu)
+        self._native_stream = info.stream or None
         self.info = ContextInfo(
             backend=_lib.text(info.backend), backend_version=_lib.text(info.backend_version),
             backend_path=_lib.text(info.backend_path), device=_lib.text(info.device),
             device_ordinal=int(info.device_ordinal), num_threads=int(info.num_threads),
             device_memory=int(info.device_memory), multiprocessors=int(info.multiprocessors),
             check=bool(info.check), abi=(int(info.abi_major), int(info.abi_minor)),
-            dlpack_device=self._dl_device, stream=self._stream)
+            dlpack_device=self._dl_device, stream=self._native_stream)
         self._report_text, self._report_attempts = _report(_lib.gpuk_context_load_report(self._p))
 
-    def _probe_dlpack_device(self):
-        """The DLPack device of the backend: export an empty tensor and look."""
-        h = _c_void_p()
-        dims = _i64((0,))
-        self._check(_lib.gpuk_tensor_create(self._p, F32, 1, dims, _byref(h)), "probe")
-        try:
-            m = _c_void_p()
-            st = _lib.gpuk_tensor_to_dlpack(self._p, h.value, _byref(m))
-            if st == UnsupportedError.status:
-                return None
-            self._check(st, "probe")
-            dev = _dlpack.device_of(m.value)
-            _dlpack.call_deleter(m.value)
-            return dev
-        finally:
-            _lib.gpuk_tensor_destroy(self._p, h.value)
+    def _has_dlpack(self):
+        """Was this libgpuk built with DLPack?  Asked once, before the first
+        import takes a capsule: a library built without it returns
+        GPUK_ERR_UNSUPPORTED from gpuk_tensor_from_dlpack and, unlike the
+        real one, without calling the producer's deleter, so the package
+        must not hand it a capsule.  A NULL tensor tells them apart: the real
+        one answers GPUK_ERR_NULL, the stub GPUK_ERR_UNSUPPORTED."""
+        ok = self._dlpack_ok
+        if ok is None:
+            h = _c_void_p()
+            with self._lock:
+                p = self._ptr("from_dlpack")
+                st = _lib.gpuk_tensor_from_dlpack(p, None, _byref(h))
+                self._probe_msg = _lib.gpuk_context_error(p)
+            ok = self._dlpack_ok = st != UnsupportedError.status
+        return ok
 
     # -- life ------------------------------------------------------------------------
 
@@ -344,6 +355,8 @@ class Context:
         with self._lock:
             self._p = None
             self._grave.clear()
+            self._np_wraps.clear()          # their handles go with the context
+            self._np_seen.clear()
             _lib.gpuk_context_close(p)
         _live_contexts.discard(self)
 
@@ -403,32 +416,27 @@ class Context:
     def _drain(self):
         """Destroy what was collected while the context was busy (lock held)."""
         grave, self._grave = self._grave, []
-        if any(wait for _, _, wait in grave):
-            _lib.gpuk_sync(self._p)
-        for fn, h, _ in grave:
+        for fn, h in grave:
             fn(self._p, h)
 
-    def _bury(self, fn, h, borrowed=False):
+    def _bury(self, fn, h):
         """Destroy a handle now if the context is free, else at its next call.
 
-        A handle on another library's memory, on a GPU context with its own
-        stream, waits for the context's work first: libgpuk gives the memory
-        back to its producer (the DLPack deleter) at once.
+        No wait is needed for memory of another library: libgpuk hands
+        borrowed memory back (the DLPack deleter) only once the context's
+        queued work is done.
         """
         p = self._p
         if p is None:
             return
-        wait = borrowed and self._interop_sync
         if self._lock.acquire(False):
             try:
                 if self._p is not None:
-                    if wait:
-                        _lib.gpuk_sync(self._p)
                     fn(self._p, h)
             finally:
                 self._lock.release()
         else:
-            self._grave.append((fn, h, wait))
+            self._grave.append((fn, h))
 
     # -- information ---------------------------------------------------------------------
 
@@ -451,8 +459,11 @@ class Context:
 
     @property
     def error(self) -> str:
-        """The message of the last failed call on the context (gpuk_context_error)."""
-        return _lib.text(_lib.gpuk_context_error(self._ptr()))
+        """The message of the last failed call on the context (gpuk_context_error).
+        The package's own question whether DLPack is built in is no call of
+        the user's: its message reads as ""."""
+        m = _lib.gpuk_context_error(self._ptr())
+        return "" if m == self._probe_msg else _lib.text(m)
 
     def variants(self, op, dtype="f32") -> List[Variant]:
         """The rungs of op's ladder on this backend that compute in dtype, in
@@ -469,9 +480,11 @@ class Context:
         n = ctypes.c_size_t()
         self._call("variants", _lib.gpuk_variant_count_dtype, self._ptr(), opv, dt, _byref(n))
         out = []
-        vi = _lib.padded(_lib.VariantInfo)
+        vi = _lib.VariantInfo()
+        size = ctypes.sizeof(vi)
         for i in range(n.value):
-            self._call("variants", _lib.gpuk_variant_get_dtype, self._p, opv, dt, i, _byref(vi))
+            self._call("variants", _lib.gpuk_variant_get_dtype_size, self._p, opv, dt, i,
+                       _byref(vi), size)
             out.append(Variant(
                 name=_lib.text(vi.name), summary=_lib.text(vi.summary), flags=int(vi.flags),
                 default=bool(vi.flags & _lib.VARIANT_DEFAULT),
@@ -578,18 +591,22 @@ class Context:
         LayoutError, and nothing is kept.  The producer's memory stays alive
         until the tensor and all its views are freed (or the context closes).
 
-        Streams (CUDA): with a context opened with stream=, the producer is
-        asked to order its work before that stream, and nothing waits.
-        Without one, the producer orders its work before the legacy default
-        stream and the GPU is synchronised (every stream of the device's
-        primary context, through the CUDA driver) before the tensor is used;
-        freeing such a tensor waits for the context's work, since the
-        producer may reuse the memory at once.
+        Streams (CUDA): the producer is handed the context's stream
+        (``info.stream``: the stream= of the Context, else its own), as
+        the DLPack protocol has it, and orders its queued work on the memory
+        before that stream; nothing waits.  Freeing the tensor waits for the
+        context's work on it (libgpuk hands the memory back to its producer
+        only then).  A capsule given as it is carries no such promise: its
+        maker must have finished, or ordered before the context's stream,
+        the work on that memory.
         """
         p = self._ptr("from_dlpack")
         if type(obj) is Tensor and obj._ctx is self:
             obj._live("from_dlpack")
             return obj
+        if not self._has_dlpack():
+            raise UnsupportedError("from_dlpack: this libgpuk was built without DLPack "
+                                   "(dlpack/dlpack.h; Debian: libdlpack-dev)")
         if _dlpack.is_capsule(obj):
             capsule = obj
         else:
@@ -624,8 +641,6 @@ class Context:
             raise InvalidError("from_dlpack: %s has no __dlpack__ method: pass a NumPy, PyTorch, "
                                "CuPy or JAX array, or use asarray() to copy"
                                % type(obj).__name__)
-        if self._dl_device is None:
-            raise UnsupportedError("from_dlpack: this libgpuk was built without DLPack")
         dev = dlpack_device_of(obj, "from_dlpack")
         if dev is not None:
             if not self._device_ok(dev):
@@ -633,26 +648,31 @@ class Context:
                     "from_dlpack: the array is on DLPack device %s and this context runs on %s; "
                     "from_dlpack never copies: use asarray() to copy it in"
                     % (_dev_name(dev), self.device))
+        old_producer = False
         try:
             if self._host:
                 return fn()
-            # A GPU: name the stream that will read the data.  Without a
-            # stream= of the caller's, the context's own stream is unknown
-            # here (gpuk_context_info does not say), so the producer orders
-            # its work before the legacy default stream (1, a value every
-            # producer takes) and the device is synchronised below.
-            stream = self._stream if self._stream is not None else 1
+            # The stream that will read the data: the context's (the
+            # caller's stream=, or the context's own), which the producer
+            # makes wait for its queued work on the memory.  1 is the legacy
+            # default stream, for a context that reports none.
             try:
-                capsule = fn(stream=stream)
+                capsule = fn(stream=self._native_stream or 1)
             except TypeError:
                 capsule = fn()                 # a producer older than the stream argument
+                old_producer = True
         except (TypeError, ValueError, RuntimeError, BufferError, AttributeError) as e:
             raise InvalidError("from_dlpack: %s.__dlpack__() failed: %s"
                                % (type(obj).__name__, e)) from e
-        if self._stream is None and dev is not None and dev[0] == _dlpack.kDLCUDA:
+        if old_producer:
+            # It promised no order, and its stream is unknown: the only wait
+            # left is for every stream of the device (through the CUDA driver,
+            # loaded for this alone; PyTorch, CuPy and JAX never come here).
             try:
-                _dlpack.cuda_device_synchronize(dev[1])
+                _dlpack.cuda_device_synchronize(dev[1] if dev is not None
+                                                else self.info.device_ordinal)
             except RuntimeError as e:
+                del capsule                    # unconsumed: its producer frees it
                 raise _errors.by_code("GPUK_ERR_DEVICE")("from_dlpack: waiting for the "
                                                          "producer's work: %s" % e) from None
         return capsule
@@ -914,8 +934,6 @@ class Tensor:
         h, self._h = self._h, None
         c = self._ctx
         if h is not None and c._p is not None:
-            if self._borrowed and c._interop_sync:
-                c._call("free", _lib.gpuk_sync, c._p)
             c._call("free", _lib.gpuk_tensor_destroy, c._p, h)
         self._keep = None
 
@@ -923,7 +941,7 @@ class Tensor:
         try:
             h, self._h = self._h, None
             if h is not None:
-                self._ctx._bury(_lib.gpuk_tensor_destroy, h, self._borrowed)
+                self._ctx._bury(_lib.gpuk_tensor_destroy, h)
         except Exception:
             pass
 
@@ -995,9 +1013,9 @@ class Tensor:
         return self._borrowed
 
     def _info(self):
-        info = _lib.padded(_lib.TensorInfo)
-        self._ctx._call("info", _lib.gpuk_tensor_get_info, self._ctx._ptr(), self._live("info"),
-                        _byref(info))
+        info = _lib.TensorInfo()
+        self._ctx._call("info", _lib.gpuk_tensor_get_info_size, self._ctx._ptr(),
+                        self._live("info"), _byref(info), ctypes.sizeof(info))
         return info
 
     def info(self) -> dict:
@@ -1225,10 +1243,11 @@ class Tensor:
 
     def __dlpack_device__(self) -> Tuple[int, int]:
         """(device_type, device_id) as DLPack numbers them: (1, 0) on the CPU,
-        (2, ordinal) on CUDA."""
+        (2, ordinal) on CUDA (gpuk_info.dlpack_device and device_ordinal)."""
         dev = self._ctx._dl_device
         if dev is None:
-            raise BufferError("this libgpuk was built without DLPack")
+            raise BufferError("backend %s names no DLPack device (a plugin older than ABI 2.1)"
+                              % self._ctx.info.backend)
         return dev
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -1237,12 +1256,18 @@ class Tensor:
 
         The consumer (torch/cupy/numpy.from_dlpack) owns the capsule; the
         storage stays alive until it is done, even past Context.close().
-        stream: the consumer's CUDA stream.  Unless it is -1 or the
-        context's own stream= option, the context is synchronised first, so
-        the data is complete whichever stream reads it.  max_version: this
-        producer only makes unversioned (DLPack 0.x) capsules, which the
-        protocol lets it return whatever max_version asks.  dl_device: must be
-        this tensor's device (else BufferError).  copy=True exports a copy.
+        stream: the consumer's CUDA stream.  The data is ready on the
+        context's stream (``ctx.info.stream``: the stream= of the Context,
+        else its own), so a consumer that names that stream, or -1, gets the
+        capsule at once; for any other stream (None and 1 included: the
+        legacy default stream) the context's work is waited for first
+        (gpuk_sync), so the data is complete whichever stream reads it.
+        Ordering one stream after another without that wait would take the
+        CUDA runtime, which this pure-ctypes package does not load.
+        max_version: this producer only makes unversioned (DLPack 0.x)
+        capsules, which the protocol lets it return whatever max_version
+        asks.  dl_device: must be this tensor's device (else BufferError).
+        copy=True exports a copy.
         """
         if self._h is None or self._ctx._p is None:
             raise BufferError("__dlpack__: the tensor was freed or its context closed")
@@ -1262,12 +1287,15 @@ class Tensor:
                               "be exported elsewhere" % (_dev_name(dev), _dev_name(dl_device)))
         src = self.copy() if copy else self
         try:
-            if dev[0] != _dlpack.kDLCPU and stream != -1 and (
-                    self._ctx._stream is None or stream != self._ctx._stream):
+            ready = self._ctx._native_stream
+            if dev[0] != _dlpack.kDLCPU and stream != -1 and (ready is None or stream != ready):
                 self._ctx.sync()
             m = _c_void_p()
-            self._ctx._call("__dlpack__", _lib.gpuk_tensor_to_dlpack, self._ctx._p, src._h,
-                            _byref(m))
+            try:
+                self._ctx._call("__dlpack__", _lib.gpuk_tensor_to_dlpack, self._ctx._p, src._h,
+                                _byref(m))
+            except UnsupportedError as e:
+                raise BufferError("__dlpack__: %s" % e.message) from None
             return _dlpack.make_capsule(m.value)
         finally:
             if src is not self:

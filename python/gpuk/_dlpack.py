@@ -109,12 +109,6 @@ def call_deleter(ptr):
         DELETER(m.deleter)(ptr)
 
 
-def device_of(ptr):
-    """(device_type, device_id) of a DLManagedTensor."""
-    d = DLManagedTensor.from_address(ptr).dl_tensor.device
-    return int(d.device_type), int(d.device_id)
-
-
 @DELETER
 def _fallback_destructor(capsule):
     # only while the capsule is still "dltensor": nobody consumed it.  With
@@ -208,7 +202,13 @@ def take_capsule(capsule):
     return ptr
 
 
-# -- CUDA: waiting for a producer that named no stream --------------------------------
+# -- CUDA: waiting for a producer that takes no stream ---------------------------------
+#
+# Only for a producer whose __dlpack__ refuses the stream argument (older than
+# the 2021 protocol; PyTorch, CuPy and JAX all take it): it promises no order
+# and its stream is unknown, so every stream of the device is waited for.
+# libcuda is loaded on that first use only; nothing else in the package
+# needs it (the context's stream comes from gpuk_context_info).
 
 _cuda = None
 

@@ -31,14 +31,18 @@ exact result shape) and ``out`` itself is returned.
 Errors raise the exception of the library's status code (ShapeError,
 DtypeError, LayoutError, AliasError, VariantError, ...), whose message names
 the C argument at fault; the output is not written.  Overlap between the
-output and an input is judged by address range, even for arrays of other
-libraries (which the C library cannot see are one memory).
+output and an input is judged by libgpuk on absolute address ranges, so
+arrays of other libraries, and NumPy views of gpuk tensors, are compared
+like tensors of one storage.
 
-On a CUDA context opened without stream=, an op that used another
-library's memory in place waits for the GPU before it returns, so that
-library may touch the memory at once; open the Context with that library's
-stream (stream=torch.cuda.current_stream()) to order the work on one
-stream instead, without waits.
+CUDA: the memory of another library is taken with the context's stream
+handed to its producer (the DLPack protocol), so the producer's queued work
+comes first without a wait.  libgpuk gives that memory back (the temporary
+handle of one call) only once the context's work on it is done, so an op
+that used another library's memory in place returns when its work is
+finished, and that library may read or free the memory at once.  Make a
+gpuk Tensor of such an array once (Context.from_dlpack) to keep the ops on
+it asynchronous.
 """
 
 import builtins
@@ -52,14 +56,18 @@ import numpy as np
 from . import _dlpack, _errors, _lib
 from ._core import (F32, MAX_DIMS, Context, CSRMatrix, Tensor, _GK_OF,
                     _dense_strides, _i64, default_context, dlpack_device_of)
-from ._errors import (AliasError, ContextError, DtypeError, HandleError, InvalidError,
-                      LayoutError, ShapeError)
+from ._errors import (ContextError, DtypeError, HandleError, InvalidError, LayoutError,
+                      ShapeError)
 
 # an operand: a gpuk.Tensor, a NumPy array, or any object with __dlpack__
 ArrayLike = Any
 _builtin_sum = builtins.sum
 _c_void_p = ctypes.c_void_p
 _byref = ctypes.byref
+_ndarray = np.ndarray
+_new_tensor = object.__new__
+_wrap_raw = _lib.gpuk_tensor_wrap_raw
+_destroy_raw = _lib.gpuk_tensor_destroy_raw
 
 
 # -- arguments --------------------------------------------------------------------------------
@@ -99,20 +107,24 @@ def _context_mismatch(op, ctx, names, objs):
 
 def _arg(c, obj, name, op, temps, writable=False):
     """obj as a Tensor of context c (a temporary one for a foreign array)."""
-    if type(obj) is Tensor:
+    tp = type(obj)
+    if tp is Tensor:
         if obj._h is None:
             raise HandleError("gpuk.%s: %s was freed" % (op, name))
         return obj
-    if obj is None:
+    if tp is _ndarray and c._np_lend:
+        t = _lend_numpy(c, obj, name, op, writable)
+    elif obj is None:
         raise _errors.NullError("gpuk.%s: %s is None" % (op, name))
-    t = _foreign(c, obj, name, op, writable)
+    else:
+        t = _foreign(c, obj, name, op, writable)
     temps.append(t)
     return t
 
 
 def _foreign(c, obj, name, op, writable):
     if isinstance(obj, np.ndarray):
-        if c._host:
+        if c._host:                         # wrapped for this call only
             return _wrap_numpy(c, obj, name, op, writable)
         if writable:
             raise InvalidError("gpuk.%s: %s is a NumPy array and the op runs on %s: an output "
@@ -154,47 +166,240 @@ def _np_dtype(arr, name, op):
     return dt
 
 
+def _layout(arr, name, op):
+    """The libgpuk shape and element strides (None: dense) of a NumPy array."""
+    shape = arr.shape
+    nd = len(shape)
+    if nd > MAX_DIMS:
+        raise ShapeError("gpuk.%s: %s has %d dimensions; libgpuk takes 1 to %d"
+                         % (op, name, nd, MAX_DIMS))
+    if nd == 0:
+        return (1,), None
+    if arr.flags.c_contiguous:
+        return shape, None
+    es = []
+    for n, s in zip(shape, arr.strides):
+        if n <= 1:
+            s = 0
+        if s < 0 or s % 4:
+            raise LayoutError("gpuk.%s: %s has strides %s (bytes): libgpuk needs strides >= 0 "
+                              "and whole elements; pass numpy.ascontiguousarray(%s)"
+                              % (op, name, arr.strides, name))
+        es.append(s // 4)
+    return shape, tuple(es)
+
+
+def _wrap(c, dt, shape, es, data, name, op):
+    """gpuk_tensor_wrap under the context's lock (held by the caller); the handle."""
+    if c._p is None:
+        raise HandleError("gpuk.%s: the context is closed" % op)
+    h = _c_void_p()
+    st = _wrap_raw(c._pv, dt, len(shape), _i64(shape), None if es is None else _i64(es),
+                   _c_void_p(data), _byref(h))
+    if st:
+        raise _errors.make(st, "gpuk.%s: %s: %s" % (op, name,
+                                                      _lib.text(_lib.gpuk_context_error(c._p))))
+    return h.value
+
+
 def _wrap_numpy(c, arr, name, op, writable):
-    """A tensor over a NumPy array's memory (gpuk_tensor_wrap), no copy."""
+    """A tensor over a NumPy array's memory (gpuk_tensor_wrap), no copy, for
+    one call: _free destroys it.  Arrays of a subclass of ndarray come here,
+    and all arrays on a host backend other than cpu; plain ndarrays on the
+    cpu backend take _lend_numpy."""
     dt = _GK_OF.get(arr.dtype)
     if dt is None:
         _np_dtype(arr, name, op)
-    ai = arr.__array_interface__            # one look gives data, read-only and layout
-    data, readonly = ai["data"]
-    if writable and readonly:
+    if writable and not arr.flags.writeable:
         raise InvalidError("gpuk.%s: %s is a read-only NumPy array" % (op, name))
-    shape = arr.shape or (1,)
-    if len(shape) > MAX_DIMS:
-        raise ShapeError("gpuk.%s: %s has %d dimensions; libgpuk takes 1 to %d"
-                         % (op, name, len(shape), MAX_DIMS))
-    if ai["strides"] is None:               # C-contiguous
-        es = None
-    else:
-        es = []
-        for n, s in zip(arr.shape, arr.strides):
-            if n <= 1:
-                s = 0
-            if s < 0 or s % 4:
-                raise LayoutError("gpuk.%s: %s has strides %s (bytes): libgpuk needs strides "
-                                  ">= 0 and whole elements; pass numpy.ascontiguousarray(%s)"
-                                  % (op, name, arr.strides, name))
-            es.append(s // 4)
-        es = tuple(es)
-    if not arr.size:
-        data = 0
-    h = _c_void_p()
+    shape, es = _layout(arr, name, op)
+    data = _data_of(arr)
     with c._lock:
-        p = c._p
-        if p is None:
-            raise HandleError("gpuk.%s: the context is closed" % op)
-        st = _lib.gpuk_tensor_wrap(p, dt, len(shape), _i64(shape),
-                                   None if es is None else _i64(es), data or None, _byref(h))
-        if st:
-            msg = _lib.text(_lib.gpuk_context_error(p))
-    if st:
-        raise _errors.make(st, "gpuk.%s: %s: %s" % (op, name, msg))
-    return Tensor._make(c, h.value, shape, dt, _dense_strides(shape) if es is None else es, 0,
+        h = _wrap(c, dt, shape, es, data, name, op)
+    return Tensor._make(c, h, shape, dt, _dense_strides(shape) if es is None else es, 0,
                         keep=arr, borrowed=True, data=data)
+
+
+# -- NumPy arrays used in place, wrapped once --------------------------------------------------
+#
+# What an op on NumPy arrays costs over C is mostly the gpuk_tensor_wrap and
+# gpuk_tensor_destroy of each array, with the Python around them.  So a CPU
+# context remembers the wraps its ops made, up to WRAP_CACHE of them (the
+# least recently used goes first), and a later call reuses the handle.
+#
+# A wrap on the cpu backend is a description and nothing more: an address,
+# a dtype, a shape and strides (gpuk_tensor_wrap neither reads the memory
+# nor keeps anything of the array, and the backend's check_pointer accepts
+# any host address; another host plugin might check more, so its contexts
+# wrap per call).  So the cache is keyed by exactly that
+# description, read from the array at every call: (data address, shape,
+# strides, dtype).  A handle is handed out only for an array passed to the
+# call, alive for the call, whose description is the handle's, so it
+# describes that array's memory at that moment, whichever array object it
+# was made for.  That is what makes it safe without holding the arrays:
+#
+# * the cache holds no reference to any array, keeps no memory alive, and
+#   changes nothing NumPy sees (an array can still be resized, say);
+# * memory freed and reused by another array, an array resized or
+#   reshaped in place, or given another dtype or strides: each has a new
+#   description, hence a new wrap (the old one lingers, unused, until the
+#   least-recently-used order drops it; nothing reads memory through it);
+# * views made anew for each call of the same memory with the same layout
+#   (a[:], a.reshape(...)) find the wrap of the first.
+#
+# A description is remembered the second time it comes: the first call
+# gets a wrap of its own, destroyed when the call ends, and the description
+# a note among the last SEEN (forgotten all at once when they are more), so
+# an array made for one call, which dies when the call returns, costs no
+# more than that wrap, and pushes no remembered wrap out.
+#
+# Every change to the cache is made under the context's lock.  A wrap in
+# use by a call in flight (pins > 0, in any thread) is never destroyed: one
+# dropped from the cache meanwhile is destroyed by that call's _free.  Each
+# call gets its own Tensor object over the handle, so the cache holds
+# nothing that refers back to the context.  Read-only arrays are checked at
+# every call (flags can change).  Arrays of ndarray subclasses are wrapped
+# per call, and GPU contexts copy NumPy arrays in instead (there a wrap
+# would be of device memory, which NumPy never has).
+
+WRAP_CACHE = 64
+SEEN = 4 * WRAP_CACHE
+
+
+class _Wrap:
+    """One remembered wrap of NumPy memory (see above)."""
+    __slots__ = ("key", "h", "gshape", "es", "dt", "pins")
+
+
+def _lend_numpy(c, arr, name, op, writable):
+    """A Tensor over a plain ndarray for one call: on a remembered wrap, or
+    on a wrap of its own the first time (see above)."""
+    dt = _GK_OF.get(arr.dtype)
+    if dt is None:
+        _np_dtype(arr, name, op)
+    if writable and not arr.flags.writeable:
+        raise InvalidError("gpuk.%s: %s is a read-only NumPy array" % (op, name))
+    data = _data_of(arr)
+    key = (data, arr.shape, arr.strides, dt)
+    t = _new_tensor(Tensor)                     # Tensor._make, spelled out: the hot path
+    t._h = None
+    t._ctx = c
+    t._dt = dt
+    t._offset = 0
+    t._borrowed = True
+    t._data = data
+    cache = c._np_wraps
+    with c._lock:
+        w = cache.pop(key, None)
+        if w is not None:
+            w.pins += 1
+            cache[key] = w                      # now the most recently used
+            t._h = w.h
+            t._shape = w.gshape
+            t._es = w.es
+            t._keep = w
+            return t
+        gshape = arr.shape
+        if arr.flags.c_contiguous and 0 < len(gshape) <= MAX_DIMS:
+            es = None
+        else:
+            gshape, es = _layout(arr, name, op)
+        if c._p is None:
+            raise HandleError("gpuk.%s: the context is closed" % op)
+        hv = _c_void_p()
+        st = _wrap_raw(c._pv, dt, len(gshape), _i64(gshape), None if es is None else _i64(es),
+                       _c_void_p(data), _byref(hv))
+        if st:
+            raise _errors.make(st, "gpuk.%s: %s: %s" % (
+                op, name, _lib.text(_lib.gpuk_context_error(c._p))))
+        h = hv.value
+        es = _dense_strides(gshape) if es is None else es
+        t._h = h
+        t._shape = gshape
+        t._es = es
+        seen = c._np_seen
+        if key not in seen:
+            # first sight: the wrap is this call's alone (_free destroys it)
+            if len(seen) >= SEEN:
+                seen.clear()
+            seen[key] = None
+            t._keep = arr
+            return t
+        del seen[key]
+        w = _Wrap()
+        w.key, w.h, w.gshape, w.es, w.dt, w.pins = key, h, gshape, es, dt, 1
+        cache[key] = w
+        if len(cache) > WRAP_CACHE:
+            _evict(c, cache)
+        t._keep = w
+        return t
+
+
+def _unlink(c, w):
+    """Take w out of the cache (lock held) and destroy its handle unless a
+    call in flight uses it; that call's _free destroys it then."""
+    if w.key is not None and c._np_wraps.get(w.key) is w:
+        del c._np_wraps[w.key]
+    w.key = None
+    if w.pins == 0 and w.h is not None:
+        h, w.h = w.h, None
+        if c._p is not None:
+            _destroy_raw(c._pv, _c_void_p(h))
+
+
+def _evict(c, cache):
+    """Drop the least recently used wraps no call is using (lock held)."""
+    while len(cache) > WRAP_CACHE:
+        w = cache[next(iter(cache))]            # the oldest
+        if w.pins:                              # in use: look past it (rare)
+            for w in list(cache.values()):
+                if not w.pins:
+                    break
+            else:
+                return
+        _unlink(c, w)
+
+
+def _data_of_interface(arr):
+    """The address of an array's first element, as NumPy's array interface says."""
+    return arr.__array_interface__["data"][0]
+
+
+def _data_reader():
+    """A faster way to read an ndarray's data pointer, or the array interface.
+
+    The array interface builds a dict of five entries for one number (some
+    0.7 to 1.3 us, three times per call of a binary op).  NumPy's C API
+    keeps that number in PyArrayObject, as `char *data`, the first member
+    after the object header (ndarraytypes.h; PyArray_DATA compiled into
+    every extension reads it there, so NumPy cannot move it).  It is read
+    there with one ctypes load (about 0.1 us) on CPython, where id() is the
+    object's address and object.__basicsize__ the header's size, once
+    arrays of every kind (offset views, strided, empty, 0-d, Fortran) were
+    seen to give the same address both ways; else the interface is kept.
+    """
+    import sys
+    if sys.implementation.name != "cpython":
+        return _data_of_interface
+    off = object.__basicsize__
+    load = ctypes.c_void_p.from_address
+
+    def data_of(arr):
+        return load(id(arr) + off).value or 0
+
+    base = np.arange(96, dtype=np.float32)
+    probes = [base, base[7:], base[5:60:3], base.reshape(8, 12)[2:, 3:], base.reshape(8, 12).T,
+              np.empty(0, np.float32), np.array(1.5, np.float32), np.ones((3, 4), np.int32),
+              np.asfortranarray(base.reshape(8, 12))]
+    try:
+        if all(type(a) is _ndarray and data_of(a) == _data_of_interface(a) for a in probes):
+            return data_of
+    except Exception:
+        pass
+    return _data_of_interface
+
+
+_data_of = _data_reader()
 
 
 def _copy_in(c, arr, name, op):
@@ -246,42 +451,11 @@ def _need_ndim(t, n, name, op, what=None):
 
 # -- running ---------------------------------------------------------------------------------
 
-def _extent(t):
-    """[first byte, past the last byte) of a tensor's elements; None when empty."""
-    span = 1
-    for n, s in zip(t._shape, t._es):
-        if n == 0:
-            return None
-        span += (n - 1) * s
-    lo = t._data
-    if lo is None:
-        lo = t.data_ptr
-    return lo, lo + 4 * span
+def _run(c, op, fn, args):
+    """Call fn(ctx, *args) under the context's lock; raise its status.
 
-
-def _check_overlap(op, outs, ins, inplace):
-    """The address-range rule of gpuk(3), for memory libgpuk sees as separate storages."""
-    spans = [(iname, i, _extent(i)) for iname, i in ins if i is not None]
-    for oname, o in outs:
-        oe = _extent(o)
-        if oe is None:
-            continue
-        for iname, i, ie in spans:
-            if ie is None or oe[1] <= ie[0] or ie[1] <= oe[0]:
-                continue
-            if iname in inplace and oe == ie and o._shape == i._shape and o._es == i._es:
-                continue
-            raise AliasError("gpuk.%s: %s overlaps %s: their address ranges meet%s" % (
-                op, oname, iname, ", and an output may be only exactly its input (in place)"
-                if iname in inplace else ", and this op's output must not overlap its inputs"))
-
-
-def _run(c, op, fn, args, temps, outs=(), ins=(), inplace=()):
-    """Call fn(ctx, *args) under the context's lock; raise its status."""
-    for _, t in outs + ins:
-        if t is not None and t._borrowed:
-            _check_overlap(op, outs, ins, inplace)
-            break
+    Overlap of outputs and inputs is libgpuk's to judge, on absolute
+    addresses, whatever memory they are in: nothing to check here."""
     with c._lock:
         p = c._p
         if p is None:
@@ -298,25 +472,22 @@ def _run(c, op, fn, args, temps, outs=(), ins=(), inplace=()):
 def _free(temps):
     """Destroy the temporaries of one call, under one hold of the lock.
 
-    On a GPU context without a stream= of the caller's, memory of another
-    library is given back only once the context's work is done: its
-    producer may reuse it as soon as the deleter runs, and libgpuk calls the
-    deleter at once.  The same wait lets that library read an out= array
-    right after the op returns.
-    """
+    No wait here for memory of another library: libgpuk syncs the context
+    before it hands borrowed memory back (the DLPack deleter), so the
+    producer may reuse it, or read an out= array, once this returns."""
     c = temps[0]._ctx
-    st = 0
     with c._lock:
-        p = c._p
-        if p is not None and c._interop_sync and any(t._borrowed for t in temps):
-            st = _lib.gpuk_sync(p)
-            msg = _lib.text(_lib.gpuk_context_error(p)) if st else ""
+        live = c._p is not None
+        pv = c._pv
         for t in temps:
             h, t._h = t._h, None
-            if h is not None and p is not None:
-                _lib.gpuk_tensor_destroy(p, h)
-    if st:
-        raise _errors.make(st, "waiting for the op: " + msg)
+            w = t._keep
+            if type(w) is _Wrap and w.h == h and h is not None:
+                w.pins -= 1                 # a remembered wrap: only lent to this call
+                if w.key is None and w.pins == 0:
+                    _unlink(c, w)
+            elif h is not None and live:
+                _destroy_raw(pv, _c_void_p(h))
 
 
 # -- dense products ---------------------------------------------------------------------------
@@ -359,8 +530,7 @@ def matmul(a: ArrayLike, b: ArrayLike, bias: Optional[ArrayLike] = None, *,
         _need_ndim(b, 2, "b", op)
         o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
         _run(c, op, _lib.gpuk_matmul,
-             (a._h, b._h, bias._h if bias is not None else None, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("a", a), ("b", b), ("bias", bias)))
+             (a._h, b._h, bias._h if bias is not None else None, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -391,8 +561,7 @@ def batched_matmul(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = Non
         _need_ndim(b, 3, "b", op)
         bc = a._shape[0] if b._shape[0] == 1 else b._shape[0]
         o, ret = _out(c, out, (bc, a._shape[1], b._shape[2]), op, temps)
-        _run(c, op, _lib.gpuk_batched_matmul, (a._h, b._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("a", a), ("b", b)))
+        _run(c, op, _lib.gpuk_batched_matmul, (a._h, b._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -428,9 +597,58 @@ def minplus(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = None,
         _need_ndim(a, 2, "a", op)
         _need_ndim(b, 2, "b", op)
         o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
-        _run(c, op, _lib.gpuk_minplus, (a._h, b._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("a", a), ("b", b)))
+        _run(c, op, _lib.gpuk_minplus, (a._h, b._h, o._h, _variant(variant, op)))
         return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def minplus_update(a: ArrayLike, b: ArrayLike, r: ArrayLike, *, variant: Optional[str] = None,
+                   ctx: Optional[Context] = None) -> Any:
+    """Min-plus product folded into r, in place: r[i, j] = min(r[i, j], min_p (a[i, p] + b[p, j])).
+
+    a: float32 [m, k]; b: float32 [k, n]; r: float32 [m, n], read and
+    overwritten, and returned (a gpuk Tensor, or an array of the context's
+    device used in place: a NumPy array on a CPU context).  The old value
+    of each element is one more candidate of the same minimum, under the
+    rules of minplus: a NaN in r is skipped like a NaN sum (so r is never
+    NaN afterwards), and a tie of +0 and -0, the old value included, gives
+    -0.  So the result is exactly numpy.fmin(r, minplus(a, b)) with -0 below
+    +0, bit-exact on every backend and rung; with k = 0 r keeps every value
+    but NaN, which becomes +inf.
+
+    Splitting k into panels and updating one after another, from an r of
+    +inf, gives the bits of one minplus over the whole of k: a product too
+    large for one call, or spread over devices, is put together this way.
+    Paths through a set of vertices improve a distance matrix in place with
+    minplus_update(to_set, from_set, dist), to_set and from_set being
+    tensors of their own (r may not overlap a or b: AliasError).
+
+    All three must be contiguous (LayoutError).  Raises ShapeError (not
+    2-D, inner dimensions differ, r not [m, n]), DtypeError, AliasError,
+    VariantError, UnsupportedError (also a backend plugin built for ABI
+    2.1 or older: the update came with ABI 2.2), NoMemoryError /
+    DeviceMemoryError, DeviceError, CheckError.  See gpuk_minplus_update(3).
+    """
+    op = "minplus_update"
+    if _lib.gpuk_minplus_update is None:
+        raise _errors.by_code("GPUK_ERR_UNSUPPORTED")(
+            "gpuk.minplus_update: the libgpuk loaded (%s) has no gpuk_minplus_update; it "
+            "came with ABI 2.2" % _lib.path)
+    c = _ctx_of(op, ctx, ("a", "b", "r"), (a, b, r))
+    temps = []
+    try:
+        a = _arg(c, a, "a", op, temps)
+        b = _arg(c, b, "b", op, temps)
+        if r is None:
+            raise _errors.NullError("gpuk.minplus_update: r is None; it is read and updated "
+                                    "in place")
+        o = _arg(c, r, "r", op, temps, writable=True)
+        _need_ndim(a, 2, "a", op)
+        _need_ndim(b, 2, "b", op)
+        _run(c, op, _lib.gpuk_minplus_update, (a._h, b._h, o._h, _variant(variant, op)))
+        return r
     finally:
         if temps:
             _free(temps)
@@ -460,8 +678,7 @@ def transpose(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optiona
         x = _arg(c, x, "x", op, temps)
         _need_ndim(x, 2, "x", op)
         o, ret = _out(c, out, (x._shape[1], x._shape[0]), op, temps)
-        _run(c, op, _lib.gpuk_transpose, (x._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x),))
+        _run(c, op, _lib.gpuk_transpose, (x._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -520,8 +737,7 @@ def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
             ax %= nd
         shape = x._shape[:ax] + x._shape[ax + 1:] or (1,)
         o, ret = _out(c, out, shape, op, temps)
-        _run(c, op, _lib.gpuk_reduce, (k, x._h, ax, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x),))
+        _run(c, op, _lib.gpuk_reduce, (k, x._h, ax, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -573,8 +789,7 @@ def meanpool(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional
         x = _arg(c, x, "x", op, temps)
         _need_ndim(x, (2, 3, 4), "x", op, "2-D to 4-D ([..., t, d])")
         o, ret = _out(c, out, x._shape[:-2] + x._shape[-1:], op, temps)
-        _run(c, op, _lib.gpuk_meanpool, (x._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x),))
+        _run(c, op, _lib.gpuk_meanpool, (x._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -592,7 +807,7 @@ def _unary(op, fn, x, out, variant, ctx, scalar=None):
         args = (x._h, o._h, _variant(variant, op))
         if scalar is not None:
             args = (scalar,) + args
-        _run(c, op, fn, args, temps, (("out", o),), (("x", x),), ("x",))
+        _run(c, op, fn, args)
         return ret
     finally:
         if temps:
@@ -625,8 +840,6 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         if c._p is None:
             raise HandleError("gpuk.add: the context is closed")
         o = c._create(x._shape, F32) if out is None else out
-        if x._borrowed or y._borrowed or o._borrowed:
-            _check_overlap(op, (("out", o),), (("x", x), ("y", y)), ("x", "y"))
         v = None if variant is None else _variant(variant, op)
         with c._lock:
             p = c._p
@@ -644,8 +857,7 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         x = _arg(c, x, "x", op, temps)
         y = _arg(c, y, "y", op, temps)
         o, ret = _out(c, out, x._shape, op, temps)
-        _run(c, op, _lib.gpuk_add, (x._h, y._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x), ("y", y)), ("x", "y"))
+        _run(c, op, _lib.gpuk_add, (x._h, y._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -713,8 +925,7 @@ def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
         x = _arg(c, x, "x", op, temps)
         bias = _arg(c, bias, "bias", op, temps)
         o, ret = _out(c, out, x._shape, op, temps)
-        _run(c, op, _lib.gpuk_bias_relu, (x._h, bias._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x), ("bias", bias)), ("x",))
+        _run(c, op, _lib.gpuk_bias_relu, (x._h, bias._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -769,8 +980,7 @@ def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = No
             raise ShapeError("gpuk.embedding: ids has shape %s; it may have 1 to 3 dimensions"
                              % (ids._shape,))
         o, ret = _out(c, out, shape, op, temps)
-        _run(c, op, _lib.gpuk_embedding, (table._h, ids._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("table", table), ("ids", ids)))
+        _run(c, op, _lib.gpuk_embedding, (table._h, ids._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -815,8 +1025,7 @@ def spmv(a: Any, x: ArrayLike, *, out: Optional[ArrayLike] = None,
             m = own = c.csr(a)
         x = _arg(c, x, "x", op, temps)
         o, ret = _out(c, out, (m.shape[0],), op, temps)
-        _run(c, op, _lib.gpuk_spmv, (m._h, x._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x),))
+        _run(c, op, _lib.gpuk_spmv, (m._h, x._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -847,8 +1056,7 @@ def dot(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         x = _arg(c, x, "x", op, temps)
         y = _arg(c, y, "y", op, temps)
         o, ret = _out(c, out, (1,), op, temps)
-        _run(c, op, _lib.gpuk_dot, (x._h, y._h, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("x", x), ("y", y)))
+        _run(c, op, _lib.gpuk_dot, (x._h, y._h, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -865,8 +1073,7 @@ def _init_output(c, out, src, shape, op, name, temps):
                              % (op, name, s._shape, o._shape))
         if o.size:
             if s._dt == F32 and s.is_contiguous and o.is_contiguous:
-                _run(c, op, _lib.gpuk_copy, (s._h, o._h, None), (), (("out", o),),
-                     ((name, s),), (name,))
+                _run(c, op, _lib.gpuk_copy, (s._h, o._h, None))
             else:
                 o._write(s.numpy())
     return o, ret
@@ -908,8 +1115,7 @@ def gemv(a: ArrayLike, x: ArrayLike, y: Optional[ArrayLike] = None, *, alpha: fl
         if y is None and be != 0.0:
             raise InvalidError("gpuk.gemv: beta = %g needs y" % be)
         o, ret = _init_output(c, out, y if be != 0.0 else None, (n_out,), op, "y", temps)
-        _run(c, op, _lib.gpuk_gemv, (tr, al, a._h, x._h, be, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("a", a), ("x", x)))
+        _run(c, op, _lib.gpuk_gemv, (tr, al, a._h, x._h, be, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
@@ -956,14 +1162,13 @@ def gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, alpha: fl
         if c is None and be != 0.0:
             raise InvalidError("gpuk.gemm: beta = %g needs c" % be)
         o, ret = _init_output(cx, out, c if be != 0.0 else None, (m, n), op, "c", temps)
-        _run(cx, op, _lib.gpuk_gemm, (ta, tb, al, a._h, b._h, be, o._h, _variant(variant, op)),
-             temps, (("out", o),), (("a", a), ("b", b)))
+        _run(cx, op, _lib.gpuk_gemm, (ta, tb, al, a._h, b._h, be, o._h, _variant(variant, op)))
         return ret
     finally:
         if temps:
             _free(temps)
 
 
-OPS = ("matmul", "batched_matmul", "minplus", "transpose", "reduce", "sum", "mean", "add",
-       "scale", "relu", "bias_relu", "copy", "softmax", "embedding", "meanpool", "spmv", "dot",
-       "gemv", "gemm")
+OPS = ("matmul", "batched_matmul", "minplus", "minplus_update", "transpose", "reduce", "sum",
+       "mean", "add", "scale", "relu", "bias_relu", "copy", "softmax", "embedding", "meanpool",
+       "spmv", "dot", "gemv", "gemm")

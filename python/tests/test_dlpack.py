@@ -280,3 +280,19 @@ def test_imports_freed_while_other_threads_run(ctx):
     finally:
         stop.append(1)
         th.join()
+
+
+def test_library_without_dlpack_is_handed_no_capsule(ctx):
+    """A libgpuk built without dlpack.h would not call the producer's deleter:
+    the package refuses before it takes the capsule, which stays the producer's."""
+    assert ctx._has_dlpack()                       # this build has DLPack
+    ctx._dlpack_ok = False                         # as a build without it answers
+    x = np.ones(3, np.float32)
+    cap = x.__dlpack__()
+    with pytest.raises(gpuk.UnsupportedError, match="without DLPack"):
+        ctx.from_dlpack(cap)
+    assert _dlpack.PyCapsule_IsValid(cap, b"dltensor")      # not taken
+    with pytest.raises(gpuk.UnsupportedError):
+        ctx.from_dlpack(x)
+    ctx._dlpack_ok = True
+    assert ctx.from_dlpack(cap).numpy().tolist() == [1, 1, 1]

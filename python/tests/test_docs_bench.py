@@ -12,6 +12,8 @@ MAN = {
                "ShapeError", "gpuk_matmul(3)"],
     "batched_matmul": ["broadcast", "[ba, m, k]", "gpuk_batched_matmul(3)"],
     "minplus": ["min", "Bit-exact", "+inf", "-0", "NaN", "shortest", "gpuk_minplus(3)"],
+    "minplus_update": ["in place", "fmin", "panels", "-0", "ABI 2.2", "AliasError",
+                       "gpuk_minplus_update(3)"],
     "transpose": ["[n, m]", "in place", "bit-exact", "gpuk_transpose(3)"],
     "reduce": ["sum", "mean", "axis", "NaN", "empty", "gpuk_reduce(3)"],
     "sum": ["axis", "gpuk_reduce(3)"],

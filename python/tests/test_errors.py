@@ -238,7 +238,7 @@ def test_alias(ctx):
     with pytest.raises(gpuk.AliasError):
         gpuk.relu(f[:4], out=f[2:6])
     x = np.ones((4, 4), np.float32)
-    with pytest.raises(gpuk.AliasError):          # NumPy memory: judged by this package
+    with pytest.raises(gpuk.AliasError):          # NumPy memory: libgpuk compares addresses
         gpuk.matmul(x, x, out=x, ctx=ctx)
     v = np.ones(10, np.float32)
     with pytest.raises(gpuk.AliasError):

@@ -78,6 +78,7 @@ def test_torch_refusals(ctx):
 def test_cuda_context(cuda_ctx):
     i = cuda_ctx.info
     assert i.backend == "cuda" and i.dlpack_device == (2, i.device_ordinal)
+    assert i.stream                                 # the context's own cudaStream_t
     assert cuda_ctx.device == "cuda:%d" % i.device_ordinal
     assert i.device_memory > 0 and i.multiprocessors > 0
     assert cuda_ctx.peak("h2d_gbs") > 0
@@ -179,6 +180,59 @@ def test_torch_cuda_ordering_without_a_stream(cuda_ctx):
         out = torch.empty_like(y)
         gpuk.relu(y, out=out)                       # torch memory written by gpuk
         assert torch.equal(out, torch.relu(y))      # no explicit sync in between
+
+
+class _Recorder:
+    """A DLPack producer over a torch tensor that notes the stream it is handed."""
+
+    def __init__(self, t, takes_stream=True):
+        self.t, self.streams, self.takes_stream = t, [], takes_stream
+
+    def __dlpack_device__(self):
+        return self.t.__dlpack_device__()
+
+    def __dlpack__(self, **kw):
+        if not self.takes_stream and kw:
+            raise TypeError("__dlpack__() got an unexpected keyword argument 'stream'")
+        self.streams.append(kw.get("stream"))
+        return self.t.__dlpack__(**kw)
+
+
+@needs_torch_cuda
+def test_producer_is_handed_the_context_stream(cuda_ctx):
+    dev = "cuda:%d" % cuda_ctx.info.device_ordinal
+    x = torch.randn(2048, 2048, device=dev)
+    y = x * 3 - 1                                   # queued on torch's stream
+    rec = _Recorder(y)
+    r = gpuk.relu(rec, ctx=cuda_ctx)                # no device-wide wait: the stream orders it
+    assert rec.streams == [cuda_ctx.info.stream]
+    assert torch.equal(torch.from_dlpack(r), torch.relu(y))
+
+
+@needs_torch_cuda
+def test_producer_without_a_stream_argument(cuda_ctx):
+    """A producer older than the stream argument: the package waits for the device."""
+    dev = "cuda:%d" % cuda_ctx.info.device_ordinal
+    x = torch.randn(2048, 2048, device=dev)
+    y = x * 3 - 1
+    rec = _Recorder(y, takes_stream=False)
+    r = gpuk.relu(rec, ctx=cuda_ctx)
+    assert rec.streams == [None]
+    assert torch.equal(torch.from_dlpack(r), torch.relu(y))
+
+
+@needs_torch_cuda
+def test_export_on_the_context_stream(cuda_ctx):
+    """A consumer that reads on the context's own stream gets the capsule at once."""
+    dev = "cuda:%d" % cuda_ctx.info.device_ordinal
+    s = torch.cuda.ExternalStream(cuda_ctx.info.stream, device=dev)
+    a = cuda_ctx.asarray(np.arange(1 << 20, dtype=np.float32))
+    r = gpuk.scale(2.0, a)
+    with torch.cuda.stream(s):
+        t = torch.from_dlpack(r)                    # torch passes s: no gpuk_sync
+        u = t * 1
+    s.synchronize()
+    assert torch.equal(u.cpu(), torch.arange(1 << 20, dtype=torch.float32) * 2)
 
 
 @needs_torch_cuda

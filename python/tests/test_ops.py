@@ -113,6 +113,58 @@ def test_minplus_k0_is_inf(ctx):
     assert np.all(r == np.inf)
 
 
+def _fmin_neg0(r, p):
+    """numpy.fmin with -0 below +0: the rule of gpuk_minplus_update."""
+    out = np.fmin(r, p)
+    zero = (out == 0) & (np.signbit(r) | np.signbit(p)) & ((r == 0) | (p == 0))
+    out[zero] = -0.0
+    return out
+
+
+def test_minplus_update_every_rung_exact(ctx, rng):
+    a, b = f32(rng, 13, 9), f32(rng, 9, 11)
+    a[1, :] = np.nan                                # every sum NaN: r keeps its value
+    r0 = f32(rng, 13, 11)
+    r0[2, 3], r0[4, 5] = np.nan, -0.0                # a NaN in r is skipped
+    with np.errstate(invalid="ignore"):
+        p = np.min(a[:, :, None] + b[None, :, :], axis=1)
+        p = np.where(np.isnan(p), np.inf, p)
+    ref = _fmin_neg0(np.where(np.isnan(r0), np.inf, r0), p)
+    for v in variants(ctx, "minplus"):
+        r = r0.copy()
+        assert gpuk.minplus_update(a, b, r, ctx=ctx, variant=v.name) is r    # NumPy, in place
+        assert np.array_equal(r, ref) and not np.isnan(r).any(), v.name
+        t = ctx.asarray(r0)
+        assert gpuk.minplus_update(a, b, t, variant=v.name) is t
+        assert np.array_equal(t.numpy(), ref), v.name
+
+
+def test_minplus_update_panels_give_one_product(ctx, rng):
+    a, b = f32(rng, 17, 12), f32(rng, 12, 8)
+    r = np.full((17, 8), np.inf, np.float32)
+    for lo, hi in ((0, 5), (5, 12)):
+        gpuk.minplus_update(np.ascontiguousarray(a[:, lo:hi]), np.ascontiguousarray(b[lo:hi]),
+                            r, ctx=ctx)
+    assert np.array_equal(r, gpuk.minplus(a, b, ctx=ctx).numpy())
+    r2 = np.array([[1.0, np.nan]], np.float32)
+    gpuk.minplus_update(np.empty((1, 0), np.float32), np.empty((0, 2), np.float32), r2, ctx=ctx)
+    assert r2.tolist() == [[1.0, np.inf]]           # k = 0: only NaN changes
+    with pytest.raises(gpuk.AliasError):
+        gpuk.minplus_update(r, r[:8].copy(), r, ctx=ctx)
+    with pytest.raises(gpuk.NullError):
+        gpuk.minplus_update(a, b, None, ctx=ctx)
+    with pytest.raises(gpuk.ShapeError):
+        gpuk.minplus_update(a, b, np.zeros((17, 9), np.float32), ctx=ctx)
+
+
+def test_minplus_update_missing_from_an_older_library(ctx, monkeypatch):
+    from gpuk import _lib
+    monkeypatch.setattr(_lib, "gpuk_minplus_update", None)
+    with pytest.raises(gpuk.UnsupportedError, match="ABI 2.2"):
+        gpuk.minplus_update(np.ones((1, 1), np.float32), np.ones((1, 1), np.float32),
+                            np.ones((1, 1), np.float32), ctx=ctx)
+
+
 def test_transpose_every_rung(ctx, rng):
     x = f32(rng, 17, 33)
     for v in variants(ctx, "transpose"):

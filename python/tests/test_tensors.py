@@ -52,6 +52,44 @@ def test_context_options(monkeypatch):
         assert c.info.stream is None
 
 
+def test_structures_filled_to_the_size_given(ctx):
+    """The package hands its own sizes to the *_size forms, which write no more."""
+    import ctypes
+    from gpuk import _lib
+    size = ctypes.sizeof(_lib.Info)
+    buf = ctypes.create_string_buffer(b"\xa5" * (size + 32), size + 32)
+    assert _lib.gpuk_context_info_size(ctx._p, buf, size) == 0
+    assert buf.raw[size:] == b"\xa5" * 32
+    info = _lib.Info.from_buffer_copy(buf.raw[:size])
+    assert info.dlpack_device == 1 and not info.stream and info.backend == b"cpu"
+    short = _lib.Info.stream.offset                  # a caller of the 0.1 layout
+    buf = ctypes.create_string_buffer(b"\xa5" * size, size)
+    assert _lib.gpuk_context_info_size(ctx._p, buf, short) == 0
+    assert buf.raw[short:] == b"\xa5" * (size - short)
+    t = ctx.empty((2, 3))
+    tsize = ctypes.sizeof(_lib.TensorInfo)
+    buf = ctypes.create_string_buffer(b"\xa5" * (tsize + 16), tsize + 16)
+    assert _lib.gpuk_tensor_get_info_size(ctx._p, t._h, buf, tsize) == 0
+    assert buf.raw[tsize:] == b"\xa5" * 16
+    vsize = ctypes.sizeof(_lib.VariantInfo)
+    buf = ctypes.create_string_buffer(b"\xa5" * (vsize + 16), vsize + 16)
+    assert _lib.gpuk_variant_get_dtype_size(ctx._p, _lib.OPS["add"], 1, 0, buf, vsize) == 0
+    assert buf.raw[vsize:] == b"\xa5" * 16
+    opts = ctypes.create_string_buffer(b"\xa5" * 96, 96)
+    _lib.gpuk_options_init_size(opts, ctypes.sizeof(_lib.Options))
+    o = _lib.Options.from_buffer_copy(opts.raw[:ctypes.sizeof(_lib.Options)])
+    assert o.size == ctypes.sizeof(_lib.Options) and o.device == -1 and o.pinned_bytes == -1
+    assert opts.raw[ctypes.sizeof(_lib.Options):] == b"\xa5" * (96 - ctypes.sizeof(_lib.Options))
+
+
+def test_dlpack_probe_leaves_no_message(ctx):
+    t = ctx.from_dlpack(np.ones(3, np.float32))
+    assert ctx._dlpack_ok and ctx.error == ""
+    with pytest.raises(gpuk.ShapeError):
+        gpuk.add(t, ctx.empty(4))
+    assert "x" in ctx.error or "y" in ctx.error
+
+
 def test_context_manager_closes():
     with gpuk.Context("cpu") as c:
         t = c.empty(3)
