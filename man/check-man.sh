@@ -1,11 +1,12 @@
 #!/bin/sh
 # check-man.sh - TAP test of libgpuk's manual pages.
 #
-# Every function declared in include/gpuk.h must be named in the NAME or
-# SYNOPSIS of a page and have a file man/FUNCTION.3 (the page itself or a
-# one-line .so stub), so that `man FUNCTION` works once installed; every
-# status code and op must be described in gpuk(7); man/local.mk and the
-# files in man/ must agree (or `make dist` would lose a page); every page
+# Every function declared in include/gpuk.h and include/gpuk/mpi.h must be
+# named in the NAME or SYNOPSIS of a page and have a file man/FUNCTION.3
+# (the page itself or a one-line .so stub), so that `man FUNCTION` works
+# once installed; every status code and op must be described in gpuk(7);
+# man/local.mk and the files in man/ must agree (or `make dist` would lose
+# a page); every page
 # must pass `mandoc -T lint` and `groff -ww -z` without a message.
 #
 # Run by `make check` (through the TAP driver) or by hand:
@@ -15,6 +16,9 @@
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
 man=$top/man
 header=$top/include/gpuk.h
+# the functions of the distributed layer's header (libgpuk_mpi) need pages too
+headers=$header
+[ -f "$top/include/gpuk/mpi.h" ] && headers="$headers $top/include/gpuk/mpi.h"
 
 n=0
 failed=0
@@ -72,13 +76,13 @@ awk '
         }
     }
     print out
-}' "$header" | tr '\n' ' ' |
+}' $headers | tr '\n' ' ' |
     grep -oE '[A-Za-z0-9_*][[:space:]*]+gpuk_[a-z0-9_]+[[:space:]]*\(' |
     grep -oE 'gpuk_[a-z0-9_]+' | sort -u > "$tmp/functions"
 
 nfn=$(wc -l < "$tmp/functions")
 [ "$nfn" -ge 40 ]
-ok $? "found $nfn function declarations in include/gpuk.h (at least 40 expected)"
+ok $? "found $nfn function declarations in include/gpuk.h and include/gpuk/mpi.h (at least 40 expected)"
 
 # "NAME PAGE" for every name a page gives in its NAME section (.Nm) or
 # SYNOPSIS (.Fn, .Fo); a mention in the prose does not count.

@@ -21,6 +21,7 @@ dist_man_MANS += \
 	man/gpuk_spmv.3 \
 	man/gpuk_tensor.3 \
 	man/gpuk_transpose.3
+dist_man_MANS += man/gpuk_dist.3
 
 TESTS += man/check-man.sh
 EXTRA_DIST += man/check-man.sh man/stubs.sh

@@ -1,0 +1,183 @@
+/*
+ * bcast.c - the panel broadcasts of one SUMMA step, whatever carries them
+ * (doc/distributed.md, "Communication").
+ *
+ * Step K sends block column K of a along each grid row (root: grid column
+ * K mod Q) and block row K of b along each grid column (root: grid row
+ * K mod P).  summa.c says where each panel starts and lands; this file
+ * only moves it:
+ *
+ *   MPI    MPI_Ibcast on the addresses given: tensor memory when MPI can
+ *          reach it (host memory, CUDA-aware MPI), page-locked host buffers
+ *          otherwise.  Non-blocking, so the next step's broadcast is in
+ *          flight while this step's op runs; MPI progresses it inside
+ *          gkd_step_progress (between the row slabs of a CPU op, which
+ *          runs before returning, with GPUK_DIST_SLICES > 1) and
+ *          gkd_step_wait.
+ *   NCCL   ncclBroadcast on a stream of its own beside the context's, so
+ *          the GPU overlaps them by itself: a broadcast waits (an event)
+ *          for the op that last read its buffer, and an op waits for the
+ *          broadcast that filled its panel.  The host never blocks.
+ *
+ * A grid dimension of 1 has nothing to broadcast along it (the count is
+ * 0), and both sides of every broadcast compute the same count, so a
+ * skipped broadcast is skipped on every rank of its communicator.
+ */
+#include "dist_internal.h"
+
+#include <stdio.h>
+
+/* MPI counts are int: a panel goes in pieces of at most this many floats. */
+#define PIECE ((int64_t)1 << 28)
+
+static gpuk_status ibcast(gpuk_dist *d, gkd_step *s, void *buf, int64_t n, int root,
+                          MPI_Comm comm, const char *what)
+{
+    char ebuf[MPI_MAX_ERROR_STRING];
+    for (int64_t off = 0; off < n; off += PIECE) {
+        if (s->nreq == GKD_MAXREQ)
+            return gkd_fail(d, GPUK_ERR_OVERFLOW, "the %s panel of %lld floats needs more than "
+                            "%d broadcasts of 2^28: use a smaller block", what, (long long)n,
+                            GKD_MAXREQ);
+        int c = (int)(n - off < PIECE ? n - off : PIECE);
+        int rc = MPI_Ibcast((float *)buf + off, c, MPI_FLOAT, root, comm, &s->req[s->nreq]);
+        if (rc != MPI_SUCCESS)
+            return gkd_fail(d, GPUK_ERR_LIBRARY, "MPI_Ibcast of the %s panel: %s", what,
+                            gkd_mpi_error(rc, ebuf, sizeof ebuf));
+        s->nreq++;
+    }
+    d->stats.bytes += (double)n * sizeof(float);
+    return GPUK_OK;
+}
+
+#ifdef HAVE_NCCL
+static gpuk_status nccl_failed(gpuk_dist *d, ncclResult_t e, const char *what)
+{
+    return gkd_fail(d, GPUK_ERR_LIBRARY, "%s: %s", what, ncclGetErrorString(e));
+}
+
+static gpuk_status cuda_failed(gpuk_dist *d, cudaError_t e, const char *what)
+{
+    return gkd_fail(d, GPUK_ERR_DEVICE, "%s: %s", what, cudaGetErrorString(e));
+}
+#endif
+
+gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after)
+{
+    s->nreq = 0;
+    s->slot = slot;
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        cudaError_t ce = cudaSuccess;
+        ncclResult_t e = ncclSuccess;
+        /* the buffer is free once the op that last read it is done */
+        if (after >= 0)
+            ce = cudaStreamWaitEvent(d->comm_stream, d->ev_comp[after], 0);
+        if (ce != cudaSuccess)
+            return cuda_failed(d, ce, "cudaStreamWaitEvent before a broadcast");
+        /* one group: the two broadcasts cannot wait on each other */
+        e = ncclGroupStart();
+        if (e == ncclSuccess && s->a_count > 0 && d->nccl_row)
+            e = ncclBroadcast(s->a_buf, s->a_buf, (size_t)s->a_count, ncclFloat, s->a_root,
+                              d->nccl_row, d->comm_stream);
+        if (e == ncclSuccess && s->b_count > 0 && d->nccl_col)
+            e = ncclBroadcast(s->b_buf, s->b_buf, (size_t)s->b_count, ncclFloat, s->b_root,
+                              d->nccl_col, d->comm_stream);
+        ncclResult_t e2 = ncclGroupEnd();
+        if (e != ncclSuccess || e2 != ncclSuccess)
+            return nccl_failed(d, e != ncclSuccess ? e : e2, "ncclBroadcast of a panel");
+        if ((ce = cudaEventRecord(d->ev_comm[slot], d->comm_stream)) != cudaSuccess)
+            return cuda_failed(d, ce, "cudaEventRecord after a broadcast");
+        d->stats.bytes += (double)(s->a_count + s->b_count) * sizeof(float);
+        return GPUK_OK;
+    }
+#endif
+    (void)after;
+    gpuk_status st = GPUK_OK;
+    if (s->a_count > 0 && d->pcol > 1)
+        st = ibcast(d, s, s->a_buf, s->a_count, s->a_root, d->row_comm, "a");
+    if (st == GPUK_OK && s->b_count > 0 && d->prow > 1)
+        st = ibcast(d, s, s->b_buf, s->b_count, s->b_root, d->col_comm, "b");
+    return st;
+}
+
+gpuk_status gkd_step_wait(gpuk_dist *d, gkd_step *s)
+{
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        /* the op waits, on the GPU; the host goes on issuing */
+        cudaError_t e = cudaStreamWaitEvent(d->compute_stream, d->ev_comm[s->slot], 0);
+        return e == cudaSuccess ? GPUK_OK : cuda_failed(d, e, "cudaStreamWaitEvent before an op");
+    }
+#endif
+    if (s->nreq == 0)
+        return GPUK_OK;
+    char ebuf[MPI_MAX_ERROR_STRING];
+    double t0 = gkd_now();
+    int rc = MPI_Waitall(s->nreq, s->req, MPI_STATUSES_IGNORE);
+    d->stats.wait_s += gkd_now() - t0;
+    s->nreq = 0;
+    if (rc != MPI_SUCCESS)
+        return gkd_fail(d, GPUK_ERR_LIBRARY, "MPI_Waitall on a panel broadcast: %s",
+                        gkd_mpi_error(rc, ebuf, sizeof ebuf));
+    return GPUK_OK;
+}
+
+void gkd_step_progress(gpuk_dist *d, gkd_step *s)
+{
+    if (!s || d->comm_kind != GPUK_DIST_COMM_MPI || s->nreq == 0)
+        return;
+    int flag = 0;
+    double t0 = gkd_now();
+    MPI_Testall(s->nreq, s->req, &flag, MPI_STATUSES_IGNORE);  /* errors surface in the wait */
+    d->stats.wait_s += gkd_now() - t0;
+}
+
+gpuk_status gkd_step_done(gpuk_dist *d, int slot)
+{
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        cudaError_t e = cudaEventRecord(d->ev_comp[slot], d->compute_stream);
+        return e == cudaSuccess ? GPUK_OK : cuda_failed(d, e, "cudaEventRecord after an op");
+    }
+#endif
+    (void)d;
+    (void)slot;
+    return GPUK_OK;
+}
+
+gpuk_status gkd_step_ready(gpuk_dist *d)
+{
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        cudaError_t e = cudaEventRecord(d->ev_ready, d->compute_stream);
+        if (e == cudaSuccess)
+            e = cudaStreamWaitEvent(d->comm_stream, d->ev_ready, 0);
+        return e == cudaSuccess ? GPUK_OK : cuda_failed(d, e, "ordering the panels' sources");
+    }
+#endif
+    (void)d;
+    return GPUK_OK;
+}
+
+gpuk_status gkd_step_drain(gpuk_dist *d)
+{
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        double t0 = gkd_now();
+        cudaError_t e = cudaStreamSynchronize(d->comm_stream);
+        d->stats.wait_s += gkd_now() - t0;
+        if (e != cudaSuccess)
+            return cuda_failed(d, e, "cudaStreamSynchronize on the broadcasts' stream");
+        ncclResult_t ae = ncclSuccess;
+        if (d->nccl_row && ncclCommGetAsyncError(d->nccl_row, &ae) == ncclSuccess &&
+            ae != ncclSuccess)
+            return nccl_failed(d, ae, "NCCL (grid row)");
+        if (d->nccl_col && ncclCommGetAsyncError(d->nccl_col, &ae) == ncclSuccess &&
+            ae != ncclSuccess)
+            return nccl_failed(d, ae, "NCCL (grid column)");
+    }
+#endif
+    (void)d;
+    return GPUK_OK;
+}

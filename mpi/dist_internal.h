@@ -1,0 +1,171 @@
+/*
+ * dist_internal.h - what the files of libgpuk_mpi share (doc/distributed.md).
+ *
+ *   agree.c   the agreement between ranks: one fixed-size record per rank,
+ *             gathered by every rank, so all of them reach the same verdict
+ *   dist.c    open and close: grid, local rank and device, context, how
+ *             panels travel (MPI direct, MPI staged, NCCL)
+ *   matrix.c  block-cyclic matrices, index maps, scatter and gather
+ *   bcast.c   the panel broadcasts of one SUMMA step, whatever carries them
+ *   summa.c   matmul and min-plus: the SUMMA loop
+ *
+ * Only gpuk_dist_* leaves the library (mpi/local.mk); internal names are
+ * gkd_*.
+ */
+#ifndef GPUK_DIST_INTERNAL_H
+#define GPUK_DIST_INTERNAL_H
+
+#include "config.h"
+
+#include <gpuk/mpi.h>
+
+#ifdef HAVE_NCCL
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#endif
+
+#define GKD_MSG 512
+
+/* One rank's agreement record: the function, the rank's local status, and
+ * up to GKD_FIELDS values every rank must hold alike (doc/distributed.md,
+ * "Failure agreement").  Fixed size, so that ranks in different functions
+ * still exchange the same number of bytes and find out. */
+#define GKD_FIELDS 14
+#define GKD_RECORD (2 + GKD_FIELDS)
+
+typedef enum gkd_fn {
+    GKD_FN_OPEN = 1,
+    GKD_FN_CLOSE,
+    GKD_FN_CREATE,
+    GKD_FN_SCATTER,
+    GKD_FN_GATHER,
+    GKD_FN_MATMUL,
+    GKD_FN_MINPLUS
+} gkd_fn;
+
+/* A value to agree on: its name in messages ("a rows") and the status
+ * when ranks differ (GPUK_ERR_SHAPE for sizes, GPUK_ERR_LAYOUT for blocks
+ * and grids, GPUK_ERR_INVALID for roots and the rest). */
+typedef struct gkd_field {
+    const char *name;
+    gpuk_status status;
+    int64_t value;
+} gkd_field;
+
+struct gpuk_dist {
+    MPI_Comm comm;          /* a duplicate of the caller's: our traffic never meets theirs */
+    MPI_Comm row_comm;      /* the ranks of this grid row, ranked by column */
+    MPI_Comm col_comm;      /* the ranks of this grid column, ranked by row */
+    int rank, size;
+    int prow, pcol, myrow, mycol;
+    int local_rank, local_size;
+    gpuk_context *ctx;
+    int own_ctx;            /* gpuk_dist_open opened ctx, so close closes it */
+    const char *backend;    /* the context's, valid while it is open */
+    int device;
+    int host_memory;        /* tensors live in host memory (the CPU backend) */
+    int cuda_aware;
+    int direct;             /* MPI works on tensor memory: host memory or CUDA-aware MPI */
+    int force_staged;       /* GPUK_DIST_STAGED=1: stage through host buffers anyway (tests) */
+    gpuk_dist_comm comm_kind;
+    char comm_desc[128];
+    gpuk_dist_schedule schedule;
+    int progress_slices;    /* a synchronous local op runs in this many row slabs, with MPI
+                               progressed between them (bcast.c) */
+    int64_t next_serial;    /* matrices made so far: the same count on every rank */
+    struct gpuk_dist_matrix *matrices;  /* alive, freed by close */
+    gpuk_dist_stats stats;
+    int64_t *agree_buf;     /* GKD_RECORD values per rank, for gkd_agree */
+    char fail_where[32];    /* GPUK_DIST_FAIL for this rank: the step that fails, or "" */
+    char err[GKD_MSG + 160];    /* "FN: rank R: " + a rank's message */
+#ifdef HAVE_NCCL
+    ncclComm_t nccl_row, nccl_col;   /* NULL where that grid dimension is 1 */
+    cudaStream_t comm_stream;        /* broadcasts run here, beside the context's stream */
+    cudaStream_t compute_stream;     /* the context's stream */
+    cudaEvent_t ev_comm[2], ev_comp[2], ev_ready;
+#endif
+};
+
+#define GKD_MATRIX_MAGIC 0x676b646d61747278ull  /* "gkdmatrx" */
+
+struct gpuk_dist_matrix {
+    uint64_t magic;
+    gpuk_dist *d;
+    int64_t serial;         /* creation order, 1, 2, ...: names the matrix across ranks */
+    int64_t rows, cols, mb, nb;
+    int64_t lrows, lcols;
+    gpuk_tensor *local;
+    struct gpuk_dist_matrix *next;
+};
+
+/* ---------------------------------------------------------------- agree.c */
+
+/* Every rank calls with its local verdict (st, and msg when st is not OK)
+ * and its values; every rank returns the same status and d->err the same
+ * text: the lowest failing rank's message, else the first value some rank
+ * holds differently from rank 0. */
+gpuk_status gkd_agree(gpuk_dist *d, gkd_fn fn, gpuk_status st, const char *msg,
+                      const gkd_field *fields, int nfields);
+/* Set d->err ("FN: rank R: ...") for a failure only this rank knows about
+ * (before the agreement that spreads it), and return st. */
+gpuk_status gkd_fail(gpuk_dist *d, gpuk_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *gkd_fn_name(gkd_fn fn);
+/* GPUK_DIST_FAIL=RANK:WHERE asks this rank to fail at WHERE (tests). */
+int gkd_injected(const gpuk_dist *d, const char *where);
+/* MPI's text for an error code. */
+const char *gkd_mpi_error(int code, char *buf, int len);
+double gkd_now(void);
+
+/* ---------------------------------------------------------------- matrix.c */
+
+/* Elements of a dimension of n in blocks of nb that grid coordinate p of
+ * np holds (ScaLAPACK's NUMROC). */
+int64_t gkd_numroc(int64_t n, int64_t nb, int p, int np);
+/* Validate a matrix handle of d: 0 and a message in msg when bad. */
+int gkd_matrix_ok(const gpuk_dist *d, const gpuk_dist_matrix *m, const char *name, char *msg,
+                  size_t len, gpuk_status *st);
+
+/* Point-to-point of a large float array in pieces MPI's int counts hold. */
+int gkd_send(const float *p, int64_t n, int to, int tag, MPI_Comm comm);
+int gkd_recv(float *p, int64_t n, int from, int tag, MPI_Comm comm);
+
+/* ---------------------------------------------------------------- bcast.c */
+
+/* The broadcasts of one SUMMA step: the a panel along the grid row, the b
+ * panel along the grid column.  See bcast.c. */
+#define GKD_MAXREQ 8
+
+typedef struct gkd_step {
+    /* set by the caller: element counts and, per panel, where the data
+     * starts on the root (root_*) and where the others receive (recv_*):
+     * device or host addresses as the mode needs */
+    int64_t a_count, b_count;
+    int a_root, b_root;                 /* in row_comm / col_comm */
+    void *a_buf, *b_buf;                /* the root's source, or the receive buffer */
+    /* filled by gkd_step_post */
+    MPI_Request req[GKD_MAXREQ];
+    int nreq;
+    int slot;                           /* NCCL: the event pair of this step */
+} gkd_step;
+
+/* Start a step's broadcasts (non-blocking: MPI_Ibcast, or NCCL on the
+ * comm stream).  slot is the double buffer the step receives into; with
+ * NCCL the broadcasts first wait for the op issued in slot `after` (-1:
+ * none), the last one to read the buffer. */
+gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after);
+/* Wait for a step's broadcasts (MPI), or make the context's stream wait
+ * for them (NCCL).  Adds the blocked time to d->stats.wait_s. */
+gpuk_status gkd_step_wait(gpuk_dist *d, gkd_step *s);
+/* Let MPI progress a posted step (between the row slabs of a synchronous
+ * local op). */
+void gkd_step_progress(gpuk_dist *d, gkd_step *s);
+/* NCCL: the local op of the step in slot has been issued on the context's
+ * stream; the broadcast that next fills slot waits for it. */
+gpuk_status gkd_step_done(gpuk_dist *d, int slot);
+/* NCCL: the local data the roots send is ready on the context's stream. */
+gpuk_status gkd_step_ready(gpuk_dist *d);
+/* NCCL: wait for the comm stream (end of the loop). */
+gpuk_status gkd_step_drain(gpuk_dist *d);
+
+#endif

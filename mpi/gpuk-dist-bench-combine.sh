@@ -1,0 +1,102 @@
+#!/bin/sh
+# gpuk-dist-bench-combine - put rows of gpuk-dist-bench runs on different
+# rank counts together: one table, sorted by op, size and ranks, with the
+# efficiency of each row against the 1-rank row of the same op, size,
+# backend and threads per rank, and optionally a scaling plot.
+#
+#   mpiexec -n 1 gpuk-dist-bench -n 2048 > r1.txt
+#   mpiexec -n 2 gpuk-dist-bench -n 2048 > r2.txt
+#   mpiexec -n 4 gpuk-dist-bench -n 2048 > r4.txt
+#   gpuk-dist-bench-combine r1.txt r2.txt r4.txt              # the table
+#   gpuk-dist-bench-combine --plot scaling.png r*.txt         # and a plot (gnuplot)
+#
+# efficiency = gops_rank(P ranks) / gops(1 rank): 100% is perfect scaling.
+# A second reference for thread-for-thread comparisons on one host (4 ranks
+# x 4 threads against 1 rank x 16 threads): --base-threads T takes the
+# 1-rank row with T threads as the reference instead of the same threads
+# per rank, and efficiency = gops(P ranks) / gops(1 rank x T threads).
+# Rows without a 1-rank reference show "-".
+
+plot=
+base_threads=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --plot) plot=$2; shift 2 ;;
+        --base-threads) base_threads=$2; shift 2 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --) shift; break ;;
+        -*) echo "gpuk-dist-bench-combine: unknown option $1" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dist-combine.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' 0
+trap 'exit 1' 1 2 15
+
+# rows only (headers start with #); column 1 op, 2 n, 4 ranks, 6 backend,
+# 7 threads, 10 gops, 11 gops_rank
+cat "$@" | grep -v '^#' | grep -v '^[[:space:]]*$' > "$tmp/rows"
+if [ ! -s "$tmp/rows" ]; then
+    echo "gpuk-dist-bench-combine: no rows in ${*:-standard input}" >&2
+    exit 1
+fi
+
+awk -v bt="$base_threads" '
+{
+    row[NR] = $0
+    key = $1 " " $2 " " $6
+    if ($4 == 1 && (bt == "" ? 1 : $7 == bt)) {
+        k = bt == "" ? key " " $7 : key
+        base[k] = $10
+    }
+    n = NR
+}
+END {
+    printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s\n",
+           "op", "n", "ranks", "grid", "backend", "thr", "comm", "ms", "gops", "gops_rank",
+           "blocked%", "exposed%", "overlap", "vs_one", "eff%"
+    for (i = 1; i <= n; i++) {
+        split(row[i], f, " ")
+        k = f[1] " " f[2] " " f[6] (bt == "" ? " " f[7] : "")
+        if (k in base && base[k] > 0) {
+            e = bt == "" ? 100 * f[11] / base[k] : 100 * f[10] / base[k]
+            eff = sprintf("%.1f", e)
+        } else {
+            eff = "-"
+        }
+        printf "%-8s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s\n",
+               f[1], f[2], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
+               f[17], f[19], eff
+    }
+}' "$tmp/rows" > "$tmp/table"
+{ head -1 "$tmp/table"; tail -n +2 "$tmp/table" | sort -k1,1 -k2,2n -k3,3n; } > "$tmp/sorted"
+cat "$tmp/sorted"
+
+[ -n "$plot" ] || exit 0
+if ! command -v gnuplot > /dev/null 2>&1; then
+    echo "gpuk-dist-bench-combine: gnuplot not found: no plot" >&2
+    exit 1
+fi
+# one data block per (op, n): ranks, gops, efficiency
+awk 'NR > 1 { k = $1 " n=" $2; if (!(k in seen)) { seen[k] = ++nk; name[nk] = k }
+              line[k] = line[k] $3 " " $9 " " ($15 == "-" ? "NaN" : $15) "\n" }
+     END { for (i = 1; i <= nk; i++) printf "\"%s\"\n%s\n\n", name[i], line[name[i]] }' \
+    "$tmp/sorted" > "$tmp/data"
+blocks=$(grep -c '^"' "$tmp/data")
+cat > "$tmp/plot.gp" <<GP
+set terminal pngcairo size 1100,450 noenhanced
+set output '$plot'
+set multiplot layout 1,2 title "gpuk-dist-bench: scaling"
+set key top left
+set xlabel "ranks"
+set xtics 1
+set grid
+set ylabel "GFLOP/s (matmul), Gop/s (min-plus)"
+plot for [i=0:$((blocks - 1))] '$tmp/data' index i using 1:2 with linespoints title columnheader(1)
+set ylabel "efficiency against 1 rank (%)"
+set yrange [0:110]
+plot for [i=0:$((blocks - 1))] '$tmp/data' index i using 1:3 with linespoints title columnheader(1)
+unset multiplot
+GP
+gnuplot "$tmp/plot.gp" && echo "# plot: $plot"

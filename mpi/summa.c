@@ -1,0 +1,459 @@
+/*
+ * summa.c - gpuk_dist_matmul and gpuk_dist_minplus: SUMMA on a
+ * block-cyclic grid (doc/distributed.md, "SUMMA").
+ *
+ * For each block K of the shared dimension k: the grid column that holds
+ * block column K of a broadcasts it along the grid rows, the grid row that
+ * holds block row K of b broadcasts it along the grid columns, and every
+ * rank folds panel_a (x) panel_b into its local c.  A rank's local rows of
+ * a are exactly its local rows of c (same m, mb and P), and its local
+ * columns of b those of c, so the fold is one local op on whole local
+ * matrices: gpuk_gemm with beta 0 then 1, or gpuk_minplus then
+ * gpuk_minplus_update.  Min is exact and order-free, so the min-plus
+ * result is bit for bit gpuk_minplus's over the whole k; the matmul is one
+ * more order of the same k products, within the same gamma_k bound.
+ *
+ * The panels of b are block rows, contiguous in the row-major local
+ * tensor.  The panels of a are block columns, which are not, and the local
+ * ops want dense operands: so each rank first packs its local a one block
+ * column after another (two transposes per block, O(n^2 / ranks), against
+ * the O(n^3 / ranks) of the op), and sends and uses those.
+ *
+ * Double buffering: panels of step K land in slot K mod 2, and step K+1's
+ * broadcast is posted before step K's op (GPUK_DIST_OVERLAP), so
+ * communication overlaps computation; bcast.c says how each transport
+ * keeps a slot from being refilled while an op still reads it.
+ */
+#include "dist_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct summa {
+    gpuk_dist *d;
+    gkd_fn fn;
+    const char *variant;
+    const gpuk_dist_matrix *a, *b;
+    gpuk_dist_matrix *c;
+    int64_t lr, lc, lka, k, kb, nk;
+    int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
+    gpuk_tensor *apack;             /* local a, block column after block column, each dense */
+    gpuk_tensor *abuf[2], *bbuf[2]; /* received panels: lr x kb, kb x lc */
+    float *ahost[2], *bhost[2];     /* staged: received panels on the host */
+    float *apack_host, *b_host;     /* staged: what this rank sends, on the host */
+    char *apack_p, *b_p, *abuf_p[2], *bbuf_p[2];  /* device (or host) addresses */
+    gpuk_status st;                 /* this rank's first local failure */
+    char msg[GKD_MSG];
+} summa;
+
+static gpuk_status failed(summa *S, gpuk_status st, const char *what)
+{
+    if (S->st == GPUK_OK) {
+        S->st = st;
+        snprintf(S->msg, sizeof S->msg, "%s: %s", what, gpuk_context_error(S->d->ctx));
+    }
+    return st;
+}
+
+/* A dense rows x cols view at element offset off of base's storage. */
+static gpuk_status view(summa *S, gpuk_tensor *base, int64_t rows, int64_t cols, int64_t off,
+                        gpuk_tensor **out)
+{
+    int64_t shape[2] = { rows, cols };
+    gpuk_status st = gpuk_tensor_view(S->d->ctx, base, 2, shape, NULL, off, out);
+    return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_view of a panel");
+}
+
+static char *data_of(summa *S, gpuk_tensor *t)
+{
+    gpuk_tensor_info ti;
+    if (!t || gpuk_tensor_get_info(S->d->ctx, t, &ti) != GPUK_OK)
+        return NULL;
+    return (char *)ti.data;
+}
+
+/* The local fold: the first panel writes c, the others fold into it. */
+static gpuk_status local_op(summa *S, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, int first)
+{
+    gpuk_context *ctx = S->d->ctx;
+    if (S->fn == GKD_FN_MATMUL)
+        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, a, b, first ? 0.0f : 1.0f, c,
+                         S->variant);
+    return first ? gpuk_minplus(ctx, a, b, c, S->variant)
+                 : gpuk_minplus_update(ctx, a, b, c, S->variant);
+}
+
+static const char *op_name(const summa *S, int first)
+{
+    return S->fn == GKD_FN_MATMUL ? "gpuk_gemm" : first ? "gpuk_minplus" : "gpuk_minplus_update";
+}
+
+/* Pack local a into apack, block column by block column, through a
+ * transposed scratch (the op that takes strided views and writes dense). */
+static gpuk_status pack_a(summa *S)
+{
+    gpuk_context *ctx = S->d->ctx;
+    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
+        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
+        int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka, 1 };
+        gpuk_tensor *src = NULL, *tmp = NULL, *dst = NULL;
+        gpuk_status st = gpuk_tensor_view(ctx, S->a->local, 2, shape, strides, lj, &src);
+        if (st == GPUK_OK)
+            st = view(S, S->abuf[0], w, S->lr, 0, &tmp);
+        if (st == GPUK_OK)
+            st = view(S, S->apack, S->lr, w, S->lr * lj, &dst);
+        if (st == GPUK_OK && (st = gpuk_transpose(ctx, src, tmp, NULL)) == GPUK_OK)
+            st = gpuk_transpose(ctx, tmp, dst, NULL);
+        if (st != GPUK_OK)
+            failed(S, st, "packing a's block columns (gpuk_transpose)");
+        gpuk_tensor_destroy(ctx, src);
+        gpuk_tensor_destroy(ctx, tmp);
+        gpuk_tensor_destroy(ctx, dst);
+        if (st != GPUK_OK)
+            return st;
+    }
+    return GPUK_OK;
+}
+
+static gpuk_status host_buf(summa *S, int64_t n, float **out)
+{
+    *out = NULL;
+    if (n <= 0)
+        return GPUK_OK;
+    gpuk_status st = gpuk_host_alloc(S->d->ctx, (size_t)n * sizeof(float), (void **)out);
+    return st == GPUK_OK ? st : failed(S, st, "gpuk_host_alloc of a staging buffer");
+}
+
+static gpuk_status make(summa *S, int64_t rows, int64_t cols, gpuk_tensor **t)
+{
+    int64_t shape[2] = { rows, cols };
+    gpuk_status st = gpuk_tensor_create(S->d->ctx, GPUK_F32, 2, shape, t);
+    return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_create of a panel buffer");
+}
+
+/* Buffers, the packed a, and (staged) this rank's outgoing panels read
+ * back to the host once, so that no step waits for a device read. */
+static gpuk_status setup(summa *S)
+{
+    gpuk_dist *d = S->d;
+    int P = d->prow, Q = d->pcol;
+    gpuk_status st = GPUK_OK;
+    if (gkd_injected(d, "setup")) {
+        S->st = GPUK_ERR_INTERNAL;
+        snprintf(S->msg, sizeof S->msg, "failure injected by GPUK_DIST_FAIL at setup");
+        return S->st;
+    }
+    if ((st = make(S, S->lr, S->lka, &S->apack)) || (st = make(S, S->lr, S->kb, &S->abuf[0])))
+        return st;
+    if (Q > 1 && (st = make(S, S->lr, S->kb, &S->abuf[1])))
+        return st;
+    for (int i = 0; i < 2 && P > 1; i++)
+        if ((st = make(S, S->kb, S->lc, &S->bbuf[i])))
+            return st;
+    if ((st = pack_a(S)))
+        return st;
+    S->apack_p = data_of(S, S->apack);
+    S->b_p = data_of(S, S->b->local);
+    for (int i = 0; i < 2; i++)
+        S->abuf_p[i] = data_of(S, S->abuf[i]), S->bbuf_p[i] = data_of(S, S->bbuf[i]);
+    if (S->staged) {
+        for (int i = 0; i < 2; i++)
+            if ((Q > 1 && (st = host_buf(S, S->lr * S->kb, &S->ahost[i]))) ||
+                (P > 1 && (st = host_buf(S, S->kb * S->lc, &S->bhost[i]))))
+                return st;
+        if (Q > 1 && (st = host_buf(S, S->lr * S->lka, &S->apack_host)) == GPUK_OK &&
+            S->apack_host &&
+            (st = gpuk_tensor_read(d->ctx, S->apack, S->apack_host,
+                                   (size_t)(S->lr * S->lka) * sizeof(float))))
+            return failed(S, st, "reading the packed a to the host");
+        if (st)
+            return st;
+        int64_t nb = S->b->lrows * S->lc;
+        if (P > 1 && (st = host_buf(S, nb, &S->b_host)) == GPUK_OK && S->b_host &&
+            (st = gpuk_tensor_read(d->ctx, S->b->local, S->b_host, (size_t)nb * sizeof(float))))
+            return failed(S, st, "reading b to the host");
+        return st;
+    }
+    /* MPI reads tensor memory directly once everything issued is done;
+     * NCCL orders its stream after the packing instead */
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL)
+        st = gkd_step_ready(d);
+    else if ((st = gpuk_sync(d->ctx)) != GPUK_OK)
+        return failed(S, st, "gpuk_sync after packing a");
+    if (st != GPUK_OK && S->st == GPUK_OK)
+        S->st = st, snprintf(S->msg, sizeof S->msg, "%.500s", d->err);
+    return st;
+}
+
+static void release(summa *S)
+{
+    gpuk_context *ctx = S->d->ctx;
+    gpuk_tensor_destroy(ctx, S->apack);
+    for (int i = 0; i < 2; i++) {
+        gpuk_tensor_destroy(ctx, S->abuf[i]);
+        gpuk_tensor_destroy(ctx, S->bbuf[i]);
+        gpuk_host_free(ctx, S->ahost[i]);
+        gpuk_host_free(ctx, S->bhost[i]);
+    }
+    gpuk_host_free(ctx, S->apack_host);
+    gpuk_host_free(ctx, S->b_host);
+}
+
+static int64_t width(const summa *S, int64_t K)
+{
+    return S->k - K * S->kb < S->kb ? S->k - K * S->kb : S->kb;
+}
+
+/* Where step K's panels come from (roots) or land (the others). */
+static void fill(summa *S, gkd_step *s, int64_t K, int slot)
+{
+    gpuk_dist *d = S->d;
+    int64_t w = width(S, K);
+    s->a_root = (int)(K % d->pcol);
+    s->b_root = (int)(K % d->prow);
+    s->a_count = S->lr * w;
+    s->b_count = w * S->lc;
+    int64_t aoff = S->lr * S->kb * (K / d->pcol), boff = K / d->prow * S->kb * S->lc;
+    s->a_buf = s->b_buf = NULL;
+    if (d->pcol == 1)   /* nothing to send along a grid row of one */
+        s->a_count = 0;
+    else if (d->mycol == s->a_root)
+        s->a_buf = S->staged ? (void *)(S->apack_host + aoff) : S->apack_p + aoff * 4;
+    else
+        s->a_buf = S->staged ? (void *)S->ahost[slot] : S->abuf_p[slot];
+    if (d->prow == 1)
+        s->b_count = 0;
+    else if (d->myrow == s->b_root)
+        s->b_buf = S->staged ? (void *)(S->b_host + boff) : S->b_p + boff * 4;
+    else
+        s->b_buf = S->staged ? (void *)S->bhost[slot] : S->bbuf_p[slot];
+}
+
+/* Staged: copy the panels this rank received from host to tensors. */
+static void stage_in(summa *S, const gkd_step *s, int slot, int64_t w)
+{
+    gpuk_dist *d = S->d;
+    double t0 = gkd_now();
+    gpuk_tensor *v = NULL;
+    if (d->pcol > 1 && d->mycol != s->a_root && s->a_count > 0 &&
+        view(S, S->abuf[slot], S->lr, w, 0, &v) == GPUK_OK) {
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->ahost[slot], (size_t)s->a_count * 4);
+        if (st != GPUK_OK)
+            failed(S, st, "gpuk_tensor_write of an a panel");
+        gpuk_tensor_destroy(d->ctx, v);
+    }
+    if (d->prow > 1 && d->myrow != s->b_root && s->b_count > 0 &&
+        view(S, S->bbuf[slot], w, S->lc, 0, &v) == GPUK_OK) {
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->bhost[slot], (size_t)s->b_count * 4);
+        if (st != GPUK_OK)
+            failed(S, st, "gpuk_tensor_write of a b panel");
+        gpuk_tensor_destroy(d->ctx, v);
+    }
+    d->stats.stage_s += gkd_now() - t0;
+}
+
+/* Step K's op, in GPUK_DIST_SLICES row slabs when the backend runs it
+ * before returning and a broadcast is in flight: MPI moves that one only
+ * when called (1 by default: doc/distributed.md, "Overlap"). */
+static void compute(summa *S, int64_t K, int slot, gkd_step *inflight)
+{
+    gpuk_dist *d = S->d;
+    if (S->st != GPUK_OK)
+        return;   /* failed earlier: keep broadcasting, stop computing */
+    if (gkd_injected(d, "panel")) {
+        S->st = GPUK_ERR_INTERNAL;
+        snprintf(S->msg, sizeof S->msg, "panel %lld: failure injected by GPUK_DIST_FAIL",
+                 (long long)K);
+        return;
+    }
+    if (S->lr == 0 || S->lc == 0)
+        return;   /* no local c */
+    double t0 = gkd_now();
+    int64_t w = width(S, K);
+    gpuk_tensor *abase = d->mycol == (int)(K % d->pcol) ? S->apack : S->abuf[slot];
+    gpuk_tensor *bbase = d->myrow == (int)(K % d->prow) ? S->b->local : S->bbuf[slot];
+    int64_t aoff = abase == S->apack ? S->lr * S->kb * (K / d->pcol) : 0;
+    int64_t boff = bbase == S->b->local ? K / d->prow * S->kb * S->lc : 0;
+    int slabs = d->host_memory && inflight && inflight->nreq ? d->progress_slices : 1;
+    if (slabs > S->lr)
+        slabs = S->lr > 0 ? (int)S->lr : 1;
+    gpuk_tensor *bv = NULL;
+    if (view(S, bbase, w, S->lc, boff, &bv) != GPUK_OK)
+        return;
+    for (int i = 0; i < slabs; i++) {
+        int64_t r0 = S->lr * i / slabs, r1 = S->lr * (i + 1) / slabs;
+        gpuk_tensor *av = NULL, *cv = NULL;
+        if (view(S, abase, r1 - r0, w, aoff + r0 * w, &av) == GPUK_OK &&
+            view(S, S->c->local, r1 - r0, S->lc, r0 * S->lc, &cv) == GPUK_OK) {
+            gpuk_status st = local_op(S, av, bv, cv, K == 0);
+            if (st != GPUK_OK) {
+                char what[96];
+                snprintf(what, sizeof what, "panel %lld (k from %lld): %s", (long long)K,
+                         (long long)(K * S->kb), op_name(S, K == 0));
+                failed(S, st, what);
+            }
+        }
+        gpuk_tensor_destroy(d->ctx, av);
+        gpuk_tensor_destroy(d->ctx, cv);
+        gkd_step_progress(d, inflight);
+        if (S->st != GPUK_OK)
+            break;
+    }
+    gpuk_tensor_destroy(d->ctx, bv);
+    d->stats.local_s += gkd_now() - t0;
+}
+
+/* Record a transport failure (bcast.c wrote d->err) as this rank's. */
+static int comm_ok(summa *S, gpuk_status st)
+{
+    if (st != GPUK_OK && S->st == GPUK_OK) {
+        S->st = st;
+        snprintf(S->msg, sizeof S->msg, "%.500s", S->d->err);
+    }
+    return st == GPUK_OK;
+}
+
+static void loop(summa *S)
+{
+    gpuk_dist *d = S->d;
+    gpuk_dist_schedule sch = d->schedule;
+    int talk = sch != GPUK_DIST_COMPUTE_ONLY, work = sch != GPUK_DIST_COMM_ONLY;
+    /* CUDA-aware MPI writes device memory behind the stream's back: a
+     * slot is refilled only after the context is idle */
+    int sync_before_post = d->comm_kind == GPUK_DIST_COMM_MPI && d->direct && !d->host_memory;
+    gkd_step step[2];
+    memset(step, 0, sizeof step);
+    if (talk) {
+        fill(S, &step[0], 0, 0);
+        if (!comm_ok(S, gkd_step_post(d, &step[0], 0, 0)))
+            return;
+    }
+    for (int64_t K = 0; K < S->nk; K++) {
+        int slot = (int)(K & 1), next = slot ^ 1;
+        gkd_step *ahead = NULL;
+        if (talk && sch == GPUK_DIST_OVERLAP && K + 1 < S->nk) {
+            if (sync_before_post)
+                gpuk_sync(d->ctx);
+            fill(S, &step[next], K + 1, next);
+            if (!comm_ok(S, gkd_step_post(d, &step[next], next, next)))
+                return;
+            ahead = &step[next];
+        }
+        if (talk && !comm_ok(S, gkd_step_wait(d, &step[slot])))
+            return;
+        if (talk && S->staged)
+            stage_in(S, &step[slot], slot, width(S, K));
+        if (work)
+            compute(S, K, slot, ahead);
+        if (!comm_ok(S, gkd_step_done(d, slot)))
+            return;
+        if (talk && sch == GPUK_DIST_SERIAL && K + 1 < S->nk) {
+            if (sync_before_post)
+                gpuk_sync(d->ctx);
+            fill(S, &step[next], K + 1, next);
+            if (!comm_ok(S, gkd_step_post(d, &step[next], next, slot)))
+                return;
+        }
+    }
+}
+
+static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
+                       const gpuk_dist_matrix *b, gpuk_dist_matrix *c, const char *variant)
+{
+    summa S;
+    gpuk_status st = GPUK_OK;
+    if (!d)
+        return GPUK_ERR_NULL;
+    double t0 = gkd_now();
+    memset(&d->stats, 0, sizeof d->stats);
+    memset(&S, 0, sizeof S);
+    S.d = d, S.fn = fn, S.variant = variant, S.a = a, S.b = b, S.c = c;
+
+    /* 1. this rank's arguments, then everyone's */
+    char *m = S.msg;
+    size_t ml = sizeof S.msg;
+    if (gkd_matrix_ok(d, a, "a", m, ml, &st) && gkd_matrix_ok(d, b, "b", m, ml, &st) &&
+        gkd_matrix_ok(d, c, "c", m, ml, &st)) {
+        if (c == a || c == b)
+            st = GPUK_ERR_ALIAS, snprintf(m, ml, "c is the same matrix as %s: SUMMA reads "
+                                          "panels of a and b while it writes c", c == a ? "a" : "b");
+        else if (b->rows != a->cols)
+            st = GPUK_ERR_SHAPE, snprintf(m, ml, "b has %lld rows but a has %lld columns (k)",
+                                          (long long)b->rows, (long long)a->cols);
+        else if (c->rows != a->rows || c->cols != b->cols)
+            st = GPUK_ERR_SHAPE, snprintf(m, ml, "c is %lld x %lld, a . b is %lld x %lld",
+                                          (long long)c->rows, (long long)c->cols,
+                                          (long long)a->rows, (long long)b->cols);
+        else if (b->mb != a->nb)
+            st = GPUK_ERR_LAYOUT, snprintf(m, ml, "b's row block (mb = %lld) differs from a's "
+                                           "column block (nb = %lld): both cut k into panels",
+                                           (long long)b->mb, (long long)a->nb);
+        else if (c->mb != a->mb || c->nb != b->nb)
+            st = GPUK_ERR_LAYOUT, snprintf(m, ml, "c's blocks are %lld x %lld, but a's rows and "
+                                           "b's columns are cut in %lld x %lld", (long long)c->mb,
+                                           (long long)c->nb, (long long)a->mb, (long long)b->nb);
+    }
+    int ok = st == GPUK_OK;
+    gkd_field f[] = {
+        { "the schedule (gpuk_dist_set_schedule)", GPUK_ERR_INVALID, d->schedule },
+        { "a (its creation number)", GPUK_ERR_INVALID, ok ? a->serial : 0 },
+        { "b (its creation number)", GPUK_ERR_INVALID, ok ? b->serial : 0 },
+        { "c (its creation number)", GPUK_ERR_INVALID, ok ? c->serial : 0 },
+        { "a's rows (m)", GPUK_ERR_SHAPE, ok ? a->rows : 0 },
+        { "a's columns (k)", GPUK_ERR_SHAPE, ok ? a->cols : 0 },
+        { "b's columns (n)", GPUK_ERR_SHAPE, ok ? b->cols : 0 },
+        { "a's mb", GPUK_ERR_LAYOUT, ok ? a->mb : 0 },
+        { "a's nb (the panel width)", GPUK_ERR_LAYOUT, ok ? a->nb : 0 },
+        { "b's nb", GPUK_ERR_LAYOUT, ok ? b->nb : 0 },
+    };
+    if ((st = gkd_agree(d, fn, st, S.msg, f, 10)) != GPUK_OK)
+        return st;
+
+    S.lr = a->lrows, S.lc = b->lcols, S.lka = a->lcols;
+    S.k = a->cols, S.kb = a->nb, S.nk = (S.k + S.kb - 1) / S.kb;
+    S.staged = d->comm_kind == GPUK_DIST_COMM_MPI && !d->direct;
+    d->stats.flops = 2.0 * (double)S.lr * (double)S.lc * (double)S.k;
+
+    if ((d->prow == 1 && d->pcol == 1) || S.nk == 0) {
+        /* everything is local (a 1 x 1 grid), or k = 0: one op, no panels */
+        if (gkd_injected(d, "panel"))
+            S.st = GPUK_ERR_INTERNAL, snprintf(S.msg, sizeof S.msg, "failure injected by "
+                                               "GPUK_DIST_FAIL");
+        else if (d->schedule != GPUK_DIST_COMM_ONLY &&
+                 (st = local_op(&S, a->local, b->local, c->local, 1)) != GPUK_OK)
+            failed(&S, st, op_name(&S, 1));
+    } else {
+        /* 2. resources, agreed on before the first broadcast */
+        setup(&S);
+        if ((st = gkd_agree(d, fn, S.st, S.msg, NULL, 0)) != GPUK_OK) {
+            release(&S);
+            return st;
+        }
+        d->stats.panels = (int)S.nk;
+        loop(&S);
+    }
+
+    /* 3. the end of the local work, then everyone's outcome */
+    double t1 = gkd_now();
+    if ((st = gpuk_sync(d->ctx)) != GPUK_OK)
+        failed(&S, st, "gpuk_sync after the last panel");
+    d->stats.local_s += gkd_now() - t1;
+    if ((st = gkd_step_drain(d)) != GPUK_OK)
+        comm_ok(&S, st);
+    release(&S);
+    st = gkd_agree(d, fn, S.st, S.msg, NULL, 0);
+    d->stats.total_s = gkd_now() - t0;
+    return st;
+}
+
+gpuk_status gpuk_dist_matmul(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk_dist_matrix *b,
+                             gpuk_dist_matrix *c, const char *variant)
+{
+    return run(d, GKD_FN_MATMUL, a, b, c, variant);
+}
+
+gpuk_status gpuk_dist_minplus(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk_dist_matrix *b,
+                              gpuk_dist_matrix *c, const char *variant)
+{
+    return run(d, GKD_FN_MINPLUS, a, b, c, variant);
+}

@@ -1,0 +1,386 @@
+/*
+ * t_dist.c - libgpuk_mpi on 1 to 4 ranks (mpi/local.mk runs it on each):
+ * the grid, the block-cyclic layout and its index maps, scatter and gather
+ * round trips on odd sizes and blocks, block views and in-place filling,
+ * then min-plus bit for bit against gpuk_minplus in one context and
+ * matmul within the gamma_k bound of doc/design.md ("Tolerances"), on the
+ * default grid and on the 1 x N and N x 1 grids.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gpuk/mpi.h>
+#include "dtap.h"
+
+static int rank, size;
+static uint64_t rng;
+
+static uint64_t next(void)   /* splitmix64: the same stream on every rank */
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Values for min-plus: mostly small numbers, with +inf, both zeros and NaN
+ * mixed in, so the exactness rules are exercised across panels. */
+static void fill_minplus(float *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = next();
+        switch (r % 16) {
+        case 0: x[i] = INFINITY; break;
+        case 1: x[i] = -0.0f; break;
+        case 2: x[i] = 0.0f; break;
+        case 3: x[i] = r % 64 == 3 ? NAN : 1.5f; break;
+        default: x[i] = (float)((int64_t)(r >> 40) % 2001 - 1000) / 8.0f; break;
+        }
+    }
+}
+
+static void fill_uniform(float *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = (float)((double)(next() >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+static int status_is(gpuk_status st, gpuk_status want, gpuk_dist *d, const char *what)
+{
+    if (st != want)
+        dtap_why("%s: %s, expected %s: %s", what, gpuk_status_name(st), gpuk_status_name(want),
+                 gpuk_dist_error(d));
+    return st == want;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, int64_t nb)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%lldx%lld in %lldx%lld blocks", (long long)rows,
+             (long long)cols, (long long)mb, (long long)nb);
+    gpuk_dist_matrix *m = NULL;
+    gpuk_status st = gpuk_dist_matrix_create(d, rows, cols, mb, nb, &m);
+    if (!dtap_ok(status_is(st, GPUK_OK, d, "create"), "%s: create", name))
+        return;
+    gpuk_dist_info di;
+    gpuk_dist_matrix_info mi;
+    gpuk_dist_get_info(d, &di);
+    gpuk_dist_matrix_get_info(d, m, &mi);
+    gpuk_context *ctx = di.context;
+
+    /* every element has one owner, and the maps invert each other */
+    int64_t own = 0, bad = 0, mine = mi.local_rows * mi.local_cols, total = 0;
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++) {
+            int r = -1;
+            int64_t li = -1, lj = -1, gi = -1, gj = -1;
+            if (gpuk_dist_global_to_local(d, m, i, j, &r, &li, &lj) != GPUK_OK || r < 0 ||
+                r >= size) {
+                bad++;
+                continue;
+            }
+            if (r != rank)
+                continue;
+            own++;
+            if (gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj) != GPUK_OK || gi != i ||
+                gj != j)
+                bad++;
+        }
+    MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (bad || own != mine || total != rows * cols)
+        dtap_why("%lld bad maps, owns %lld elements, local tensor %lld, all ranks %lld",
+                 (long long)bad, (long long)own, (long long)mine, (long long)total);
+    dtap_ok(!bad && own == mine && total == rows * cols, "%s: index maps (local %lldx%lld)",
+            name, (long long)mi.local_rows, (long long)mi.local_cols);
+
+    /* scatter from the last rank, check the local tensor element by element */
+    size_t bytes = (size_t)(rows * cols) * sizeof(float);
+    float *x = malloc(bytes + 4), *y = malloc(bytes + 4), *loc = malloc((size_t)mine * 4 + 4);
+    fill_uniform(x, rows * cols);
+    st = gpuk_dist_scatter(d, m, size - 1, rank == size - 1 ? x : NULL,
+                           rank == size - 1 ? bytes : 0);
+    int ok = status_is(st, GPUK_OK, d, "scatter");
+    if (ok && gpuk_tensor_read(ctx, mi.local, loc, (size_t)mine * 4) != GPUK_OK)
+        ok = 0, dtap_why("gpuk_tensor_read: %s", gpuk_context_error(ctx));
+    for (int64_t li = 0; ok && li < mi.local_rows; li++)
+        for (int64_t lj = 0; lj < mi.local_cols; lj++) {
+            int64_t gi, gj;
+            gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj);
+            if (memcmp(&loc[li * mi.local_cols + lj], &x[gi * cols + gj], 4) != 0) {
+                dtap_why("local (%lld, %lld) = global (%lld, %lld) differs", (long long)li,
+                         (long long)lj, (long long)gi, (long long)gj);
+                ok = 0;
+                break;
+            }
+        }
+    dtap_ok(ok, "%s: scatter from rank %d puts each element where the maps say", name,
+            size - 1);
+
+    /* gather to rank 0: the same bytes */
+    memset(y, 0xff, bytes);
+    st = gpuk_dist_gather(d, m, 0, rank == 0 ? y : NULL, rank == 0 ? bytes : 0);
+    ok = status_is(st, GPUK_OK, d, "gather");
+    if (ok && rank == 0 && memcmp(x, y, bytes) != 0)
+        ok = 0, dtap_why("gathered matrix differs from the scattered one");
+    dtap_ok(ok, "%s: gather to rank 0 gives back the scattered bytes", name);
+
+    /* block views: this rank's blocks hold the right elements; others refuse */
+    int64_t nbr = (rows + mi.mb - 1) / mi.mb, nbc = (cols + mi.nb - 1) / mi.nb;
+    ok = 1;
+    for (int64_t bi = 0; bi < nbr && ok; bi++)
+        for (int64_t bj = 0; bj < nbc && ok; bj++) {
+            gpuk_tensor *v = NULL;
+            int owner = (int)(bi % di.prow) * di.pcol + (int)(bj % di.pcol);
+            st = gpuk_dist_matrix_block(d, m, bi, bj, &v);
+            if (owner != rank) {
+                ok = st == GPUK_ERR_INDEX && strstr(gpuk_dist_error(d), "lives on rank");
+                if (!ok)
+                    dtap_why("block (%lld, %lld) of rank %d: %s", (long long)bi,
+                             (long long)bj, owner, gpuk_status_name(st));
+                continue;
+            }
+            gpuk_tensor_info ti;
+            if (st != GPUK_OK || gpuk_tensor_get_info(ctx, v, &ti) != GPUK_OK ||
+                gpuk_tensor_read(ctx, v, loc, ti.bytes) != GPUK_OK) {
+                ok = 0, dtap_why("block (%lld, %lld): %s", (long long)bi, (long long)bj,
+                                 gpuk_dist_error(d));
+            } else {
+                for (int64_t i = 0; i < ti.shape[0] && ok; i++)
+                    for (int64_t j = 0; j < ti.shape[1]; j++)
+                        if (memcmp(&loc[i * ti.shape[1] + j],
+                                   &x[(bi * mi.mb + i) * cols + bj * mi.nb + j], 4)) {
+                            ok = 0, dtap_why("block (%lld, %lld) element (%lld, %lld)",
+                                             (long long)bi, (long long)bj, (long long)i,
+                                             (long long)j);
+                            break;
+                        }
+            }
+            gpuk_tensor_destroy(ctx, v);
+        }
+    dtap_ok(ok, "%s: block views hold their blocks, other ranks' blocks are refused", name);
+
+    /* fill in place, with no root: each rank writes f(i, j) through the maps */
+    for (int64_t li = 0; li < mi.local_rows; li++)
+        for (int64_t lj = 0; lj < mi.local_cols; lj++) {
+            int64_t gi, gj;
+            gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj);
+            loc[li * mi.local_cols + lj] = (float)(gi * 1000 + gj);
+        }
+    st = gpuk_tensor_write(ctx, mi.local, loc, (size_t)mine * 4);
+    ok = st == GPUK_OK;
+    if (ok)
+        ok = status_is(gpuk_dist_gather(d, m, 0, rank == 0 ? y : NULL, rank == 0 ? bytes : 0),
+                       GPUK_OK, d, "gather");
+    for (int64_t i = 0; ok && rank == 0 && i < rows * cols; i++)
+        if (y[i] != (float)(i / cols * 1000 + i % cols))
+            ok = 0, dtap_why("element %lld is %g", (long long)i, y[i]);
+    dtap_ok(ok, "%s: filled in place on every rank, gathered whole", name);
+    free(x);
+    free(y);
+    free(loc);
+    gpuk_dist_matrix_destroy(d, m);
+}
+
+/* ---------------------------------------------------------------- ops */
+
+/* c = a (x) b or a . b on the grid; rank 0 checks the gathered c. */
+static void op_case(gpuk_dist *d, int minplus, int64_t m, int64_t k, int64_t n, int64_t mb,
+                    int64_t kb, int64_t nb, int same, gpuk_dist_schedule sch, const char *grid)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s %lldx%lldx%lld, blocks %lld/%lld/%lld%s%s on %s",
+             minplus ? "minplus" : "matmul", (long long)m, (long long)k, (long long)n,
+             (long long)mb, (long long)kb, (long long)nb, same ? ", a (x) a" : "",
+             sch == GPUK_DIST_SERIAL ? ", serial" : "", grid);
+    float *a = malloc((size_t)(m * k) * 4 + 4), *b = malloc((size_t)(k * n) * 4 + 4);
+    float *c = malloc((size_t)(m * n) * 4 + 4), *r = malloc((size_t)(m * n) * 4 + 4);
+    (minplus ? fill_minplus : fill_uniform)(a, m * k);
+    (minplus ? fill_minplus : fill_uniform)(b, k * n);
+    gpuk_dist_matrix *A = NULL, *B = NULL, *C = NULL;
+    gpuk_status st = gpuk_dist_matrix_create(d, m, k, mb, kb, &A);
+    if (st == GPUK_OK && !same)
+        st = gpuk_dist_matrix_create(d, k, n, kb, nb, &B);
+    if (same)
+        B = A, memcpy(b, a, (size_t)(m * k) * 4);
+    if (st == GPUK_OK)
+        st = gpuk_dist_matrix_create(d, m, n, mb, nb, &C);
+    if (st == GPUK_OK)
+        st = gpuk_dist_scatter(d, A, 0, a, (size_t)(m * k) * 4);
+    if (st == GPUK_OK && !same)
+        st = gpuk_dist_scatter(d, B, size > 1 ? 1 : 0, b, (size_t)(k * n) * 4);
+    gpuk_dist_set_schedule(d, sch);
+    if (st == GPUK_OK)
+        st = minplus ? gpuk_dist_minplus(d, A, B, C, NULL) : gpuk_dist_matmul(d, A, B, C, NULL);
+    gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
+    int ok = status_is(st, GPUK_OK, d, name);
+    if (ok)
+        ok = status_is(gpuk_dist_gather(d, C, 0, c, (size_t)(m * n) * 4), GPUK_OK, d, "gather");
+
+    gpuk_dist_info di;
+    gpuk_dist_get_info(d, &di);
+    if (ok && rank == 0 && minplus) {
+        /* one context, whole matrices: the bits must agree */
+        gpuk_context *ctx = di.context;
+        gpuk_tensor *ta = NULL, *tb = NULL, *tr = NULL;
+        int64_t sa[2] = { m, k }, sb[2] = { k, n }, sr[2] = { m, n };
+        st = gpuk_tensor_create(ctx, GPUK_F32, 2, sa, &ta);
+        if (!st) st = gpuk_tensor_create(ctx, GPUK_F32, 2, sb, &tb);
+        if (!st) st = gpuk_tensor_create(ctx, GPUK_F32, 2, sr, &tr);
+        if (!st) st = gpuk_tensor_write(ctx, ta, a, (size_t)(m * k) * 4);
+        if (!st) st = gpuk_tensor_write(ctx, tb, b, (size_t)(k * n) * 4);
+        if (!st) st = gpuk_minplus(ctx, ta, tb, tr, NULL);
+        if (!st) st = gpuk_tensor_read(ctx, tr, r, (size_t)(m * n) * 4);
+        if (st)
+            ok = 0, dtap_why("one-context reference: %s", gpuk_context_error(ctx));
+        for (int64_t i = 0; ok && i < m * n; i++)
+            if (memcmp(&c[i], &r[i], 4))
+                ok = 0, dtap_why("element (%lld, %lld): %a, one context %a", (long long)(i / n),
+                                 (long long)(i % n), c[i], r[i]);
+        gpuk_tensor_destroy(ctx, ta);
+        gpuk_tensor_destroy(ctx, tb);
+        gpuk_tensor_destroy(ctx, tr);
+    } else if (ok && rank == 0) {
+        /* within c gamma_k sum |a||b| + u |r| + (2k + 2) 2^-149 (tests/ref.c) */
+        const double u = ldexp(1.0, -24), g = k * u / (1 - k * u);
+        for (int64_t i = 0; ok && i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double s = 0, abs_s = 0;
+                for (int64_t p = 0; p < k; p++) {
+                    s += (double)a[i * k + p] * b[p * n + j];
+                    abs_s += fabs((double)a[i * k + p] * b[p * n + j]);
+                }
+                double bound = 2 * g * abs_s + u * fabs(s) + (2.0 * k + 2) * ldexp(1.0, -149);
+                if (!(fabs(c[i * n + j] - s) <= bound)) {
+                    ok = 0, dtap_why("element (%lld, %lld): %.9g, exact %.9g, bound %.3g",
+                                     (long long)i, (long long)j, c[i * n + j], s, bound);
+                    break;
+                }
+            }
+    }
+    dtap_ok(ok, "%s%s", name, minplus ? ": bit-exact against one context" : ": within gamma_k");
+    gpuk_dist_stats ss;
+    gpuk_dist_get_stats(d, &ss);
+    gpuk_dist_matrix_info ai;
+    int64_t nk = 0;
+    if (A && gpuk_dist_matrix_get_info(d, A, &ai) == GPUK_OK)
+        nk = (k + ai.nb - 1) / ai.nb;   /* kb as made: 0 asks for the default */
+    int panels = di.prow * di.pcol == 1 || nk == 0 ? 0 : (int)nk;
+    if (ss.panels != panels)
+        dtap_why("stats: %d panels, expected %d", ss.panels, panels);
+    dtap_ok(ss.panels == panels && ss.total_s >= ss.wait_s, "%s: stats (%d panels)", name,
+            ss.panels);
+    gpuk_dist_matrix_destroy(d, A);
+    if (!same)
+        gpuk_dist_matrix_destroy(d, B);
+    gpuk_dist_matrix_destroy(d, C);
+    free(a), free(b), free(c), free(r);
+}
+
+static const int64_t OPS[][6] = {   /* m, k, n, mb, kb, nb */
+    { 33, 47, 29, 4, 5, 6 },
+    { 64, 64, 64, 16, 16, 16 },
+    { 50, 1, 40, 7, 1, 9 },
+    { 20, 0, 10, 3, 2, 4 },
+    { 1, 70, 1, 1, 8, 1 },
+    { 9, 100, 11, 2, 7, 3 },
+    { 0, 5, 4, 2, 2, 2 },
+    { 31, 31, 31, 0, 0, 0 },
+};
+
+static void ops_on(gpuk_dist *d, const char *grid, int all)
+{
+    int n = all ? (int)(sizeof OPS / sizeof OPS[0]) : 2;
+    for (int mp = 1; mp >= 0; mp--)
+        for (int i = 0; i < n; i++)
+            op_case(d, mp, OPS[i][0], OPS[i][1], OPS[i][2], OPS[i][3], OPS[i][4], OPS[i][5], 0,
+                    GPUK_DIST_OVERLAP, grid);
+    op_case(d, 1, 45, 45, 45, 6, 6, 6, 1, GPUK_DIST_OVERLAP, grid);
+    op_case(d, 1, 37, 41, 23, 5, 3, 4, 0, GPUK_DIST_SERIAL, grid);
+    op_case(d, 0, 37, 41, 23, 5, 3, 4, 0, GPUK_DIST_SERIAL, grid);
+}
+
+static gpuk_dist *open_grid(int p, int q)
+{
+    gpuk_dist_options o;
+    gpuk_dist_options_init(&o);
+    o.prow = p, o.pcol = q;
+    gpuk_dist *d = NULL;
+    gpuk_status st = gpuk_dist_open(&d, MPI_COMM_WORLD, &o);
+    if (st != GPUK_OK)
+        dtap_why("gpuk_dist_open: %s: %s", gpuk_status_name(st), gpuk_dist_error(NULL));
+    dtap_ok(st == GPUK_OK, "open a %s grid", p ? (p == 1 ? "1 x N" : "N x 1") : "default");
+    return d;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    dtap_init(MPI_COMM_WORLD);
+    rng = dtap_seed();
+
+    gpuk_dist *d = open_grid(0, 0);
+    if (!d) {
+        int rc = dtap_done();
+        MPI_Finalize();
+        return rc;
+    }
+    gpuk_dist_info di;
+    gpuk_dist_get_info(d, &di);
+    dtap_diag("grid %dx%d, backend %s, comm: %s", di.prow, di.pcol, di.backend, di.comm_desc);
+    int square = di.prow <= di.pcol;   /* no divisor of size between P and sqrt(size) */
+    for (int i = di.prow + 1; i * i <= size; i++)
+        if (size % i == 0)
+            square = 0;
+    dtap_ok(di.rank == rank && di.size == size && di.prow * di.pcol == size &&
+            di.myrow * di.pcol + di.mycol == rank && square,
+            "info: rank and grid (%dx%d, the most nearly square)", di.prow, di.pcol);
+
+    static const int64_t LAYOUTS[][4] = {
+        { 1, 1, 1, 1 }, { 7, 5, 2, 3 }, { 37, 29, 4, 5 }, { 64, 64, 16, 16 },
+        { 0, 5, 2, 2 }, { 5, 0, 2, 2 }, { 13, 17, 0, 0 }, { 100, 3, 7, 1 }, { 3, 100, 1, 9 },
+    };
+    for (size_t i = 0; i < sizeof LAYOUTS / sizeof LAYOUTS[0]; i++)
+        layout_case(d, LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2], LAYOUTS[i][3]);
+
+    ops_on(d, "the default grid", 1);
+
+    /* the schedules that exist to measure overlap run, and do not hang */
+    gpuk_dist_matrix *A = NULL, *C = NULL;
+    gpuk_status st = gpuk_dist_matrix_create(d, 40, 40, 5, 5, &A);
+    if (st == GPUK_OK)
+        st = gpuk_dist_matrix_create(d, 40, 40, 5, 5, &C);
+    for (int s = GPUK_DIST_COMM_ONLY; s <= GPUK_DIST_COMPUTE_ONLY && st == GPUK_OK; s++) {
+        gpuk_dist_set_schedule(d, (gpuk_dist_schedule)s);
+        gpuk_status s1 = gpuk_dist_minplus(d, A, A, C, NULL), s2 = gpuk_dist_matmul(d, A, A, C, NULL);
+        dtap_ok(s1 == GPUK_OK && s2 == GPUK_OK, "schedule %s: minplus and matmul run",
+                s == GPUK_DIST_COMM_ONLY ? "comm only" : "compute only");
+    }
+    gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
+    gpuk_dist_matrix_destroy(d, A);
+    gpuk_dist_matrix_destroy(d, C);
+    gpuk_dist_close(d);
+
+    /* the thin grids: panels along one dimension only */
+    if (size > 1) {
+        for (int g = 0; g < 2; g++) {
+            gpuk_dist *t = open_grid(g ? size : 1, g ? 1 : size);
+            if (!t)
+                continue;
+            layout_case(t, 37, 29, 4, 5);
+            ops_on(t, g ? "an N x 1 grid" : "a 1 x N grid", 0);
+            gpuk_dist_close(t);
+        }
+    } else {
+        dtap_skip("1 x N and N x 1 grids need more than one rank");
+    }
+    int rc = dtap_done();
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# test-dist-bench.sh - TAP test of gpuk-dist-bench and its combiner: small
+# runs on 1 and 2 ranks each print their header and one row per op, with
+# the columns the combiner reads; the combined table has the efficiency
+# against the 1-rank row (and the plot, where gnuplot is); bad options
+# fail with a message.
+#
+# Run by make check (MPIEXEC from configure, or mpiexec in PATH); by hand,
+# from the top of the build tree: sh ../mpi/test-dist-bench.sh
+
+builddir=${GPUK_TEST_BUILDDIR:-.}
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+bench=$builddir/mpi/gpuk-dist-bench
+combine=$srcdir/mpi/gpuk-dist-bench-combine.sh
+
+n=0
+failed=0
+ok() {        # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        failed=$((failed + 1))
+    fi
+}
+diag() { sed 's/^/# /' "$@"; }
+
+if [ ! -x "$bench" ]; then
+    echo "1..0 # SKIP $bench was not built"
+    exit 0
+fi
+launcher=${MPIEXEC:-mpiexec}
+set -- $launcher
+if ! command -v "$1" > /dev/null 2>&1; then
+    echo "1..0 # SKIP no MPI launcher ($launcher): set MPIEXEC"
+    exit 0
+fi
+flags=$MPIEXEC_FLAGS
+if [ -z "$flags" ] && "$1" --version 2>&1 | grep -qi -e 'open mpi' -e 'openrte' -e 'prrte'; then
+    flags=--oversubscribe
+    [ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dist-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' 0
+trap 'exit 1' 1 2 15
+
+for np in 1 2; do
+    $launcher $flags -n $np "$bench" -n 96 --block 16 --reps 1 --threads 1 --baseline \
+        > "$tmp/r$np.txt" 2> "$tmp/e$np.txt"
+    ok $? "$np rank(s): gpuk-dist-bench runs"
+    diag "$tmp/r$np.txt" "$tmp/e$np.txt"
+    rows=$(grep -vc '^#' "$tmp/r$np.txt")
+    fields=$(grep -v '^#' "$tmp/r$np.txt" | awk '{ print NF }' | sort -u | tr '\n' ' ')
+    [ "$rows" = 2 ] && [ "$fields" = "19 " ]
+    ok $? "$np rank(s): one row per op, 19 columns each (rows $rows, fields $fields)"
+    awk -v np=$np '!/^#/ && ($4 != np || $10 <= 0 || $19 == "-") { bad = 1 } END { exit bad }' \
+        "$tmp/r$np.txt"
+    ok $? "$np rank(s): ranks column, a positive rate and the one-context comparison"
+done
+
+sh "$combine" "$tmp/r1.txt" "$tmp/r2.txt" > "$tmp/table" 2>&1
+ok $? "the combiner reads both runs"
+diag "$tmp/table"
+awk '!/^#/ && $3 == 1 && $15 != "100.0" { bad = 1 } !/^#/ && $15 == "-" { bad = 1 }
+     END { exit bad }' "$tmp/table"
+ok $? "every combined row has an efficiency, 100.0% on one rank"
+
+if command -v gnuplot > /dev/null 2>&1; then
+    sh "$combine" --plot "$tmp/scaling.png" "$tmp"/r*.txt > /dev/null 2>&1 && [ -s "$tmp/scaling.png" ]
+    ok $? "the combiner draws the scaling plot"
+else
+    echo "ok $((n = n + 1)) # SKIP gnuplot is not installed"
+fi
+
+$launcher $flags -n 1 "$bench" --op nonsense > "$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q "matmul, minplus or both" "$tmp/out"
+ok $? "--op nonsense fails with a message"
+
+echo "1..$n"
+[ $failed -eq 0 ]
