@@ -11,7 +11,10 @@
  *   measure.c  one row: warm-up, timed repetitions, check; transfers
  *   link.c     the link alone: write and read rates from pageable and from
  *              gpuk_host_alloc memory against the raw page-locked rate
- *   report.c   derived figures (% of ceiling, speedups) and table/csv/json/md
+ *   report.c   derived figures (% of ceiling, speedups, auto against the best
+ *              rung) and table/csv/json/md
+ *   tune.c     --tune: the fastest rung per (op, dtype, shape class) as a
+ *              wisdom file that "auto" follows (GPUK_WISDOM)
  *   summary.c  CPU vs GPU per op and size, and the crossover size
  *   plot.c     gnuplot script and PNGs (roofline, one ladder per op)
  *   util.c     clock, statistics, text helpers, host facts
@@ -58,6 +61,7 @@ typedef struct btspec {
  * every rung of every backend is checked against the same answer. */
 typedef struct bcase {
     gpuk_op op;
+    gpuk_dtype dtype;      /* the op's dtype: its inputs' and output's (not embedding's ids) */
     int matrix;            /* MAT_*: which spmv matrix */
     bshape sh;
     char label[64];        /* the shape as printed: "512x512x512", "4096x4096 powerlaw" */
@@ -74,10 +78,11 @@ typedef struct bcase {
     int64_t nnz;
     int32_t *row_ptr, *col_idx;
     float *values;
-    /* checks: the first output that ran, and a buffer to read into */
-    float *ref;
+    /* checks: the first output that ran, and a buffer to read into
+     * (out_numel elements of dtype) */
+    void *ref;
     char ref_from[320];
-    float *got;
+    void *got;
 } bcase;
 
 /* The case's tensors in one backend. */
@@ -98,6 +103,7 @@ typedef struct bbackend {
     char why[512];            /* why it did not open */
     gpuk_info info;
     char driver[256];         /* the load report's line for the plugin taken */
+    char auto_source[1024];   /* where "auto" takes its rungs (gpuk_auto_source) */
     double peak[PK_N];        /* measured ceilings; NaN when unknown */
     char peak_note[PK_N][256];/* "unsupported by this backend" or an error */
 } bbackend;
@@ -107,7 +113,12 @@ enum { ROW_OK, ROW_FAILED, ROW_SKIPPED };
 typedef struct brow {
     int be;                   /* index of the backend */
     gpuk_op op;
-    char variant[48];
+    gpuk_dtype dtype;
+    char variant[48];         /* the rung; "auto" for the row that lets the library choose */
+    int is_auto;
+    char chosen[48];          /* auto: the rung it ran (gpuk_last_variant) */
+    char chosen_by[16];       /* auto: "wisdom", "built-in" or "default" */
+    int shape_class;          /* the call's shape class (gpuk_last_shape_class); -1 unknown */
     uint32_t flags;           /* GPUK_VARIANT_* */
     int rung;                 /* position in the backend's ladder, 0 = naive */
     int size_idx;             /* which size of the op's list (and which spmv matrix) */
@@ -126,6 +137,8 @@ typedef struct brow {
     double gflops, gbps, intensity, pct;
     const char *ceiling;              /* "fma", "addmin", "copy" or "" */
     double x_prev, x_naive, own_vs_lib;
+    double auto_vs_best;              /* auto: its time over the best non-TF32 rung's */
+    char best[48];                    /* auto: that rung */
 } brow;
 
 enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MD };
@@ -138,6 +151,9 @@ typedef struct bconf {
     int fmt;
     const char *output, *save, *plot;
     const char *backends, *ops, *variants, *sizes;
+    const char *dtypes;       /* --dtype: the ops' dtypes to run (default f32) */
+    const char *tune;         /* --tune: the wisdom file to write */
+    int run_auto;             /* time an "auto" row after each case's rungs */
     unsigned spmv_matrices;   /* bit MAT_* set: spmv runs on that matrix */
     int argc;
     char **argv;
@@ -183,12 +199,17 @@ int case_parse_size(const char *text, bsize *out);
 const char *case_matrix_name(int matrix);
 int case_matrix_from_name(const char *name);
 /* The label of a size that could not be made into a case: the text as
- * given, with the matrix's suffix as case_make would add it. */
-void case_label_text(gpuk_op op, int matrix, const char *size_text, char *buf, size_t len);
+ * given, with the matrix's and the dtype's suffixes as case_make would
+ * add them. */
+void case_label_text(gpuk_op op, gpuk_dtype dtype, int matrix, const char *size_text, char *buf,
+                     size_t len);
+/* What dev_poison writes into an i32 output: no result of the bench's
+ * i32 inputs (which are non-negative) can be negative. */
+#define CASE_I32_POISON INT32_MIN
 /* Build a case on the host: shape, costs, random inputs; matrix (MAT_*)
  * matters for spmv only.  0 on success, else a message in err. */
-int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c, char *err,
-              size_t errlen);
+int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint64_t seed,
+              bcase *c, char *err, size_t errlen);
 void case_free(bcase *c);
 /* Is the op nominally compute-bound, and which compute ceiling applies.
  * (Whether every rung gives the same bits is the catalogue's
@@ -200,7 +221,7 @@ gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d);
 gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char *variant);
-gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float *dst);
+gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, void *dst);
 void dev_destroy(gpuk_context *ctx, bdev *d);
 
 /* ---- measure.c ---- */
@@ -221,6 +242,8 @@ void link_json(const bench *b, FILE *f);
 
 /* ---- report.c ---- */
 void report_derive(bench *b);
+/* The rows a ladder shows: every rung, not the auto row. */
+int report_is_rung(const brow *r);
 int report_write(bench *b, FILE *f, int fmt);
 void report_peaks(bench *b, FILE *f);
 int report_failures(const bench *b);
@@ -228,6 +251,11 @@ int report_failures(const bench *b);
 /* ---- summary.c ---- */
 void summary_table(bench *b, FILE *f, int md);
 void summary_json(bench *b, FILE *f);
+
+/* ---- tune.c ---- */
+/* Write the wisdom of every opened backend to path from the rows, and
+ * check that each backend follows it; 0, or -1 with a message. */
+int tune_write(bench *b, const char *path);
 
 /* ---- plot.c ---- */
 int plot_write(bench *b, const char *prefix);
@@ -248,6 +276,8 @@ size_t list_count(const char *list);
 /* the i-th comma-separated word of list into buf; 0 if there is none */
 int list_item(const char *list, size_t i, char *buf, size_t len);
 const char *peak_name(int pk);
+/* A dtype by name ("f32"); 0 when there is none. */
+int dtype_from_name(const char *name, gpuk_dtype *out);
 const char *peak_unit(int pk);
 
 /* An aligned text table, printed as plain columns or as markdown. */

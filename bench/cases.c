@@ -166,6 +166,24 @@ static float rng_float(uint64_t *s)
     return (float)((double)(rng_next(s) >> 40) / (double)(1ULL << 23) - 1.0);
 }
 
+/* ---- i32 inputs (i32 min-plus).  Edge weights of a shortest-path
+ * problem: uniform in [0, 2^13), and about one in 64 missing
+ * (GPUK_I32_INF), so that the minimum sees infinities without being all
+ * of them; no sum of two wraps (the largest, INF + INF, is 2^31 - 2).
+ * Any other op in i32 gets the same finite values, without the
+ * infinities. */
+#define CASE_I32_MAX_WEIGHT (1 << 13)
+
+static void fill_i32(gpuk_op op, int32_t *x, size_t n, uint64_t *rng)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t r = rng_next(rng);
+        x[j] = op == GPUK_OP_MINPLUS && (r >> 58) == 0
+                   ? GPUK_I32_INF
+                   : (int32_t)((r >> 20) % CASE_I32_MAX_WEIGHT);
+    }
+}
+
 static void spec(btspec *t, gpuk_dtype dt, int ndim, int64_t a, int64_t b, int64_t c)
 {
     t->dtype = dt;
@@ -183,9 +201,11 @@ static size_t numel(const btspec *t)
     return n;
 }
 
-/* The tensors of each op: inputs in the order dev_run passes them. */
+/* The tensors of each op: inputs in the order dev_run passes them, each
+ * of the case's dtype but embedding's ids (i32 whatever the table's). */
 static void layout(bcase *c)
 {
+    const gpuk_dtype dt = c->dtype;
     const bshape *s = &c->sh;
     int64_t m = s->m, n = s->n, k = s->k;
     c->n_in = 1;
@@ -196,68 +216,68 @@ static void layout(bcase *c)
     case GPUK_OP_MINPLUS:
     case GPUK_OP_GEMM:
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 2, m, k, 0);
-        spec(&c->in[1], GPUK_F32, 2, k, n, 0);
-        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        spec(&c->in[0], dt, 2, m, k, 0);
+        spec(&c->in[1], dt, 2, k, n, 0);
+        spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_BATCHED_MATMUL:
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 3, s->batch, m, k);
-        spec(&c->in[1], GPUK_F32, 3, s->batch, k, n);
-        spec(&c->out, GPUK_F32, 3, s->batch, m, n);
+        spec(&c->in[0], dt, 3, s->batch, m, k);
+        spec(&c->in[1], dt, 3, s->batch, k, n);
+        spec(&c->out, dt, 3, s->batch, m, n);
         break;
     case GPUK_OP_TRANSPOSE:
-        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
-        spec(&c->out, GPUK_F32, 2, n, m, 0);
+        spec(&c->in[0], dt, 2, m, n, 0);
+        spec(&c->out, dt, 2, n, m, 0);
         break;
     case GPUK_OP_REDUCE: /* x[m,n] summed along its last axis */
         c->axis = 1;
-        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
-        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        spec(&c->in[0], dt, 2, m, n, 0);
+        spec(&c->out, dt, 1, m, 0, 0);
         break;
     case GPUK_OP_ADD:
     case GPUK_OP_DOT:
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
-        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
-        spec(&c->out, GPUK_F32, 1, c->op == GPUK_OP_DOT ? 1 : n, 0, 0);
+        spec(&c->in[0], dt, 1, n, 0, 0);
+        spec(&c->in[1], dt, 1, n, 0, 0);
+        spec(&c->out, dt, 1, c->op == GPUK_OP_DOT ? 1 : n, 0, 0);
         break;
     case GPUK_OP_SCALE:
     case GPUK_OP_RELU:
     case GPUK_OP_COPY:
         c->alpha = 0.5f;   /* scale's; the others take none */
-        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
-        spec(&c->out, GPUK_F32, 1, n, 0, 0);
+        spec(&c->in[0], dt, 1, n, 0, 0);
+        spec(&c->out, dt, 1, n, 0, 0);
         break;
     case GPUK_OP_BIAS_RELU:
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
-        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
-        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        spec(&c->in[0], dt, 2, m, n, 0);
+        spec(&c->in[1], dt, 1, n, 0, 0);
+        spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_SOFTMAX:
-        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
-        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        spec(&c->in[0], dt, 2, m, n, 0);
+        spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_EMBEDDING: /* table[k,n], ids[m] -> out[m,n] */
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 2, k, n, 0);
+        spec(&c->in[0], dt, 2, k, n, 0);
         spec(&c->in[1], GPUK_I32, 1, m, 0, 0);
-        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_MEANPOOL: /* x[m,k,n] -> out[m,n] */
-        spec(&c->in[0], GPUK_F32, 3, m, k, n);
-        spec(&c->out, GPUK_F32, 2, m, n, 0);
+        spec(&c->in[0], dt, 3, m, k, n);
+        spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_SPMV: /* A[m,n] with k nonzeros a row, x[n] -> y[m] */
-        spec(&c->in[0], GPUK_F32, 1, n, 0, 0);
-        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        spec(&c->in[0], dt, 1, n, 0, 0);
+        spec(&c->out, dt, 1, m, 0, 0);
         break;
     case GPUK_OP_GEMV: /* a[m,n] x[n] -> y[m] */
         c->n_in = 2;
-        spec(&c->in[0], GPUK_F32, 2, m, n, 0);
-        spec(&c->in[1], GPUK_F32, 1, n, 0, 0);
-        spec(&c->out, GPUK_F32, 1, m, 0, 0);
+        spec(&c->in[0], dt, 2, m, n, 0);
+        spec(&c->in[1], dt, 1, n, 0, 0);
+        spec(&c->out, dt, 1, m, 0, 0);
         break;
     }
     c->out_numel = numel(&c->out);
@@ -466,17 +486,20 @@ static const char *label_suffix(gpuk_op op, int matrix)
     return op == GPUK_OP_SPMV && matrix == MAT_POWERLAW ? " powerlaw" : "";
 }
 
-void case_label_text(gpuk_op op, int matrix, const char *size_text, char *buf, size_t len)
+void case_label_text(gpuk_op op, gpuk_dtype dtype, int matrix, const char *size_text, char *buf,
+                     size_t len)
 {
-    snprintf(buf, len, "%s%s", size_text, label_suffix(op, matrix));
+    snprintf(buf, len, "%s%s%s%s", size_text, label_suffix(op, matrix),
+             dtype == GPUK_F32 ? "" : " ", dtype == GPUK_F32 ? "" : gpuk_dtype_name(dtype));
 }
 
-int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c, char *err,
-              size_t errlen)
+int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint64_t seed,
+              bcase *c, char *err, size_t errlen)
 {
     const opdef *o = find(op);
     memset(c, 0, sizeof *c);
     c->op = op;
+    c->dtype = dtype;
     c->matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
     const int powerlaw = c->matrix == MAT_POWERLAW;
     if (!o) {
@@ -524,10 +547,13 @@ int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c
         p += w;
         left -= (size_t)w;
     }
-    if (c->sh.batch > 1)
-        snprintf(p, left, " b%lld", (long long)c->sh.batch);
-    else
-        snprintf(p, left, "%s", label_suffix(op, c->matrix));
+    if (c->sh.batch > 1) {
+        int w = snprintf(p, left, " b%lld", (long long)c->sh.batch);
+        p += w;
+        left -= (size_t)w;
+    }
+    snprintf(p, left, "%s%s%s", label_suffix(op, c->matrix), dtype == GPUK_F32 ? "" : " ",
+             dtype == GPUK_F32 ? "" : gpuk_dtype_name(dtype));
     layout(c);
 
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + (uint64_t)op + 1;
@@ -536,10 +562,12 @@ int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c
         c->host_in[i] = malloc(ne * 4);
         if (!c->host_in[i])
             goto oom;
-        if (c->in[i].dtype == GPUK_I32) {
+        if (op == GPUK_OP_EMBEDDING && i == 1) {
             int32_t *ids = c->host_in[i];
             for (size_t j = 0; j < ne; j++)
                 ids[j] = (int32_t)(rng_next(&rng) % (uint64_t)c->sh.k);
+        } else if (c->in[i].dtype == GPUK_I32) {
+            fill_i32(op, c->host_in[i], ne, &rng);
         } else {
             float *x = c->host_in[i];
             for (size_t j = 0; j < ne; j++)
@@ -561,8 +589,8 @@ int case_make(gpuk_op op, const bsize *size, int matrix, uint64_t seed, bcase *c
     /* the costs count the matrix as made: the power-law nnz is known now */
     cost(op, &c->sh, (double)c->nnz, &c->flops, &c->bytes);
     c->work = c->flops > 0 ? c->flops : c->bytes;
-    c->ref = malloc(c->out_numel * sizeof(float));
-    c->got = malloc(c->out_numel * sizeof(float));
+    c->ref = malloc(c->out_numel * gpuk_dtype_size(c->out.dtype));
+    c->got = malloc(c->out_numel * gpuk_dtype_size(c->out.dtype));
     if (!c->ref || !c->got)
         goto oom;
     return 0;
@@ -626,14 +654,21 @@ gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **
     return gpuk_sync(ctx);
 }
 
-/* NaN in every output element, so a rung that leaves one unwritten fails
- * the check instead of showing the previous rung's answer. */
+/* NaN in every output element (i32: CASE_I32_POISON), so a rung that
+ * leaves one unwritten fails the check instead of showing the previous
+ * rung's answer. */
 gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d)
 {
-    float *nan = c->got;
-    for (size_t i = 0; i < c->out_numel; i++)
-        nan[i] = __builtin_nanf("");
-    return gpuk_tensor_write(ctx, d->out, nan, c->out_numel * sizeof(float));
+    if (c->out.dtype == GPUK_I32) {
+        int32_t *bad = c->got;
+        for (size_t i = 0; i < c->out_numel; i++)
+            bad[i] = CASE_I32_POISON;
+    } else {
+        float *nan = c->got;
+        for (size_t i = 0; i < c->out_numel; i++)
+            nan[i] = __builtin_nanf("");
+    }
+    return gpuk_tensor_write(ctx, d->out, c->got, c->out_numel * gpuk_dtype_size(c->out.dtype));
 }
 
 /* The op through the tests' opcall: the case's tensors in the order
@@ -652,9 +687,9 @@ gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char
     return opcall(ctx, &a, v);
 }
 
-gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, float *dst)
+gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, void *dst)
 {
-    return gpuk_tensor_read(ctx, d->out, dst, c->out_numel * sizeof(float));
+    return gpuk_tensor_read(ctx, d->out, dst, c->out_numel * gpuk_dtype_size(c->out.dtype));
 }
 
 void dev_destroy(gpuk_context *ctx, bdev *d)

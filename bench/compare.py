@@ -7,8 +7,10 @@ reports of two builds taken in one run on one machine, alternating, e.g.
 Usage: bench/compare.py --base B1.csv [B2.csv ...] --new N1.csv [N2.csv ...]
                         [--rename OLD=NEW ...] [--markdown FILE]
 
-Each row (backend, op, variant, shape, matrix) takes the best median of its
-build's reports.  The noise of a row is how far the two builds' own repeats
+Each row (backend, op, dtype, variant, shape, matrix) takes the best median
+of its build's reports; a report older than the dtype column is f32 all
+through.  The "auto" row of a case is compared like a rung (it may have
+run another rung in the other build: its "chosen" column says which).  The noise of a row is how far the two builds' own repeats
 disagree (the larger of the two spreads, at least --floor, default 3%).  A
 row is "slower" when new / base exceeds 1 + noise.  --rename maps a
 variant's old name to its new one ("minplus:v5=pipelined"), so renamed
@@ -21,7 +23,7 @@ import sys
 
 def key(row):
     return (row["backend"], row["op"], row["variant"], row["m"], row["n"], row["k"],
-            row.get("batch", ""), row.get("matrix", ""))
+            row.get("batch", ""), row.get("matrix", ""), row.get("dtype") or "f32")
 
 
 def load(paths, renames):
@@ -60,8 +62,9 @@ def main():
     base, new = load(a.base, renames), load(a.new, renames)
     keys = sorted(set().union(*base) & set().union(*new))
     only_new = sorted(set().union(*new) - set().union(*base))
-    lines = ["| backend | op | variant | shape | base ms | new ms | new/base | noise | verdict |",
-             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    lines = ["| backend | op | dtype | variant | shape | base ms | new ms | new/base | noise | "
+             "verdict |",
+             "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     slower = 0
     for k in keys:
         bv = [r[k] for r in base if k in r]
@@ -73,8 +76,8 @@ def main():
         shape = "x".join(x for x in k[3:6] if x) + (" b" + k[6] if k[6] not in ("", "1") else "")
         if k[7]:
             shape += " " + k[7]
-        lines.append("| %s | %s | %s | %s | %.4g | %.4g | %.3f | %.1f%% | %s |" % (
-            k[0], k[1], k[2], shape, min(bv), min(nv), ratio, 100 * noise, verdict))
+        lines.append("| %s | %s | %s | %s | %s | %.4g | %.4g | %.3f | %.1f%% | %s |" % (
+            k[0], k[1], k[8], k[2], shape, min(bv), min(nv), ratio, 100 * noise, verdict))
     summary = ("%d rows compared: %d slower beyond noise, %d faster, %d within noise; "
                "%d rows only in the new build" % (
                    len(keys), slower, sum(" faster |" in l for l in lines),
@@ -82,7 +85,8 @@ def main():
     text = "\n".join(lines) + "\n\n" + summary + "\n"
     if only_new:
         text += "\nonly in the new build: " + ", ".join(
-            "%s/%s %s" % (k[1], k[2], "x".join(x for x in k[3:6] if x)) for k in only_new) + "\n"
+            "%s/%s %s%s" % (k[1], k[2], "x".join(x for x in k[3:6] if x),
+                            "" if k[8] == "f32" else " " + k[8]) for k in only_new) + "\n"
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write(text)

@@ -8,10 +8,11 @@ bench_gpuk_bench_SOURCES = \
 	bench/measure.c \
 	bench/link.c \
 	bench/report.c \
+	bench/tune.c \
 	bench/summary.c \
 	bench/plot.c \
 	bench/util.c \
 	tests/opcall.c \
 	tests/opcall.h
 bench_gpuk_bench_LDADD = src/libgpuk.la $(LIBM)
-EXTRA_DIST += bench/run-all.sh bench/compare.py
+EXTRA_DIST += bench/run-all.sh bench/compare.py bench/auto-rules.py

@@ -1,11 +1,14 @@
 /*
  * main.c - gpuk-bench: options, the backends, and the run plan.
  *
- * For each op (gpuk_op order), each size, each backend that opened and
- * each rung of that backend's ladder (its own table, in order), one row:
- * time, throughput, percent of the backend's measured ceiling, speedups.
- * The inputs of a size are made once and shared by every backend, so the
- * rungs are also checked against each other.
+ * For each op (gpuk_op order), each dtype of --dtype, each size, each
+ * backend that opened and each rung of that backend's ladder (its own
+ * table, in order), one row: time, throughput, percent of the backend's
+ * measured ceiling, speedups; then one more, "auto", the rung the library
+ * chooses when the caller names none, timed like the others and set
+ * against the best of them.  The inputs of a size are made once and
+ * shared by every backend, so the rungs are also checked against each
+ * other.  --tune turns the rows into a wisdom file (tune.c).
  */
 #include <getopt.h>
 #include <math.h>
@@ -21,7 +24,10 @@ static const char USAGE[] =
     "\n"
     "  -b, --backend=LIST     backends to run (default: cpu,cuda, each that opens)\n"
     "      --op=LIST          ops to run (default: all), e.g. matmul,minplus\n"
-    "      --variant=LIST     only these rungs, e.g. naive,tiled,cublas\n"
+    "      --variant=LIST     only these rungs, e.g. naive,tiled,cublas (and the\n"
+    "                         auto row only when the list names auto)\n"
+    "      --dtype=LIST       the ops' element types, e.g. f32,i32 (default f32);\n"
+    "                         an op runs in each of them that a backend has rows for\n"
     "  -s, --size=LIST        sizes N, MxN or MxNxK (default: per op)\n"
     "      --spmv-matrix=LIST spmv matrices: random (K columns a row), powerlaw\n"
     "                         (skewed row lengths, K unused); default both\n"
@@ -36,6 +42,9 @@ static const char USAGE[] =
     "  -o, --output=FILE      write the report to FILE instead of stdout\n"
     "      --save=PREFIX      also write PREFIX.csv, PREFIX.json and PREFIX.md\n"
     "      --plot=PREFIX      write PREFIX.gp and, through gnuplot, PNG charts\n"
+    "      --tune=FILE        write FILE, a wisdom file: the fastest rung of every\n"
+    "                         op, dtype and shape class measured, which \"auto\"\n"
+    "                         follows with GPUK_WISDOM=FILE (no auto rows are timed)\n"
     "      --peaks            measure and print the ceilings only\n"
     "      --list             list the ops and rungs of each backend only\n"
     "  -q, --quiet            no progress on stderr\n"
@@ -66,7 +75,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 static int parse_args(bench *b, int argc, char **argv)
 {
     enum { O_OP = 256, O_VARIANT, O_QUICK, O_MAXS, O_SEED, O_NOCHECK, O_SAVE, O_PLOT,
-           O_PEAKS, O_LIST, O_SPMV_MATRIX };
+           O_PEAKS, O_LIST, O_SPMV_MATRIX, O_DTYPE, O_TUNE };
     static const struct option longs[] = {
         {"backend", required_argument, 0, 'b'}, {"op", required_argument, 0, O_OP},
         {"variant", required_argument, 0, O_VARIANT}, {"size", required_argument, 0, 's'},
@@ -78,6 +87,7 @@ static int parse_args(bench *b, int argc, char **argv)
         {"output", required_argument, 0, 'o'}, {"save", required_argument, 0, O_SAVE},
         {"plot", required_argument, 0, O_PLOT}, {"peaks", no_argument, 0, O_PEAKS},
         {"list", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
+        {"dtype", required_argument, 0, O_DTYPE}, {"tune", required_argument, 0, O_TUNE},
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0}};
     bconf *c = &b->conf;
     long reps = -1, warmup = -1, v;
@@ -85,6 +95,7 @@ static int parse_args(bench *b, int argc, char **argv)
     c->check = 1;
     c->seed = 1;
     c->backends = "cpu,cuda";
+    c->dtypes = "f32";
     c->spmv_matrices = (1u << MAT_RANDOM) | (1u << MAT_POWERLAW);
     c->fmt = FMT_TABLE;
     int o;
@@ -146,6 +157,23 @@ static int parse_args(bench *b, int argc, char **argv)
         case 'o': c->output = optarg; break;
         case O_SAVE: c->save = optarg; break;
         case O_PLOT: c->plot = optarg; break;
+        case O_DTYPE: {
+            char w[64];
+            gpuk_dtype dt;
+            if (!list_count(optarg))
+                return usage_error("--dtype is a list of element types such as f32,i32, not '%s'",
+                                   optarg);
+            for (size_t i = 0; list_item(optarg, i, w, sizeof w); i++)
+                if (!dtype_from_name(w, &dt))
+                    return usage_error("unknown dtype '%s' (f32, i32, ...)", w);
+            c->dtypes = optarg;
+            break;
+        }
+        case O_TUNE:
+            if (!*optarg)
+                return usage_error("--tune wants a file name, not '%s'", optarg);
+            c->tune = optarg;
+            break;
         case O_PEAKS: c->peaks_only = 1; break;
         case O_LIST: c->list_only = 1; break;
         case 'q': c->quiet = 1; break;
@@ -163,6 +191,11 @@ static int parse_args(bench *b, int argc, char **argv)
     c->reps = reps > 0 ? (int)reps : c->quick ? 5 : 10;
     c->warmup = warmup >= 0 ? (int)warmup : c->quick ? 1 : 2;
     c->max_seconds = maxs >= 0 ? maxs : c->quick ? 3 : 20;
+    /* the auto row: always, but for --tune (which needs the rungs only)
+     * and for a --variant list that does not name it */
+    c->run_auto = !c->tune && (!c->variants || list_has(c->variants, "auto"));
+    if (c->tune && !c->check)
+        return usage_error("%s", "--tune needs the results checked: drop --no-check");
     char w[64];
     for (size_t i = 0; list_item(c->ops, i, w, sizeof w); i++) {
         gpuk_op op;
@@ -217,6 +250,8 @@ static void open_backend(bench *b, bbackend *be)
             /* a plugin named by its path reports as what it is */
             snprintf(be->name, sizeof be->name, "%s", be->info.backend);
         }
+        if (be->ctx)
+            snprintf(be->auto_source, sizeof be->auto_source, "%s", gpuk_auto_source(be->ctx));
     }
     gpuk_load_report_free(rep);
 }
@@ -250,15 +285,16 @@ static void measure_peaks(bench *b, bbackend *be, const char *when)
     }
 }
 
-/* The rungs of op on a backend that --variant selects. */
-static size_t rungs(bench *b, bbackend *be, gpuk_op op, gpuk_variant_info *out, size_t max)
+/* The rungs of (op, dtype) on a backend that --variant selects. */
+static size_t rungs(bench *b, bbackend *be, gpuk_op op, gpuk_dtype dt, gpuk_variant_info *out,
+                    size_t max)
 {
     size_t n = 0, got = 0;
-    if (!be->ctx || gpuk_variant_count(be->ctx, op, &n) != GPUK_OK)
+    if (!be->ctx || gpuk_variant_count_dtype(be->ctx, op, dt, &n) != GPUK_OK)
         return 0;
     for (size_t i = 0; i < n && got < max; i++) {
         gpuk_variant_info vi;
-        if (gpuk_variant_get(be->ctx, op, i, &vi) != GPUK_OK || !vi.name)
+        if (gpuk_variant_get_dtype(be->ctx, op, dt, i, &vi) != GPUK_OK || !vi.name)
             continue;
         if (b->conf.variants && !list_has(b->conf.variants, vi.name))
             continue;
@@ -267,17 +303,43 @@ static size_t rungs(bench *b, bbackend *be, gpuk_op op, gpuk_variant_info *out, 
     return got;
 }
 
-/* The rung's position in its ladder (0 = naive), for × naive. */
-static int rung_index(bbackend *be, gpuk_op op, const char *name)
+/* Does the backend have rows of (op, dt) at all (the auto row needs them,
+ * whatever --variant selects)? */
+static int has_rows(bbackend *be, gpuk_op op, gpuk_dtype dt)
 {
     size_t n = 0;
-    gpuk_variant_count(be->ctx, op, &n);
+    return be->ctx && gpuk_variant_count_dtype(be->ctx, op, dt, &n) == GPUK_OK && n > 0;
+}
+
+/* The rung's position in its ladder of dtype dt (0 = naive), for × naive. */
+static int rung_index(bbackend *be, gpuk_op op, gpuk_dtype dt, const char *name)
+{
+    size_t n = 0;
+    gpuk_variant_count_dtype(be->ctx, op, dt, &n);
     for (size_t i = 0; i < n; i++) {
         gpuk_variant_info vi;
-        if (gpuk_variant_get(be->ctx, op, i, &vi) == GPUK_OK && !strcmp(vi.name, name))
+        if (gpuk_variant_get_dtype(be->ctx, op, dt, i, &vi) == GPUK_OK && !strcmp(vi.name, name))
             return (int)i;
     }
     return -1;
+}
+
+/* The dtypes of --dtype, in its order. */
+static int dtypes_of(const bench *b, gpuk_dtype *out, int max)
+{
+    char w[64];
+    int n = 0;
+    for (size_t i = 0; n < max && list_item(b->conf.dtypes, i, w, sizeof w); i++) {
+        gpuk_dtype dt;
+        int seen = 0;
+        if (!dtype_from_name(w, &dt))
+            continue;
+        for (int j = 0; j < n; j++)
+            seen |= out[j] == dt;
+        if (!seen)
+            out[n++] = dt;
+    }
+    return n;
 }
 
 static int op_selected(const bench *b, gpuk_op op)
@@ -322,28 +384,95 @@ static void add_row(bench *b, const brow *r)
 
 static void list_rungs(bench *b)
 {
+    gpuk_dtype dts[32];
+    int nd = dtypes_of(b, dts, 32);
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
         if (!be->ctx)
             continue;
         printf("%s (%s):\n", be->name, be->info.device ? be->info.device : "");
+        printf("  auto: %s\n", be->auto_source);
         for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-            gpuk_variant_info v[64];
-            size_t n = rungs(b, be, (gpuk_op)op, v, 64);
-            for (size_t k = 0; k < n; k++)
-                printf("  %-15s %-14s %s%s%s- %s\n", gpuk_op_name((gpuk_op)op), v[k].name,
-                       v[k].flags & GPUK_VARIANT_DEFAULT ? "[default] " : "",
-                       v[k].flags & GPUK_VARIANT_LIBRARY ? "[library] " : "",
-                       v[k].flags & GPUK_VARIANT_TF32 ? "[tf32] " : "",
-                       v[k].summary ? v[k].summary : "");
+            for (int di = 0; di < nd; di++) {
+                gpuk_variant_info v[64];
+                size_t n = rungs(b, be, (gpuk_op)op, dts[di], v, 64);
+                for (size_t k = 0; k < n; k++)
+                    printf("  %-15s %-3s %-14s %s%s%s- %s\n", gpuk_op_name((gpuk_op)op),
+                           gpuk_dtype_name(dts[di]), v[k].name,
+                           v[k].flags & GPUK_VARIANT_DEFAULT ? "[default] " : "",
+                           v[k].flags & GPUK_VARIANT_LIBRARY ? "[library] " : "",
+                           v[k].flags & GPUK_VARIANT_TF32 ? "[tf32] " : "",
+                           v[k].summary ? v[k].summary : "");
+            }
         }
     }
 }
 
-/* One size (and for spmv one matrix) of op on every backend; si tells
- * the rows of this case from the op's others. */
-static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_text,
-                     size_t *done, size_t total)
+/* One row of a case on a backend: the rung v (NULL: the auto row). */
+static void case_row(bench *b, int i, gpuk_op op, gpuk_dtype dt, int matrix, int si,
+                     const gpuk_variant_info *v, int made, bcase *c, bdev *d, const char *label,
+                     const bxfer *x, const char *setup_err, size_t *done, size_t total)
+{
+    bbackend *be = &b->be[i];
+    brow r;
+    memset(&r, 0, sizeof r);
+    r.be = i;
+    r.op = op;
+    r.dtype = dt;
+    r.is_auto = v == NULL;
+    snprintf(r.variant, sizeof r.variant, "%s", v ? v->name : "auto");
+    r.flags = v ? v->flags : 0;
+    r.rung = v ? rung_index(be, op, dt, v->name) : -1;
+    r.shape_class = -1;
+    r.size_idx = si;
+    r.matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
+    r.ms_med = r.ms_min = r.ms_max = NAN;
+    r.xfer_in_ms = x->in_ms;
+    r.xfer_out_ms = x->out_ms;
+    r.xfer_in_pin_ms = x->in_pinned_ms;
+    r.xfer_out_pin_ms = x->out_pinned_ms;
+    snprintf(r.shape, sizeof r.shape, "%s", made ? c->label : label);
+    if (made) {
+        r.sh = c->sh;
+        r.nnz = c->nnz;
+        r.flops = c->flops;
+        r.bytes = c->bytes;
+        r.work = c->work;
+    }
+    ++*done;
+    if (!b->conf.quiet)
+        fprintf(stderr, "gpuk-bench: [%zu/%zu, %zu left] %s %s %s %s ... ", *done, total,
+                total - *done, be->name, gpuk_op_name(op), r.shape, r.variant);
+    if (setup_err[0]) {
+        r.status = ROW_FAILED;
+        snprintf(r.msg, sizeof r.msg, "%s", setup_err);
+    } else {
+        measure_row(b, be, c, d, &r);
+    }
+    if (!b->conf.quiet) {
+        if (r.status == ROW_OK)
+            fprintf(stderr, "%.4g ms%s%s%s%s%s\n", r.ms_med, r.is_auto ? " (" : "",
+                    r.is_auto ? r.chosen : "", r.is_auto ? ", " : "",
+                    r.is_auto ? r.chosen_by : "", r.is_auto ? ")" : "");
+        else if (r.status == ROW_SKIPPED)
+            fprintf(stderr, "skipped\n");
+        else
+            fprintf(stderr, "FAILED: %s\n", r.msg);
+    }
+    if (r.is_auto && r.chosen[0]) {
+        /* the auto row counts as the rung it ran for the check's tolerance */
+        for (size_t k = 0; k < b->n_rows; k++)
+            if (b->rows[k].be == i && b->rows[k].op == op && b->rows[k].dtype == dt &&
+                !strcmp(b->rows[k].variant, r.chosen))
+                r.flags = b->rows[k].flags & ~GPUK_VARIANT_DEFAULT;
+    }
+    add_row(b, &r);
+}
+
+/* One size (and for spmv one matrix) of (op, dtype) on every backend; si
+ * tells the rows of this case from the op's others. */
+static void run_case(bench *b, gpuk_op op, gpuk_dtype dt, int matrix, int si,
+                     const char *size_text, size_t *done, size_t total)
 {
     bsize sz;
     bcase c;
@@ -352,13 +481,14 @@ static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_
     if (case_parse_size(size_text, &sz) != 0)
         snprintf(err, sizeof err, "bad size '%s'", size_text);
     else
-        made = case_make(op, &sz, matrix, b->conf.seed, &c, err, sizeof err) == 0;
-    case_label_text(op, matrix, size_text, label, sizeof label);
+        made = case_make(op, dt, &sz, matrix, b->conf.seed, &c, err, sizeof err) == 0;
+    case_label_text(op, dt, matrix, size_text, label, sizeof label);
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
         gpuk_variant_info v[64];
-        size_t nv = rungs(b, be, op, v, 64);
-        if (!nv)
+        size_t nv = rungs(b, be, op, dt, v, 64);
+        int with_auto = b->conf.run_auto && has_rows(be, op, dt);
+        if (!nv && !with_auto)
             continue;
         bdev d;
         memset(&d, 0, sizeof d);
@@ -376,49 +506,12 @@ static void run_case(bench *b, gpuk_op op, int matrix, int si, const char *size_
         } else {
             snprintf(setup_err, sizeof setup_err, "%s", err);
         }
-        for (size_t k = 0; k < nv; k++) {
-            brow r;
-            memset(&r, 0, sizeof r);
-            r.be = i;
-            r.op = op;
-            snprintf(r.variant, sizeof r.variant, "%s", v[k].name);
-            r.flags = v[k].flags;
-            r.rung = rung_index(be, op, v[k].name);
-            r.size_idx = si;
-            r.matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
-            r.ms_med = r.ms_min = r.ms_max = NAN;
-            r.xfer_in_ms = x.in_ms;
-            r.xfer_out_ms = x.out_ms;
-            r.xfer_in_pin_ms = x.in_pinned_ms;
-            r.xfer_out_pin_ms = x.out_pinned_ms;
-            snprintf(r.shape, sizeof r.shape, "%s", made ? c.label : label);
-            if (made) {
-                r.sh = c.sh;
-                r.nnz = c.nnz;
-                r.flops = c.flops;
-                r.bytes = c.bytes;
-                r.work = c.work;
-            }
-            ++*done;
-            if (!b->conf.quiet)
-                fprintf(stderr, "gpuk-bench: [%zu/%zu, %zu left] %s %s %s %s ... ", *done, total,
-                        total - *done, be->name, gpuk_op_name(op), r.shape, r.variant);
-            if (setup_err[0]) {
-                r.status = ROW_FAILED;
-                snprintf(r.msg, sizeof r.msg, "%s", setup_err);
-            } else {
-                measure_row(b, be, &c, &d, &r);
-            }
-            if (!b->conf.quiet) {
-                if (r.status == ROW_OK)
-                    fprintf(stderr, "%.4g ms\n", r.ms_med);
-                else if (r.status == ROW_SKIPPED)
-                    fprintf(stderr, "skipped\n");
-                else
-                    fprintf(stderr, "FAILED: %s\n", r.msg);
-            }
-            add_row(b, &r);
-        }
+        for (size_t k = 0; k < nv; k++)
+            case_row(b, i, op, dt, matrix, si, &v[k], made, &c, &d, label, &x, setup_err, done,
+                     total);
+        if (with_auto)
+            case_row(b, i, op, dt, matrix, si, NULL, made, &c, &d, label, &x, setup_err, done,
+                     total);
         if (made)
             dev_destroy(be->ctx, &d);
     }
@@ -490,14 +583,18 @@ int main(int argc, char **argv)
     /* The plan: count the rows first, for the progress line. */
     size_t total = 0;
     char w[64];
+    gpuk_dtype dts[32];
+    int nd = dtypes_of(&b, dts, 32);
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
         if (!op_selected(&b, (gpuk_op)op))
             continue;
         size_t nv = 0;
-        for (int i = 0; i < b.n_be; i++) {
-            gpuk_variant_info v[64];
-            nv += rungs(&b, &b.be[i], (gpuk_op)op, v, 64);
-        }
+        for (int di = 0; di < nd; di++)
+            for (int i = 0; i < b.n_be; i++) {
+                gpuk_variant_info v[64];
+                nv += rungs(&b, &b.be[i], (gpuk_op)op, dts[di], v, 64) +
+                      (b.conf.run_auto && has_rows(&b.be[i], (gpuk_op)op, dts[di]));
+            }
         const char *sizes = sizes_of(&b, (gpuk_op)op);
         int mats[MAT_N];
         total += nv * list_count(sizes) * (size_t)matrices_of(&b, (gpuk_op)op, mats);
@@ -513,11 +610,12 @@ int main(int argc, char **argv)
     }
     if (b.conf.variants)
         for (size_t i = 0; list_item(b.conf.variants, i, w, sizeof w); i++) {
-            int found = 0;
+            int found = !strcmp(w, "auto");
             for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST && !found; op++)
-                for (int k = 0; k < b.n_be && !found; k++)
-                    found = op_selected(&b, (gpuk_op)op) && b.be[k].ctx &&
-                            rung_index(&b.be[k], (gpuk_op)op, w) >= 0;
+                for (int di = 0; di < nd && !found; di++)
+                    for (int k = 0; k < b.n_be && !found; k++)
+                        found = op_selected(&b, (gpuk_op)op) && b.be[k].ctx &&
+                                rung_index(&b.be[k], (gpuk_op)op, dts[di], w) >= 0;
             if (!found)
                 return usage_error("no selected op has a variant '%s' (see --list)", w);
         }
@@ -529,13 +627,16 @@ int main(int argc, char **argv)
         if (!op_selected(&b, (gpuk_op)op))
             continue;
         /* spmv: every size on one matrix, then on the next, so a size's
-         * skip prediction comes from the same matrix's previous size */
+         * skip prediction comes from the same matrix's previous size; a
+         * dtype's sizes after another's */
         const char *sizes = sizes_of(&b, (gpuk_op)op);
         int mats[MAT_N], nm = matrices_of(&b, (gpuk_op)op, mats);
         int ns = (int)list_count(sizes);
-        for (int mi = 0; mi < nm; mi++)
-            for (int si = 0; list_item(sizes, (size_t)si, w, sizeof w); si++)
-                run_case(&b, (gpuk_op)op, mats[mi], mi * ns + si, w, &done_rows, total);
+        for (int di = 0; di < nd; di++)
+            for (int mi = 0; mi < nm; mi++)
+                for (int si = 0; list_item(sizes, (size_t)si, w, sizeof w); si++)
+                    run_case(&b, (gpuk_op)op, dts[di], mats[mi], (di * nm + mi) * ns + si, w,
+                             &done_rows, total);
     }
     b.load_end = load_average();
     for (int i = 0; i < b.n_be; i++)
@@ -560,6 +661,8 @@ int main(int argc, char **argv)
         }
     }
     if (b.conf.plot && plot_write(&b, b.conf.plot))
+        status = 1;
+    if (b.conf.tune && tune_write(&b, b.conf.tune))
         status = 1;
     int failed = report_failures(&b);
     if (failed) {

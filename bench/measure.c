@@ -71,7 +71,7 @@ static int pinned_make(gpuk_context *ctx, const bcase *c, pinned *p)
         bad |= pinned_copy(ctx, &p->ci, c->col_idx, (size_t)c->nnz * sizeof(int32_t));
         bad |= pinned_copy(ctx, &p->cv, c->values, (size_t)c->nnz * sizeof(float));
     }
-    bad |= pinned_copy(ctx, &p->out, NULL, c->out_numel * sizeof(float));
+    bad |= pinned_copy(ctx, &p->out, NULL, c->out_numel * gpuk_dtype_size(c->out.dtype));
     if (bad)
         pinned_free(ctx, p);
     return bad ? -1 : 0;
@@ -130,8 +130,8 @@ int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, bxfer *x, char 
         pin[i] = now_ms() - t0;
         t0 = now_ms();
         what = "gpuk_tensor_read (page-locked)";
-        if ((st = gpuk_tensor_read(be->ctx, d->out, p.out, c->out_numel * sizeof(float))) !=
-            GPUK_OK)
+        if ((st = gpuk_tensor_read(be->ctx, d->out, p.out,
+                                   c->out_numel * gpuk_dtype_size(c->out.dtype))) != GPUK_OK)
             goto fail;
         pout[i] = now_ms() - t0;
     }
@@ -150,13 +150,14 @@ fail:
     return -1;
 }
 
-/* The latest measured row of the same backend, op and variant: the base
- * of the time prediction at the next size. */
+/* The latest measured row of the same backend, op, dtype and variant:
+ * the base of the time prediction at the next size. */
 static const brow *last_measured(const bench *b, const brow *r)
 {
     for (size_t i = b->n_rows; i-- > 0;) {
         const brow *p = &b->rows[i];
-        if (p == r || p->status != ROW_OK || p->be != r->be || p->op != r->op)
+        if (p == r || p->status != ROW_OK || p->be != r->be || p->op != r->op ||
+            p->dtype != r->dtype)
             continue;
         if (strcmp(p->variant, r->variant) == 0)
             return p;
@@ -181,9 +182,37 @@ static int fail(brow *r, gpuk_context *ctx, const char *what, gpuk_status st)
  * catches a wrong index, a missed tile or an unwritten element.  A dot
  * product has one element, which may cancel to near zero: its scale is
  * the spread itself. */
+/* i32: every element written (none left at CASE_I32_POISON) and equal to
+ * the first rung's: integers have no rounding, so every rung agrees. */
+static int check_i32(bbackend *be, bcase *c, brow *r)
+{
+    const int32_t *got = c->got, *ref = c->ref;
+    for (size_t i = 0; i < c->out_numel; i++)
+        if (got[i] == CASE_I32_POISON) {
+            r->status = ROW_FAILED;
+            snprintf(r->msg, sizeof r->msg, "wrong result: element %zu was never written", i);
+            return -1;
+        }
+    if (!c->ref_from[0]) {
+        memcpy(c->ref, got, c->out_numel * sizeof(int32_t));
+        snprintf(c->ref_from, sizeof c->ref_from, "%s/%s", be->name, r->variant);
+        return 0;
+    }
+    for (size_t i = 0; i < c->out_numel; i++)
+        if (got[i] != ref[i]) {
+            r->status = ROW_FAILED;
+            snprintf(r->msg, sizeof r->msg, "wrong result: element %zu is %ld, %s gave %ld", i,
+                     (long)got[i], c->ref_from, (long)ref[i]);
+            return -1;
+        }
+    return 0;
+}
+
 static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
 {
-    const float *got = c->got;
+    if (c->out.dtype == GPUK_I32)
+        return check_i32(be, c, r);
+    const float *got = c->got, *ref = c->ref;
     for (size_t i = 0; i < c->out_numel; i++)
         if (!isfinite(got[i])) {
             r->status = ROW_FAILED;
@@ -199,8 +228,8 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
     double scale = c->op == GPUK_OP_DOT ? sqrt((double)c->sh.n) / 3 : 0, worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < c->out_numel; i++) {
-        double e = fabs((double)got[i] - (double)c->ref[i]);
-        scale = fmax(scale, fabs((double)c->ref[i]));
+        double e = fabs((double)got[i] - (double)ref[i]);
+        scale = fmax(scale, fabs((double)ref[i]));
         if (e > worst) {
             worst = e;
             at = i;
@@ -213,11 +242,23 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
         r->status = ROW_FAILED;
         snprintf(r->msg, sizeof r->msg,
                  "wrong result: element %zu is %.7g, %s gave %.7g (|diff| %.3g > tolerance %.3g)",
-                 at, (double)got[at], c->ref_from, (double)c->ref[at], worst, tol);
+                 at, (double)got[at], c->ref_from, (double)ref[at], worst, tol);
         return -1;
     }
     (void)b;
     return 0;
+}
+
+/* After a run: the call's shape class, and for the auto row the rung the
+ * library chose and why (the same at every repetition of one case). */
+static void note_choice(gpuk_context *ctx, brow *r)
+{
+    const char *v = gpuk_last_variant(ctx), *by = gpuk_last_variant_source(ctx);
+    r->shape_class = gpuk_last_shape_class(ctx);
+    if (r->is_auto && v && by) {
+        snprintf(r->chosen, sizeof r->chosen, "%s", v);
+        snprintf(r->chosen_by, sizeof r->chosen_by, "%s", by);
+    }
 }
 
 void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
@@ -257,6 +298,7 @@ void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
             fail(r, ctx, gpuk_op_name(c->op), st);
             return;
         }
+        note_choice(ctx, r);
         double dt = now_ms() - t0;
         first = i == 0 ? dt : first;
         spent += dt;
@@ -286,6 +328,8 @@ void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
             fail(r, ctx, gpuk_op_name(c->op), st);
             goto out;
         }
+        if (i == 0)
+            note_choice(ctx, r);
         if ((st = gpuk_timer_stop(ctx, &t[i])) != GPUK_OK) {
             fail(r, ctx, "gpuk_timer_stop", st);
             goto out;

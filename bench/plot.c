@@ -54,7 +54,7 @@ static void roofline(bench *b, FILE *f, const char *prefix)
     double xmin = 1e9, xmax = 0, ymin = 1e12, ymax = 0;
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *r = &b->rows[i];
-        if (r->status != ROW_OK || !(r->gflops > 0))
+        if (r->status != ROW_OK || !(r->gflops > 0) || !report_is_rung(r))
             continue;
         xmin = fmin(xmin, r->intensity);
         xmax = fmax(xmax, r->intensity);
@@ -88,13 +88,14 @@ static void roofline(bench *b, FILE *f, const char *prefix)
         fprintf(f, "$be%d << EOD\n", i);
         for (size_t j = 0; j < b->n_rows; j++) {
             const brow *r = &b->rows[j];
-            if (r->be != i || r->status != ROW_OK || !(r->gflops > 0) || !is_largest(b, r))
+            if (r->be != i || r->status != ROW_OK || !(r->gflops > 0) || !is_largest(b, r) ||
+                !report_is_rung(r))
                 continue;
             int top = 1;
             for (size_t q = 0; q < b->n_rows && top; q++) {
                 const brow *o = &b->rows[q];
                 top = !(o != r && o->be == i && o->op == r->op && o->status == ROW_OK &&
-                        o->gflops > r->gflops && is_largest(b, o));
+                        o->gflops > r->gflops && is_largest(b, o) && report_is_rung(o));
             }
             used[r->op] = 1;
             points[i]++;
@@ -158,20 +159,28 @@ static void ladder(bench *b, FILE *f, const char *prefix, gpuk_op op)
     int x = 0;
     for (int i = 0; i < b->n_be; i++) {
         int wrote = 0;
-        for (int rung = 0; rung < 64; rung++) {
-            const char *variant = NULL;
-            for (size_t j = 0; j < b->n_rows && !variant; j++)
-                if (b->rows[j].be == i && b->rows[j].op == op && b->rows[j].rung == rung)
-                    variant = b->rows[j].variant;
-            if (!variant)
-                continue;
+        /* the rungs by name, in ladder order as the rows first list them
+         * (a rung of one name in several dtypes is one line) */
+        const char *names[64];
+        int nn = 0;
+        for (size_t j = 0; j < b->n_rows && nn < 64; j++) {
+            const brow *r = &b->rows[j];
+            int seen = 0;
+            for (int q = 0; q < nn; q++)
+                seen |= !strcmp(names[q], r->variant);
+            if (r->be == i && r->op == op && report_is_rung(r) && !seen)
+                names[nn++] = r->variant;
+        }
+        for (int rung = 0; rung < nn; rung++) {
+            const char *variant = names[rung];
             fprintf(f, "%d \"%s %s\"", x++, b->be[i].name, variant);
             for (int s = 0; s < ns; s++) {
                 const brow *hit = NULL;
                 for (size_t j = 0; j < b->n_rows && !hit; j++) {
                     const brow *r = &b->rows[j];
-                    if (r->be == i && r->op == op && r->rung == rung &&
-                        r->size_idx == sizes[s] && r->status == ROW_OK)
+                    if (r->be == i && r->op == op && report_is_rung(r) &&
+                        !strcmp(r->variant, variant) && r->size_idx == sizes[s] &&
+                        r->status == ROW_OK)
                         hit = r;
                 }
                 if (hit && hit->ms_min > 0) /* a log axis has no 0 */

@@ -5,8 +5,13 @@
  * Percent of ceiling follows the roofline: an op whose arithmetic
  * intensity (flops per byte of minimum traffic) lies right of the
  * backend's ridge point (compute ceiling / copy bandwidth) is held to the
- * compute ceiling (add+min for min-plus, FMA for the rest), otherwise to
- * the measured copy bandwidth.
+ * compute ceiling (add+min for min-plus, f32 or i32, FMA for the rest),
+ * otherwise to the measured copy bandwidth.
+ *
+ * The auto row of a case (the rung the library chose when none was named)
+ * is set against the fastest rung of the same case that is not TF32: its
+ * time over that one's, and a section of its own lists every case where
+ * auto ran more than AUTO_SLACK slower.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,16 +22,27 @@
 static const char *const ENV_SHOWN[] = {"GPUK_BACKEND_PATH", "GPUK_NUM_THREADS",
                                         "OMP_NUM_THREADS", "GPUK_DEVICE", "GPUK_CHECK"};
 
+/* How much slower than the best rung of its case the auto row may be
+ * before the report lists it. */
+#define AUTO_SLACK 0.05
+
 static int same_group(const brow *a, const brow *b)
 {
-    return a->be == b->be && a->op == b->op && a->size_idx == b->size_idx &&
-           a->matrix == b->matrix;
+    return a->be == b->be && a->op == b->op && a->dtype == b->dtype &&
+           a->size_idx == b->size_idx && a->matrix == b->matrix;
+}
+
+int report_is_rung(const brow *r)
+{
+    return !r->is_auto;
 }
 
 static void derive_one(bench *b, brow *r)
 {
     const bbackend *be = &b->be[r->be];
     r->gflops = r->gbps = r->pct = r->x_prev = r->x_naive = r->own_vs_lib = NAN;
+    r->auto_vs_best = NAN;
+    r->best[0] = '\0';
     r->intensity = r->bytes > 0 ? r->flops / r->bytes : NAN;
     r->ceiling = "";
     if (r->status != ROW_OK || !(r->ms_med > 0))
@@ -52,11 +68,13 @@ static void derive_one(bench *b, brow *r)
         r->pct = 100 * r->gbps / bw;
     }
 
-    const brow *prev = NULL, *naive = NULL, *own = NULL;
+    const brow *prev = NULL, *naive = NULL, *own = NULL, *best = NULL;
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *o = &b->rows[i];
-        if (o == r || !same_group(o, r) || o->status != ROW_OK)
+        if (o == r || !same_group(o, r) || o->status != ROW_OK || o->is_auto)
             continue;
+        if (!(o->flags & GPUK_VARIANT_TF32) && (!best || o->ms_med < best->ms_med))
+            best = o;
         if (o->rung == 0)
             naive = o;
         if (o->rung < r->rung && (!prev || o->rung > prev->rung))
@@ -64,6 +82,16 @@ static void derive_one(bench *b, brow *r)
         if (!(o->flags & (GPUK_VARIANT_LIBRARY | GPUK_VARIANT_TF32)) &&
             (!own || o->ms_med < own->ms_med))
             own = o;
+    }
+    if (r->is_auto) {
+        /* against its case's rungs: × naive, and its time over the best */
+        if (naive)
+            r->x_naive = naive->ms_med / r->ms_med;
+        if (best) {
+            r->auto_vs_best = r->ms_med / best->ms_med;
+            snprintf(r->best, sizeof r->best, "%s", best->variant);
+        }
+        return;
     }
     if (prev)
         r->x_prev = prev->ms_med / r->ms_med;
@@ -186,18 +214,34 @@ static void header(bench *b, FILE *f, int md)
         if (be->ctx && be->info.device_memory)
             snprintf(mem, sizeof mem, ", %.1f GiB",
                      (double)be->info.device_memory / (1024.0 * 1024.0 * 1024.0));
-        if (be->ctx)
+        if (be->ctx) {
             fprintf(f, "%s%s: %s%s, plugin %s (%s)%s%s\n", li, be->name,
                     be->info.device ? be->info.device : "?", mem,
                     be->info.backend_version ? be->info.backend_version : "?",
                     be->info.backend_path ? be->info.backend_path : "?",
                     be->driver[0] ? "; " : "", be->driver);
-        else
+            fprintf(f, "%s%s auto: %s\n", li, be->name, be->auto_source);
+        } else
             fprintf(f, "%s%s: %s: %s\n", li, be->name, be->named ? "error" : "skipped", be->why);
     }
     fprintf(f, md ? "\n## Ceilings (measured by each backend's micro-kernels)\n\n" : "\nceilings:\n");
     peaks_table(b, f, md);
     link_table(b, f, md);
+}
+
+/* The auto row's note: who chose and how it fares against the best rung. */
+static void auto_note(char *buf, size_t len, const brow *r)
+{
+    if (isnan(r->auto_vs_best))
+        snprintf(buf, len, "chosen by %s", r->chosen_by[0] ? r->chosen_by : "?");
+    else if (!strcmp(r->chosen, r->best) || r->auto_vs_best <= 1.0)
+        snprintf(buf, len, "chosen by %s; %s (%s): %+.1f%%", r->chosen_by,
+                 strcmp(r->chosen, r->best) ? "faster than the best rung" : "the best rung",
+                 r->best, 100 * (r->auto_vs_best - 1));
+    else
+        snprintf(buf, len, "chosen by %s; %.1f%% over the best rung (%s)%s", r->chosen_by,
+                 100 * (r->auto_vs_best - 1), r->best,
+                 r->auto_vs_best > 1 + AUTO_SLACK ? ": OVER 5%" : "");
 }
 
 static void op_table(bench *b, FILE *f, int md, gpuk_op op)
@@ -217,7 +261,7 @@ static void op_table(bench *b, FILE *f, int md, gpuk_op op)
             continue;
         any = 1;
         char med[32], mm[80], gf[32], gb[32], pct[48], xp[32], xn[32], ol[32], note[760];
-        char lo[32], hi[32];
+        char lo[32], hi[32], var[112];
         fmt_ms(med, sizeof med, r->ms_med);
         fmt_ms(lo, sizeof lo, r->ms_min);
         fmt_ms(hi, sizeof hi, r->ms_max);
@@ -238,14 +282,20 @@ static void op_table(bench *b, FILE *f, int md, gpuk_op op)
             snprintf(note, sizeof note, "FAILED: %s", r->msg);
         else if (r->status == ROW_SKIPPED)
             snprintf(note, sizeof note, "%s", r->msg);
+        else if (r->is_auto)
+            auto_note(note, sizeof note, r);
         else
             flags_text(note, sizeof note, r->flags & ~GPUK_VARIANT_DEFAULT);
+        if (r->is_auto && r->chosen[0])
+            snprintf(var, sizeof var, "auto (%s)", r->chosen);
+        else
+            snprintf(var, sizeof var, "%s", r->variant);
         if (r->status == ROW_OK && r->pct > 100.0) {
             size_t at = strlen(note);
             snprintf(note + at, sizeof note - at, "%sABOVE CEILING: a measurement error, not a "
                      "result", at ? "; " : "");
         }
-        const char *cells[] = {b->be[r->be].name, r->variant, r->shape, med, mm, gf, gb, pct,
+        const char *cells[] = {b->be[r->be].name, var, r->shape, med, mm, gf, gb, pct,
                                xp, xn, ol, note};
         tab_add(&t, cells);
     }
@@ -274,6 +324,59 @@ static void above_ceiling(const bench *b, FILE *f, int md)
             n == 1 ? "its" : "their");
 }
 
+/* auto against the best rung of each case, per backend: how many cases
+ * within AUTO_SLACK, and every one beyond it. */
+static void auto_section(const bench *b, FILE *f, int md)
+{
+    int any = 0;
+    for (size_t i = 0; i < b->n_rows; i++)
+        any |= b->rows[i].is_auto;
+    if (!any)
+        return;
+    fprintf(f, md ? "\n## auto against the best rung of each case\n\n"
+                  : "\n== auto against the best rung of each case ==\n");
+    for (int k = 0; k < b->n_be; k++) {
+        int n = 0, within = 0, unmeasured = 0;
+        double worst = 0;
+        const brow *w = NULL;
+        for (size_t i = 0; i < b->n_rows; i++) {
+            const brow *r = &b->rows[i];
+            if (!r->is_auto || r->be != k)
+                continue;
+            if (isnan(r->auto_vs_best)) {
+                unmeasured++;
+                continue;
+            }
+            n++;
+            within += r->auto_vs_best <= 1 + AUTO_SLACK;
+            if (r->auto_vs_best > worst) {
+                worst = r->auto_vs_best;
+                w = r;
+            }
+        }
+        if (!n && !unmeasured)
+            continue;
+        fprintf(f, "%s%s: auto within %.0f%% of the best rung in %d of %d cases", md ? "- " : "",
+                b->be[k].name, 100 * AUTO_SLACK, within, n);
+        if (w)
+            fprintf(f, "; worst %+.1f%% (%s %s: auto ran %s, %s is the best)",
+                    100 * (worst - 1), gpuk_op_name(w->op), w->shape, w->chosen, w->best);
+        if (unmeasured)
+            fprintf(f, "; %d not compared (skipped or failed)", unmeasured);
+        fputc('\n', f);
+        for (size_t i = 0; i < b->n_rows; i++) {
+            const brow *r = &b->rows[i];
+            if (r->is_auto && r->be == k && r->auto_vs_best > 1 + AUTO_SLACK)
+                fprintf(f, "%s  over: %s %s: auto (%s, %s) %+.1f%% against %s%s\n",
+                        md ? "  -" : "", gpuk_op_name(r->op), r->shape, r->chosen, r->chosen_by,
+                        100 * (r->auto_vs_best - 1), r->best,
+                        strcmp(r->chosen, r->best) ? ""
+                                                   : " (the same rung: the spread of the timing "
+                                                     "itself, not the choice)");
+        }
+    }
+}
+
 static void text_report(bench *b, FILE *f, int md)
 {
     header(b, f, md);
@@ -284,6 +387,7 @@ static void text_report(bench *b, FILE *f, int md)
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
         op_table(b, f, md, (gpuk_op)op);
     above_ceiling(b, f, md);
+    auto_section(b, f, md);
     summary_table(b, f, md);
 }
 
@@ -298,7 +402,8 @@ static void csv_report(bench *b, FILE *f)
 {
     fputs("backend,op,variant,m,n,k,ms_median,ms_min,ms_max,gflops,gbps,pct_ceiling,"
           "batch,ceiling,intensity,x_prev,x_naive,own_vs_library,xfer_in_ms,xfer_out_ms,"
-          "reps,flags,status,message,matrix,nnz,xfer_in_host_alloc_ms,xfer_out_host_alloc_ms\n",
+          "reps,flags,status,message,matrix,nnz,xfer_in_host_alloc_ms,xfer_out_host_alloc_ms,"
+          "dtype,class,chosen,chosen_by,auto_vs_best\n",
           f);
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *r = &b->rows[i];
@@ -329,8 +434,13 @@ static void csv_report(bench *b, FILE *f)
         }
         fputc(',', f);
         csv_num(f, r->xfer_in_pin_ms);
-        if (!isnan(r->xfer_out_pin_ms) && !isinf(r->xfer_out_pin_ms))
-            fprintf(f, "%.6g", r->xfer_out_pin_ms);
+        csv_num(f, r->xfer_out_pin_ms);
+        fprintf(f, "%s,", gpuk_dtype_name(r->dtype));
+        if (r->shape_class >= 0)
+            fprintf(f, "%d", r->shape_class);
+        fprintf(f, ",%s,%s,", r->chosen, r->chosen_by);
+        if (!isnan(r->auto_vs_best))
+            fprintf(f, "%.6g", r->auto_vs_best);
         fputc('\n', f);
     }
 }
@@ -362,6 +472,8 @@ static void json_backend(FILE *f, const bbackend *be)
     json_string(f, in->backend_version);
     fputs(", \"path\": ", f);
     json_string(f, in->backend_path);
+    fputs(",\n     \"auto_source\": ", f);
+    json_string(f, be->auto_source);
     fprintf(f, ",\n     \"threads\": %d, \"multiprocessors\": %d, \"device_memory\": %llu",
             in->num_threads, in->multiprocessors, (unsigned long long)in->device_memory);
     fputs(",\n     \"ceilings\": {", f);
@@ -425,8 +537,21 @@ static void json_report(bench *b, FILE *f)
         json_string(f, b->be[r->be].name);
         fputs(", \"op\": ", f);
         json_string(f, gpuk_op_name(r->op));
+        fputs(", \"dtype\": ", f);
+        json_string(f, gpuk_dtype_name(r->dtype));
         fputs(", \"variant\": ", f);
         json_string(f, r->variant);
+        if (r->is_auto) {
+            fputs(", \"chosen\": ", f);
+            json_string(f, r->chosen);
+            fputs(", \"chosen_by\": ", f);
+            json_string(f, r->chosen_by);
+            fputs(", \"best\": ", f);
+            json_string(f, r->best);
+            fputs(", ", f);
+            json_kv(f, "auto_vs_best", r->auto_vs_best, "");
+        }
+        fprintf(f, ", \"class\": %d", r->shape_class);
         fprintf(f, ", \"rung\": %d, \"flags\": \"%s\", \"shape\": ", r->rung, fl);
         json_string(f, r->shape);
         fprintf(f, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"batch\": %lld,",

@@ -8,7 +8,9 @@
  * shown in the rung tables but do not stand for FP32 in this comparison.
  *
  * spmv on each of its matrices is a series of its own (headline row,
- * crossover), as different a workload as another op.
+ * crossover), as different a workload as another op; so is an op in each
+ * of its dtypes.  The auto rows are not rungs: they never stand as a
+ * backend's best.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +49,7 @@ static const brow *best(const bench *b, int be, gpuk_op op, int size_idx)
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *o = &b->rows[i];
         if (o->be != be || o->op != op || o->size_idx != size_idx || o->status != ROW_OK ||
-            (o->flags & GPUK_VARIANT_TF32))
+            (o->flags & GPUK_VARIANT_TF32) || o->is_auto)
             continue;
         if (!r || o->ms_med < r->ms_med)
             r = o;
@@ -61,30 +63,40 @@ static int by_work(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The matrices (MAT_*) op ran on, in order: one for every op but spmv. */
-static int series_of(const bench *b, gpuk_op op, int *mat)
+/* A series: the sizes of one op on one matrix in one dtype. */
+typedef struct series {
+    int matrix;
+    gpuk_dtype dtype;
+} series;
+
+/* The series op ran, in the order of their first rows: one for every op
+ * but spmv (one per matrix) in each dtype. */
+static int series_of(const bench *b, gpuk_op op, series *out)
 {
     int n = 0;
-    for (int m = 0; m < MAT_N; m++)
-        for (size_t i = 0; i < b->n_rows; i++)
-            if (b->rows[i].op == op && b->rows[i].matrix == m) {
-                mat[n++] = m;
-                break;
-            }
+    for (size_t i = 0; i < b->n_rows && n < MAT_N * 32; i++) {
+        const brow *r = &b->rows[i];
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= out[j].matrix == r->matrix && out[j].dtype == r->dtype;
+        if (r->op == op && !seen)
+            out[n++] = (series){r->matrix, r->dtype};
+    }
     return n;
 }
 
-/* "spmv powerlaw": the op, and the matrix where it is not the only one. */
-static void series_name(char *buf, size_t len, gpuk_op op, int matrix)
+/* "spmv powerlaw", "minplus i32": the op, the matrix where it is not the
+ * only one, the dtype where it is not f32. */
+static void series_name(char *buf, size_t len, gpuk_op op, series sr)
 {
-    if (op == GPUK_OP_SPMV && matrix != MAT_RANDOM)
-        snprintf(buf, len, "%s %s", gpuk_op_name(op), case_matrix_name(matrix));
-    else
-        snprintf(buf, len, "%s", gpuk_op_name(op));
+    snprintf(buf, len, "%s%s%s%s%s", gpuk_op_name(op),
+             op == GPUK_OP_SPMV && sr.matrix != MAT_RANDOM ? " " : "",
+             op == GPUK_OP_SPMV && sr.matrix != MAT_RANDOM ? case_matrix_name(sr.matrix) : "",
+             sr.dtype != GPUK_F32 ? " " : "", sr.dtype != GPUK_F32 ? gpuk_dtype_name(sr.dtype) : "");
 }
 
-/* The sizes of op on matrix, ordered by work, with each side's best row. */
-static int points(const bench *b, gpuk_op op, int matrix, int h, int d, point *p, int max)
+/* The sizes of a series, ordered by work, with each side's best row. */
+static int points(const bench *b, gpuk_op op, series sr, int h, int d, point *p, int max)
 {
     int n = 0;
     for (size_t i = 0; i < b->n_rows && n < max; i++) {
@@ -92,7 +104,7 @@ static int points(const bench *b, gpuk_op op, int matrix, int h, int d, point *p
         int seen = 0;
         for (int j = 0; j < n; j++)
             seen |= p[j].size_idx == r->size_idx;
-        if (r->op != op || r->matrix != matrix || seen)
+        if (r->op != op || r->matrix != sr.matrix || r->dtype != sr.dtype || seen)
             continue;
         point *q = &p[n++];
         q->size_idx = r->size_idx;
@@ -202,10 +214,11 @@ void summary_table(bench *b, FILE *f, int md)
         for (int i = 0; i < nc; i++)
             t.right[i] = use[i] >= 6;
         for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-            int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+            series ser[MAT_N * 32];
+            int nm = series_of(b, (gpuk_op)op, ser);
             for (int sr = 0; sr < nm; sr++) {
                 point p[MAXP];
-                int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+                int n = points(b, (gpuk_op)op, ser[sr], h, d, p, MAXP);
                 /* pass 0, the headline: the largest size both sides ran, else
                  * the largest either ran; pass 1: every size */
                 int lo = 0, hi = n;
@@ -225,6 +238,9 @@ void summary_table(bench *b, FILE *f, int md)
                         continue;
                     char c[NCOL][96];
                     snprintf(c[0], 96, "%s", gpuk_op_name((gpuk_op)op));
+                    if (ser[sr].dtype != GPUK_F32)
+                        snprintf(c[0], 96, "%s %s", gpuk_op_name((gpuk_op)op),
+                                 gpuk_dtype_name(ser[sr].dtype));
                     snprintf(c[1], 96, "%s", any->shape);
                     best_cell(c[2], 96, q->host);
                     pct_cell(c[3], 96, q->host);
@@ -274,14 +290,15 @@ void summary_table(bench *b, FILE *f, int md)
     btab t;
     tab_init(&t, 3, chead);
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        series ser[MAT_N * 32];
+        int nm = series_of(b, (gpuk_op)op, ser);
         for (int sr = 0; sr < nm; sr++) {
             point p[MAXP];
-            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            int n = points(b, (gpuk_op)op, ser[sr], h, d, p, MAXP);
             if (!n)
                 continue;
             char name[64], k[96], x[96];
-            series_name(name, sizeof name, (gpuk_op)op, mats[sr]);
+            series_name(name, sizeof name, (gpuk_op)op, ser[sr]);
             crossover(p, n, 0, k, sizeof k);
             crossover(p, n, 1, x, sizeof x);
             const char *cells[] = {name, k, x};
@@ -299,11 +316,12 @@ static void jnum(FILE *f, const char *k, double v)
     json_number(f, v);
 }
 
-/* spmv's entries say which matrix, as its rows do. */
-static void json_matrix(FILE *f, gpuk_op op, int matrix)
+/* spmv's entries say which matrix, as its rows do; every entry its dtype. */
+static void json_matrix(FILE *f, gpuk_op op, series sr)
 {
     if (op == GPUK_OP_SPMV)
-        fprintf(f, "\"matrix\": \"%s\", ", case_matrix_name(matrix));
+        fprintf(f, "\"matrix\": \"%s\", ", case_matrix_name(sr.matrix));
+    fprintf(f, "\"dtype\": \"%s\", ", gpuk_dtype_name(sr.dtype));
 }
 
 void summary_json(bench *b, FILE *f)
@@ -313,10 +331,11 @@ void summary_json(bench *b, FILE *f)
     fputs("  \"summary\": [", f);
     int first = 1;
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
-        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        series ser[MAT_N * 32];
+        int nm = series_of(b, (gpuk_op)op, ser);
         for (int sr = 0; sr < nm; sr++) {
             point p[MAXP];
-            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            int n = points(b, (gpuk_op)op, ser[sr], h, d, p, MAXP);
             for (int i = 0; i < n; i++) {
                 const brow *any = p[i].host ? p[i].host : p[i].dev;
                 if (!any)
@@ -324,7 +343,7 @@ void summary_json(bench *b, FILE *f)
                 fprintf(f, "%s\n    {\"op\": \"%s\", ", first ? "" : ",",
                         gpuk_op_name((gpuk_op)op));
                 first = 0;
-                json_matrix(f, (gpuk_op)op, mats[sr]);
+                json_matrix(f, (gpuk_op)op, ser[sr]);
                 fputs("\"shape\": ", f);
                 json_string(f, any->shape);
                 fputs(", \"host_backend\": ", f);
@@ -352,10 +371,11 @@ void summary_json(bench *b, FILE *f)
     fputs("\n  ],\n  \"crossover\": [", f);
     first = 1;
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST && h >= 0 && d >= 0; op++) {
-        int mats[MAT_N], nm = series_of(b, (gpuk_op)op, mats);
+        series ser[MAT_N * 32];
+        int nm = series_of(b, (gpuk_op)op, ser);
         for (int sr = 0; sr < nm; sr++) {
             point p[MAXP];
-            int n = points(b, (gpuk_op)op, mats[sr], h, d, p, MAXP);
+            int n = points(b, (gpuk_op)op, ser[sr], h, d, p, MAXP);
             if (!n)
                 continue;
             char k[96], x[96];
@@ -363,7 +383,7 @@ void summary_json(bench *b, FILE *f)
             crossover(p, n, 1, x, sizeof x);
             fprintf(f, "%s\n    {\"op\": \"%s\", ", first ? "" : ",", gpuk_op_name((gpuk_op)op));
             first = 0;
-            json_matrix(f, (gpuk_op)op, mats[sr]);
+            json_matrix(f, (gpuk_op)op, ser[sr]);
             fputs("\"kernel_only\": ", f);
             json_string(f, k);
             fputs(", \"with_transfers\": ", f);

@@ -211,6 +211,18 @@ const char *peak_unit(int pk)
     return pk >= 0 && pk < PK_N ? unit[pk] : "";
 }
 
+int dtype_from_name(const char *name, gpuk_dtype *out)
+{
+#define DT_MATCH(id, value, text, bytes) \
+    if (!strcmp(name, text)) {           \
+        *out = GPUK_##id;                \
+        return 1;                        \
+    }
+    GPUK_DTYPE_MAP(DT_MATCH)
+#undef DT_MATCH
+    return 0;
+}
+
 /* ---- the text table ---- */
 
 void tab_init(btab *t, int ncol, const char *const *head)

@@ -256,6 +256,19 @@ static int run_mutated(fz *f, fz_call *c)
         fz_track(f, mu == MU_OTHER ? fz_other : fz_ctx, repl);
         h[which] = repl;
         want = mu == MU_OTHER ? GPUK_ERR_CONTEXT : GPUK_ERR_DTYPE;
+        if (mu == MU_DTYPE && which == 0) {
+            /* the op's dtype is the lead's: where the op computes in odt too
+             * (i32 min-plus), the next operand of the old dtype disagrees */
+            size_t nodt = 0;
+            if (gpuk_variant_count_dtype(fz_ctx, c->op, odt, &nodt) == GPUK_OK && nodt > 0)
+                for (int j = 1; j <= c->n_in; j++) {
+                    const opnd *q = j < c->n_in ? &c->in[j] : &c->out;
+                    if (q->dt == o->dt) {
+                        blame = c->name[j < c->n_in ? j : 3];
+                        break;
+                    }
+                }
+        }
         break;
     case MU_VARIANT:
         snprintf(vname, sizeof vname, "v%u_%u", fz_u8(f), fz_u8(f));

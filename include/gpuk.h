@@ -171,7 +171,8 @@ int gpuk_op_exact(gpuk_op op);
 gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
 
 /* Variant flags (the same bits as a backend's kernel table). */
-#define GPUK_VARIANT_DEFAULT 0x1u  /* chosen when the variant is NULL or "auto" */
+#define GPUK_VARIANT_DEFAULT 0x1u  /* the backend's recommended rung: what "auto" runs
+                                      when neither wisdom nor its built-in rules choose */
 #define GPUK_VARIANT_LIBRARY 0x2u  /* a vendor library (cuBLAS, cuSPARSE, OpenBLAS) */
 #define GPUK_VARIANT_TF32    0x4u  /* reduced precision (TF32 inputs, u = 2^-11) */
 
@@ -204,6 +205,9 @@ typedef struct gpuk_options {
                              Ignored by backends without streams (cpu) */
     int64_t pinned_bytes; /* page-locked staging for reads and writes of ordinary host
                              memory; -1: GPUK_PINNED, then 128 MiB; 0: off */
+    /* after 0.2 (with plugin ABI 2.3): */
+    const char *wisdom;   /* a wisdom file that "auto" follows (written by gpuk-bench
+                             --tune); NULL: GPUK_WISDOM, then none; "": none */
 } gpuk_options;
 
 /* Structures the library fills (options, info, tensor info, variant
@@ -236,6 +240,35 @@ const char *gpuk_context_error(const gpuk_context *ctx);
 
 /* The load report of the context (owned by the context). */
 const gpuk_load_report *gpuk_context_load_report(const gpuk_context *ctx);
+
+/* Choosing a rung.  An op called with variant NULL or "auto" runs, in
+ * this order: the rung the context's wisdom file names for the op, its
+ * dtype and the call's shape class (the exact class, else the nearest
+ * one within 2); the rung the backend's built-in rules name (plugin ABI
+ * 2.3); the row flagged GPUK_VARIANT_DEFAULT.  The shape class is
+ * floor(log2(work)), work = the output's elements x the op's sum length
+ * (the K of the catalogue's sum column; 1 for an exact op, so min-plus
+ * and transpose count their output only), with 0 counted as 1.  Shapes
+ * of equal work share a class (4096^3 and 8192x8192 by k = 1024 both
+ * have class 36).  A wisdom file that is unreadable, corrupt, truncated,
+ * of another library or plugin version, of another device or thread
+ * count, or that names a rung the plugin lacks, is ignored as a whole,
+ * with a line in the verbose log (GPUK_VERBOSE=1); see gpuk(7).
+ *
+ * What the last op on the context ran: the rung's name (never "auto" or
+ * an alias), how it was chosen ("named" by the call, "wisdom",
+ * "built-in", "default"), and its shape class.  An op counts once it
+ * passed its checks, even with an empty output (its rung was chosen;
+ * nothing ran).  NULL, NULL and -1 before the first such op, or for a
+ * NULL ctx.  The strings stay valid while the context is open. */
+const char *gpuk_last_variant(const gpuk_context *ctx);
+const char *gpuk_last_variant_source(const gpuk_context *ctx);
+int gpuk_last_shape_class(const gpuk_context *ctx);
+/* Where "auto" takes its rungs on this context, one line of text: the
+ * wisdom file followed and its entry count, or why one was ignored, and
+ * whether the backend has built-in rules.  Valid while the context is
+ * open; "context is NULL" for NULL. */
+const char *gpuk_auto_source(const gpuk_context *ctx);
 
 typedef struct gpuk_info {
     const char *backend;          /* "cpu", "cuda", ... */
@@ -424,7 +457,8 @@ gpuk_status gpuk_csr_destroy(gpuk_context *ctx, gpuk_csr *m);
 
 /* ------------------------------------------------------------------ */
 /* Ops.  All are f32 unless stated.  `variant` names a rung of the op's
- * ladder on the context's backend; NULL or "auto" takes its default.
+ * ladder on the context's backend; NULL or "auto" lets the library choose
+ * by the call's shape (see "Choosing a rung" above).
  *
  * Layout: the matrix operands of matmul, batched_matmul, transpose, gemv
  * and gemm may be strided views with unit stride in the last dimension;
@@ -439,7 +473,8 @@ gpuk_status gpuk_csr_destroy(gpuk_context *ctx, gpuk_csr *m);
  *
  * Empty tensors: an op whose output has no elements does nothing.  A sum
  * over an empty dimension is 0 (matmul/gemm with k = 0 give the bias or
- * beta*C), a mean over one is NaN, a min over one (min-plus) is +inf.
+ * beta*C), a mean over one is NaN, a min over one (min-plus) is +inf
+ * (GPUK_I32_INF in i32).
  *
  * NaN and infinity in inputs are not errors: they propagate as IEEE
  * arithmetic says. */
@@ -454,10 +489,27 @@ gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tens
 gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a,
                                 const gpuk_tensor *b, gpuk_tensor *c, const char *variant);
 
+/* "Infinity" of i32 min-plus: the value of a missing edge, and the
+ * largest value an i32 min-plus writes.  2^30 - 1, so that INF + INF
+ * (2^31 - 2) still fits in an int32. */
+#define GPUK_I32_INF 0x3FFFFFFF
+
 /* r[i,j] = min_k (a[i,k] + b[k,j]) for a[m,k], b[k,n], r[m,n]; a and b may
- * be the same tensor (the shortcut problem r = d (x) d).  Bit-exact on
- * every backend and variant: a NaN sum is skipped (as fmin does; all NaN
- * gives +inf), and of +0 and -0 the minimum is -0. */
+ * be the same tensor (the shortcut problem r = d (x) d).  f32 or i32 (the
+ * dtype of a; b and r the same).  Bit-exact on every backend and variant.
+ *
+ * f32: a NaN sum is skipped (as fmin does; all NaN gives +inf), and of +0
+ * and -0 the minimum is -0.
+ *
+ * i32: r[i,j] = min(GPUK_I32_INF, min_k (a[i,k] + b[k,j])), each sum the
+ * 32-bit two's-complement sum (it wraps; no rung saturates an add).  The
+ * minimum starts at GPUK_I32_INF, so a sum at or above it gives
+ * GPUK_I32_INF: that is the saturation, and k = 0 gives GPUK_I32_INF.
+ * Inputs are meant to lie in [-2^30, GPUK_I32_INF], where no sum wraps.
+ * GPUK_I32_INF is an infinity for non-negative weights only: INF + w with
+ * w < 0 is the finite INF + w, not INF.  Outside the range a sum wraps,
+ * the same on every backend and variant (still bit-exact), but the
+ * result means nothing as a path length.  Results lie in [-2^31, INF]. */
 gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,
                          gpuk_tensor *r, const char *variant);
 
@@ -468,7 +520,9 @@ gpuk_status gpuk_minplus(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_ten
  * a +0/-0 tie, the old value included, gives -0.  So the result is
  * exactly fmin(r, p) with -0 below +0, p being what gpuk_minplus would
  * write, and bit-exact on every backend and variant; with k = 0 (p all
- * +inf) r keeps every value but NaN, which becomes +inf.  The same
+ * +inf) r keeps every value but NaN, which becomes +inf.  i32: r =
+ * min(r, p), p as gpuk_minplus writes it, so r never ends above
+ * GPUK_I32_INF (k = 0 lowers every larger value to it).  The same
  * arguments and checks as gpuk_minplus; a backend plugin built for ABI
  * 2.1 or older cannot do it (GPUK_ERR_UNSUPPORTED). */
 gpuk_status gpuk_minplus_update(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tensor *b,

@@ -1,7 +1,7 @@
 /*
  * context.c - opening and closing contexts, options and environment,
  * messages, and the context-level calls (info, sync, timers, peaks,
- * variant listing).
+ * variant listing, where "auto" takes its rungs and what the last op ran).
  */
 #include "gpuk_internal.h"
 
@@ -35,10 +35,11 @@ gpuk_status gk_env_int(const char *name, int lo, int hi, int *out, int *present,
 }
 
 /* The oldest layout open_ex accepts (0.1: it ends at verbose), and the
- * layout the functions of the plain names fill (0.2): later members are
- * filled only for a caller that says its size. */
+ * layout the functions of the plain names fill (0.2: it ends at
+ * pinned_bytes): later members are filled only for a caller that says
+ * its size. */
 #define GK_OPTIONS_MIN offsetof(gpuk_options, stream)
-#define GK_OPTIONS_0_2 sizeof(gpuk_options)
+#define GK_OPTIONS_0_2 offsetof(gpuk_options, wisdom)
 
 void gpuk_options_init_size(gpuk_options *opts, size_t size)
 {
@@ -53,6 +54,7 @@ void gpuk_options_init_size(gpuk_options *opts, size_t size)
     o.verbose = -1;
     o.stream = NULL;
     o.pinned_bytes = -1;
+    o.wisdom = NULL;
     /* a caller with a larger struct (a newer header) keeps its size, so
      * gpuk_context_open_ex can refuse what it cannot read */
     memset(opts, 0, size);
@@ -154,6 +156,14 @@ static gpuk_status resolve(const gpuk_options *o, gpuk_options *r, char *err, si
         return st;
     }
 
+    /* the wisdom file: NULL follows GPUK_WISDOM, "" (or an empty
+     * GPUK_WISDOM) means none */
+    r->wisdom = o->wisdom;
+    if (!r->wisdom) {
+        const char *e = getenv("GPUK_WISDOM");
+        r->wisdom = e ? e : "";
+    }
+
     if (o->verbose >= 0 && o->verbose <= 2) {
         r->verbose = o->verbose;
     } else if (o->verbose != -1) {
@@ -166,6 +176,42 @@ static gpuk_status resolve(const gpuk_options *o, gpuk_options *r, char *err, si
         r->verbose = present ? v : 0;
     }
     return GPUK_OK;
+}
+
+/* Where "auto" takes its rungs: the wisdom file (when one is named and
+ * can be followed), then the plugin's built-in rules (ABI 2.3) or its
+ * DEFAULT rows.  A file that cannot be followed is never fatal: it is
+ * ignored, with one line in the verbose log and in gpuk_auto_source. */
+static void auto_init(gpuk_context *ctx, const char *path)
+{
+    const gpuk_backend *be = ctx->be;
+    char rules[256], why[640] = "";
+    ctx->last_class = -1;
+    if (be->abi_minor >= 3 && GK_BE_HAS(be, auto_variant))
+        snprintf(rules, sizeof rules, "the built-in rules of backend %s %s", be->name,
+                 be->version);
+    else
+        snprintf(rules, sizeof rules, "the DEFAULT rows (backend %s %s, plugin ABI %u.%u, has "
+                 "no built-in rules)", be->name, be->version, be->abi_major, be->abi_minor);
+    if (!path[0]) {
+        snprintf(ctx->auto_source, sizeof ctx->auto_source, "%s", rules);
+    } else if ((ctx->wisdom = gk_wisdom_load(ctx, path, why, sizeof why)) != NULL) {
+        snprintf(ctx->auto_source, sizeof ctx->auto_source, "wisdom file %s (%zu entries), "
+                 "then %s", path, gk_wisdom_count(ctx->wisdom), rules);
+    } else {
+        snprintf(ctx->auto_source, sizeof ctx->auto_source, "%s (wisdom file %s ignored: %s)",
+                 rules, path, why);
+    }
+    if (ctx->verbose < 1)
+        return;
+    if (ctx->wisdom)
+        fprintf(stderr, "gpuk: wisdom file %s: following %zu entries for %s on %s, then %s\n",
+                path, gk_wisdom_count(ctx->wisdom), be->name, ctx->dev.name, rules);
+    else if (path[0])
+        fprintf(stderr, "gpuk: wisdom file %s ignored: %s; auto follows %s\n", path, why,
+                rules);
+    else
+        fprintf(stderr, "gpuk: auto follows %s\n", rules);
 }
 
 gpuk_status gpuk_context_open(gpuk_context **ctx, const char *backend)
@@ -188,9 +234,10 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     if (!out)
         return GPUK_ERR_NULL;
     *out = NULL;
-    /* a caller built against the 0.1 header passes the shorter struct
-     * (no stream, no pinned_bytes: their defaults apply); any other size is
-     * a future header's, or a struct gpuk_options_init never saw */
+    /* a caller built against the 0.1 or 0.2 header passes a shorter struct
+     * (no stream and pinned_bytes, or no wisdom: their defaults apply); any
+     * other size is a future header's, or a struct gpuk_options_init never
+     * saw */
     gpuk_options_init(&given);
     if (opts) {
         if (opts->size < GK_OPTIONS_MIN || opts->size > sizeof(gpuk_options))
@@ -263,6 +310,7 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
         so.check = 0;
         so.verbose = 0;
         so.num_threads = r.num_threads;
+        so.wisdom = "";   /* the shadow runs the naive rung by name */
         st = gpuk_context_open_ex(&ctx->shadow, &so, NULL);
         if (st != GPUK_OK) {
             snprintf(err, sizeof err, "GPUK_CHECK needs the cpu backend as its shadow, which "
@@ -282,6 +330,7 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
         snprintf(err, sizeof err, "out of host memory copying the load report");
         goto fail;
     }
+    auto_init(ctx, r.wisdom);
     *out = ctx;
     return GPUK_OK;
 
@@ -329,6 +378,7 @@ void gpuk_context_close(gpuk_context *ctx)
     gk_handles_free(&ctx->handles);
     gk_host_free_all(ctx);
     gpuk_context_close(ctx->shadow);
+    gk_wisdom_free(ctx->wisdom);
     /* fini now, or when the last DLPack export of the context is freed */
     gk_owner_unref(ctx->owner);
     gpuk_load_report_free(ctx->report);
@@ -343,6 +393,26 @@ const char *gpuk_context_error(const gpuk_context *ctx)
 const gpuk_load_report *gpuk_context_load_report(const gpuk_context *ctx)
 {
     return ctx ? ctx->report : NULL;
+}
+
+const char *gpuk_last_variant(const gpuk_context *ctx)
+{
+    return ctx ? ctx->last_variant : NULL;
+}
+
+const char *gpuk_last_variant_source(const gpuk_context *ctx)
+{
+    return ctx && ctx->last_variant ? ctx->last_source : NULL;
+}
+
+int gpuk_last_shape_class(const gpuk_context *ctx)
+{
+    return ctx && ctx->last_variant ? ctx->last_class : -1;
+}
+
+const char *gpuk_auto_source(const gpuk_context *ctx)
+{
+    return ctx ? ctx->auto_source : "context is NULL";
 }
 
 gpuk_status gpuk_context_info_size(gpuk_context *ctx, gpuk_info *info, size_t size)

@@ -2,8 +2,10 @@
  * dispatch.c - from validated arguments to a row of the backend's kernel
  * table, keyed by (op, dtype, variant): the op's dtype, the plugin's ABI
  * minor for calls that need a later one, variant lookup (name or alias),
- * the empty-output shortcut, the call, the GPUK_VERBOSE=2 op log, and the
- * GPUK_CHECK shadow run.
+ * the choice of "auto" (the call's shape class, then the wisdom file, the
+ * backend's built-in rules, the DEFAULT row: doc/design.md, "Choosing a
+ * rung"), the empty-output shortcut, the call, the GPUK_VERBOSE=2 op log,
+ * and the GPUK_CHECK shadow run.
  */
 #include "gpuk_internal.h"
 
@@ -107,6 +109,64 @@ const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtyp
     return NULL;
 }
 
+int gk_shape_class(const gpuk_args *a)
+{
+    int64_t out = gpuk_tdesc_numel(&a->out), k = gk_sum_length(a);
+    unsigned __int128 work = (unsigned __int128)(uint64_t)(out > 1 ? out : 1) *
+                             (uint64_t)(k > 1 ? k : 1);
+    int cls = 0;
+    while (work >>= 1)
+        cls++;
+    return cls;
+}
+
+/* The row of (op, dtype) called name, or whose alias it is; NULL if none. */
+static const gpuk_kernel *row_named(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                    const char *name)
+{
+    for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
+        const gpuk_kernel *k = &ctx->plugin->rows[i];
+        if (serves(k, op, dtype) &&
+            (strcmp(k->variant, name) == 0 || (k->alias && strcmp(k->alias, name) == 0)))
+            return k;
+    }
+    return NULL;
+}
+
+/* "auto": the wisdom file's rung for the class (exact, else within 2),
+ * else the one the backend's built-in rules name, else the DEFAULT row.
+ * The built-in rules exist from plugin ABI 2.3 on; a name they give that
+ * is not a row of (op, dtype), or is a TF32 row, is not taken. */
+static const gpuk_kernel *choose_auto(gpuk_context *ctx, const gpuk_args *args, int cls,
+                                      const char **source, gpuk_status *st)
+{
+    const gpuk_kernel *dflt = gk_find_kernel(ctx, args->op, args->dtype, NULL, st), *k;
+    if (!dflt)
+        return NULL;
+    const char *name = gk_wisdom_lookup(ctx->wisdom, args->op, args->dtype, cls);
+    if (name && (k = row_named(ctx, args->op, args->dtype, name)) != NULL) {
+        *source = "wisdom";
+        return k;
+    }
+    const gpuk_backend *be = ctx->be;
+    if (be->abi_minor >= 3 && GK_BE_HAS(be, auto_variant) &&
+        (name = be->auto_variant(ctx->b, args, cls)) != NULL) {
+        k = row_named(ctx, args->op, args->dtype, name);
+        if (k && !(k->flags & GPUK_KF_TF32)) {
+            *source = "built-in";
+            return k;
+        }
+        if (ctx->verbose >= 1)
+            fprintf(stderr, "gpuk: %s: the built-in rule for %s %s class %d names '%.64s', %s; "
+                    "the default row %s runs\n", be->name, gpuk_op_name(args->op),
+                    gpuk_dtype_name(args->dtype), cls, name,
+                    k ? "a TF32 rung (only a call that names it runs it)" : "which is no rung of it",
+                    dflt->variant);
+    }
+    *source = "default";
+    return dflt;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -116,9 +176,13 @@ static double now_ms(void)
 
 static void log_op(gpuk_context *ctx, const gpuk_args *a, const gpuk_kernel *k, double ms)
 {
-    char line[512];
+    char line[640];
     size_t at = (size_t)snprintf(line, sizeof line, "gpuk: %s %s/%s", ctx->be->name,
                                  gpuk_op_name(a->op), k->variant);
+    /* the op's rung first, as always: " op/rung " names what ran */
+    if (strcmp(ctx->last_source, "named") != 0)
+        at += (size_t)snprintf(line + at, sizeof line - at, " auto -> %s (%s, class %d)",
+                               k->variant, ctx->last_source, ctx->last_class);
     const gpuk_tdesc *ds[4];
     int n = 0;
     for (int i = 0; i < a->n_in; i++)
@@ -145,9 +209,18 @@ gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant)
 {
     gpuk_status st;
     args->size = sizeof *args;
-    const gpuk_kernel *k = gk_find_kernel(ctx, args->op, args->dtype, variant, &st);
+    int cls = gk_shape_class(args);
+    const char *source = "named";
+    const gpuk_kernel *k;
+    if (variant && strcmp(variant, "auto") != 0)
+        k = gk_find_kernel(ctx, args->op, args->dtype, variant, &st);
+    else
+        k = choose_auto(ctx, args, cls, &source, &st);
     if (!k)
         return st;
+    ctx->last_variant = k->variant;
+    ctx->last_source = source;
+    ctx->last_class = cls;
     /* an empty output: nothing to compute, and no zero-block launch */
     if (gpuk_tdesc_numel(&args->out) == 0)
         return GPUK_OK;

@@ -167,6 +167,12 @@ struct gpuk_context {
     int timing;             /* gpuk_timer_start called, stop not yet */
     gpuk_device_desc dev;
     gpuk_context *shadow;   /* GPUK_CHECK: a CPU context the ops are replayed on */
+    /* choosing a rung for "auto" (doc/design.md, "Choosing a rung") */
+    struct gk_wisdom *wisdom;     /* the wisdom file followed, or NULL */
+    char auto_source[1024];       /* gpuk_auto_source() */
+    const char *last_variant;     /* the last op's row name (plugin memory), or NULL */
+    const char *last_source;      /* "named", "wisdom", "built-in", "default" */
+    int last_class;               /* its shape class; -1 before the first op */
     char err[1024];
 };
 
@@ -225,12 +231,31 @@ gpuk_status gk_need_abi_minor(gpuk_context *ctx, uint32_t minor, const char *wha
 /* Find the variant, skip empty outputs, run, log, shadow-check. */
 gpuk_status gk_dispatch(gpuk_context *ctx, gpuk_args *args, const char *variant);
 /* The row of (op, dtype) named variant (or its alias); NULL or "auto":
- * the default row. */
+ * the DEFAULT row (else the first); what "auto" runs is gk_dispatch's
+ * choice, which starts from this row. */
 const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
                                   const char *variant, gpuk_status *st);
 /* The i-th row of (op, dtype) in ladder order, or NULL. */
 const gpuk_kernel *gk_nth_kernel(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
                                  size_t i);
+/* The shape class of a call: floor(log2(work)), work = the output's
+ * elements x gk_sum_length (each at least 1). */
+int gk_shape_class(const gpuk_args *a);
+
+/* --- wisdom files (wisdom.c) --- */
+typedef struct gk_wisdom gk_wisdom;
+/* Read the wisdom file at path for ctx's plugin, device and threads.  NULL
+ * when it cannot be followed, with why (a file that is missing, damaged,
+ * of another library, plugin version, device or thread count, or naming a
+ * rung the plugin lacks or a TF32 one). */
+gk_wisdom *gk_wisdom_load(const gpuk_context *ctx, const char *path, char *why, size_t wl);
+void gk_wisdom_free(gk_wisdom *w);
+size_t gk_wisdom_count(const gk_wisdom *w);
+/* The row name for (op, dtype) at class cls, else at the nearest class
+ * within 2 (the smaller first), else NULL. */
+const char *gk_wisdom_lookup(const gk_wisdom *w, gpuk_op op, gpuk_dtype dtype, int cls);
+/* FNV-1a, 64 bits: the hash of a wisdom section. */
+uint64_t gk_fnv1a64(const void *data, size_t len);
 
 /* --- GPUK_CHECK shadow mode (shadow.c) --- */
 typedef struct gk_shadow gk_shadow;

@@ -11,7 +11,8 @@
  * must agree:
  *   - bit for bit for the ops the catalogue of gpuk.h marks exact (at most
  *     one rounding per element: min-plus, transpose, copy, gather, relu,
- *     add, scale, bias+relu);
+ *     add, scale, bias+relu), and for every integer output whatever the
+ *     op (an integer op has no rounding: i32 min-plus);
  *   - for sums, within 2 * (2 gamma_K + 2u) * M, where M is the same op
  *     run on absolute values (so M = sum |a||b| for a product), K is the
  *     catalogue's sum length and gamma_K = K u / (1 - K u): the bound of
@@ -124,15 +125,16 @@ fail:
 
 /* Run the naive rung on host copies: out receives the result, starting
  * from the initial output (beta, a min-plus update); with abs, on |inputs|
- * (and |alpha|, |beta|, |initial out|). */
+ * (and |alpha|, |beta|, |initial out|), which only the f32 sums ask for. */
 static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_shadow *sh,
-                          float *out, int abs_inputs)
+                          void *out, int abs_inputs)
 {
     gpuk_context *s = ctx->shadow;
     gpuk_args a = sh->host;
     void *tmp[4] = { 0 };
     size_t n_out = (size_t)gpuk_tdesc_numel(&a.out);
-    memcpy(out, sh->buf[3], n_out * sizeof *out);   /* the initial output (beta, update) */
+    /* the initial output (beta, update) */
+    memcpy(out, sh->buf[3], n_out * gk_elsize(a.out.dtype));
     a.out.data = out;
     gpuk_csr_desc csr;
     if (abs_inputs) {
@@ -148,8 +150,8 @@ static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_sh
             tmp[i] = f;
             a.in[i].data = f;
         }
-        for (size_t j = 0; j < n_out; j++)
-            out[j] = fabsf(out[j]);
+        for (size_t j = 0; a.out.dtype == GPUK_F32 && j < n_out; j++)
+            ((float *)out)[j] = fabsf(((float *)out)[j]);
         a.alpha = fabsf(a.alpha);
         a.beta = fabsf(a.beta);
         if (a.csr) {
@@ -203,6 +205,32 @@ static int same_bits(float x, float y)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* An integer output: every element equal, nothing else to weigh. */
+static gpuk_status compare_i32(gpuk_context *ctx, const gpuk_args *args, const gpuk_kernel *k,
+                               const gpuk_kernel *ref, const int32_t *got, const int32_t *want,
+                               size_t n)
+{
+    size_t bad = 0, worst = n;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i] && bad++ == 0)
+            worst = i;
+    if (!bad)
+        return GPUK_OK;
+    char at[64];
+    int64_t cols = args->out.ndim >= 2 ? args->out.shape[args->out.ndim - 1] : 0;
+    if (cols)
+        snprintf(at, sizeof at, "[%lld,%lld]", (long long)(worst / cols),
+                 (long long)(worst % cols));
+    else
+        snprintf(at, sizeof at, "[%zu]", worst);
+    return gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s (%s) on %s disagrees with the cpu %s "
+                   "rung: out%s = %ld, expected %ld (integers must match exactly); %zu of %zu "
+                   "elements differ%s", gpuk_op_name(args->op), k->variant,
+                   gpuk_dtype_name(args->out.dtype), ctx->be->name, ref->variant, at,
+                   (long)got[worst], (long)want[worst], bad, n,
+                   args->accumulate ? " (an update: out was folded in)" : "");
+}
+
 gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *args,
                           const gpuk_kernel *k)
 {
@@ -217,10 +245,10 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
                      gpuk_dtype_name(args->dtype), gpuk_op_name(args->op));
         goto done;
     }
-    size_t n = (size_t)gpuk_tdesc_numel(&args->out);
-    got = malloc(n * sizeof *got);
-    want = malloc(n * sizeof *want);
-    mag = malloc(n * sizeof *mag);
+    size_t n = (size_t)gpuk_tdesc_numel(&args->out), es = gk_elsize(args->out.dtype);
+    got = malloc(n * es);
+    want = malloc(n * es);
+    mag = malloc(n * es);
     if (!got || !want || !mag) {
         st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
         goto done;
@@ -231,6 +259,10 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
     }
     if ((st = replay(ctx, ref, sh, want, 0)) != GPUK_OK)
         goto done;
+    if (args->out.dtype == GPUK_I32) {
+        st = compare_i32(ctx, args, k, ref, (const int32_t *)got, (const int32_t *)want, n);
+        goto done;
+    }
     int exact = gpuk_op_exact(args->op) == 1;
     double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : ldexp(1.0, -24);
     double K = (double)gk_sum_length(args), gamma = sum_coef(K, u), factor = 0;

@@ -95,6 +95,11 @@ TESTS += tests/t_loader tests/t_tensor
 tests_t_loader_LDADD = $(TEST_LIBS)
 tests_t_tensor_LDADD = $(TEST_LIBS)
 
+# choosing a rung for "auto": wisdom files, built-in rules, gpuk_last_variant
+check_PROGRAMS += tests/t_wisdom
+TESTS += tests/t_wisdom
+tests_t_wisdom_LDADD = $(TEST_LIBS)
+
 # the caller's memory: host allocations, wrapped pointers, DLPack, staging
 check_PROGRAMS += tests/t_interop tests/t_interop_cuda
 TESTS += tests/t_interop tests/t_interop_cuda

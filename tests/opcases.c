@@ -151,6 +151,7 @@ void oc_ref(oc_case *c, int tf)
     a.alpha = c->alpha, a.beta = c->beta;
     a.trans_a = c->ta, a.trans_b = c->tb, a.axis = c->axis, a.kind = c->kind;
     a.rows = c->rows, a.row_ptr = c->rp, a.col_idx = c->ci, a.values = c->cv;
+    a.dtype = c->n_in > 0 ? c->in[0].dtype : c->out.dtype;   /* the lead's */
     ref_op(&a, tf ? REF_U_TF32 : REF_U_FP32, r, b);
     c->ref[tf] = r;
     c->bound[tf] = b;

@@ -10,8 +10,10 @@
  *
  * The cases (shapes, layouts, inputs, reference) come from the op's
  * descriptor (opcases.c, tests/ops/); each is generated once from the seed
- * and run through every variant, so a failure replays with GPUK_TEST_SEED
- * alone.
+ * and run through every variant of the op in the case's dtype (its lead
+ * operand's: f32, or i32 for the integer cases of min-plus), so a failure
+ * replays with GPUK_TEST_SEED alone.  An i32 output is compared as
+ * integers, always exactly.
  */
 #include "opsuite.h"
 
@@ -37,10 +39,23 @@ typedef struct suite {
     const char *be;
     gpuk_context *ctx, *cpu;
     gpuk_context *log; /* the same backend with GPUK_VERBOSE=2: its op log names each rung */
-    uint32_t cpu_flags; /* flags of the CPU's default variant of the current op */
+    uint32_t cpu_flags; /* flags of the CPU's default variant of the current op and dtype */
     unsigned long long seed;
     int quick; /* GPUK_TEST_QUICK: only the smaller cases */
 } suite;
+
+/* The dtype an op computes in for a case: its lead operand's (gpuk.h). */
+static gpuk_dtype case_dtype(const oc_case *c)
+{
+    return c->n_in > 0 ? c->in[0].dtype : c->out.dtype;
+}
+
+/* Output element i of a case (f32 or i32, as the output's dtype says),
+ * as a double for the messages. */
+static double out_at(const oc_case *c, const float *v, int64_t i)
+{
+    return c->out.dtype == GPUK_I32 ? (double)ref_i32_at(v, i) : (double)v[i];
+}
 
 /* The storage as written: sentinel, with the values (or poison) in place. */
 static uint32_t *arg_image(const oc_arg *t)
@@ -165,9 +180,9 @@ static void report(const suite *s, const char *name, const oc_case *c, const ref
 {
     if (r->bad) {
         long long i = (long long)r->first_bad;
-        tap_ok(0, "%s: %lld of %lld elements wrong, first [%lld] got %.9g %s %.9g "
+        tap_ok(0, "%s: %lld of %lld elements wrong, first [%lld] got %.10g %s %.10g "
                "(bound %.3g); max err %.3g (seed %llu)", name, (long long)r->bad,
-               (long long)r->n, i, (double)got[i], wname, want, bnd, r->max_err, s->seed);
+               (long long)r->n, i, out_at(c, got, i), wname, want, bnd, r->max_err, s->seed);
     } else if (r->n == 0) {
         tap_ok(1, "%s: empty output, storage untouched (seed %llu)", name, s->seed);
     } else if (c->exact) {
@@ -207,9 +222,13 @@ static void cross(const suite *s, oc_case *c, const char *name, const float *got
     }
     if (!c->ref[ctf])
         oc_ref(c, ctf);
-    ref_compare_pair(c->out.numel, got, c->cpu_out, c->bound[tf], c->bound[ctf], c->exact, &r);
+    if (c->out.dtype == GPUK_I32)
+        ref_compare_pair_i32(c->out.numel, got, c->cpu_out, &r);
+    else
+        ref_compare_pair(c->out.numel, got, c->cpu_out, c->bound[tf], c->bound[ctf], c->exact,
+                         &r);
     int64_t i = r.first_bad < 0 ? 0 : r.first_bad;
-    report(s, cname, c, &r, got, r.n ? c->cpu_out[i] : 0.0,
+    report(s, cname, c, &r, got, r.n ? out_at(c, c->cpu_out, i) : 0.0,
            r.n ? c->bound[tf][i] + c->bound[ctf][i] : 0.0, "cpu");
 }
 
@@ -226,7 +245,10 @@ static void check(const suite *s, oc_case *c, const char *vname, uint32_t flags)
     } else {
         if (!c->ref[tf])
             oc_ref(c, tf);
-        ref_compare(c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &r);
+        if (c->out.dtype == GPUK_I32)
+            ref_compare_i32(c->out.numel, got, c->ref[tf], &r);
+        else
+            ref_compare(c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &r);
         int64_t i = r.first_bad < 0 ? 0 : r.first_bad;
         report(s, name, c, &r, got, r.n ? c->ref[tf][i] : 0.0, r.n ? c->bound[tf][i] : 0.0,
                "want");
@@ -237,15 +259,16 @@ static void check(const suite *s, oc_case *c, const char *vname, uint32_t flags)
 }
 
 
-/* The flags of op's default variant on ctx (0 if it lists none). */
-static uint32_t default_flags(gpuk_context *ctx, gpuk_op op)
+/* The flags of op's default variant in dtype on ctx (0 if it lists none). */
+static uint32_t default_flags(gpuk_context *ctx, gpuk_op op, gpuk_dtype dt)
 {
     size_t n = 0;
     gpuk_variant_info vi;
-    if (gpuk_variant_count(ctx, op, &n) != GPUK_OK)
+    if (gpuk_variant_count_dtype(ctx, op, dt, &n) != GPUK_OK)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (gpuk_variant_get(ctx, op, i, &vi) == GPUK_OK && (vi.flags & GPUK_VARIANT_DEFAULT))
+        if (gpuk_variant_get_dtype(ctx, op, dt, i, &vi) == GPUK_OK &&
+            (vi.flags & GPUK_VARIANT_DEFAULT))
             return vi.flags;
     return 0;
 }
@@ -333,49 +356,77 @@ static void alias_runs_rung(suite *s, const oc_case *c, const gpuk_variant_info 
     free(got);
 }
 
-/* Every case of op through every variant the backend lists, and case 1
- * once more through the default variant (variant NULL) and through every
- * alias. */
-static void op_suite(suite *s, gpuk_op op)
+/* The variants of one (op, dtype), listed when its first case comes. */
+typedef struct vlist {
+    int listed;              /* 1: listed (ok or not); 2: and usable */
+    size_t n;
+    gpuk_variant_info *vi;
+    uint32_t cpu_flags;      /* the CPU's default variant's flags in this dtype */
+    int cases;               /* cases of this dtype run so far */
+} vlist;
+
+/* List the variants of (op, dt): one check (the f32 line as it always
+ * read, other dtypes named); 0 when there are none to run. */
+static int list_variants(const suite *s, gpuk_op op, gpuk_dtype dt, vlist *l)
 {
     size_t nv = 0;
-    gpuk_status st = gpuk_variant_count(s->ctx, op, &nv);
-    gpuk_variant_info *vi;
-    oc_case c;
-
-    if (!tap_ok(st == GPUK_OK && nv > 0, "%s %s: %zu variants listed%s%s", s->be,
-                gpuk_op_name(op), nv, st != GPUK_OK ? ": " : "",
+    gpuk_status st = gpuk_variant_count_dtype(s->ctx, op, dt, &nv);
+    char what[32] = "";
+    l->listed = 1;
+    if (dt != GPUK_F32)
+        snprintf(what, sizeof what, " %s", gpuk_dtype_name(dt));
+    if (!tap_ok(st == GPUK_OK && nv > 0, "%s %s%s: %zu variants listed%s%s", s->be,
+                gpuk_op_name(op), what, nv, st != GPUK_OK ? ": " : "",
                 st != GPUK_OK ? gpuk_context_error(s->ctx) : ""))
-        return;
-    vi = oc_alloc(nv * sizeof *vi);
+        return 0;
+    l->n = nv;
+    l->vi = oc_alloc(nv * sizeof *l->vi);
     for (size_t v = 0; v < nv; v++) {
-        st = gpuk_variant_get(s->ctx, op, v, &vi[v]);
+        st = gpuk_variant_get_dtype(s->ctx, op, dt, v, &l->vi[v]);
         if (st != GPUK_OK) {
-            tap_ok(0, "%s %s: gpuk_variant_get(%zu) returned %s: %s", s->be,
-                   gpuk_op_name(op), v, gpuk_strerror(st), gpuk_context_error(s->ctx));
-            vi[v].name = NULL;
+            tap_ok(0, "%s %s%s: gpuk_variant_get_dtype(%zu) returned %s: %s", s->be,
+                   gpuk_op_name(op), what, v, gpuk_strerror(st), gpuk_context_error(s->ctx));
+            l->vi[v].name = NULL;
         }
     }
-    s->cpu_flags = s->cpu ? default_flags(s->cpu, op) : 0;
+    l->cpu_flags = s->cpu ? default_flags(s->cpu, op, dt) : 0;
+    l->listed = 2;
+    return 1;
+}
+
+/* Every case of op through every variant the backend lists in the case's
+ * dtype, and the second case of each dtype once more through the default
+ * variant (variant NULL) and through every alias. */
+static void op_suite(suite *s, gpuk_op op)
+{
+    vlist lists[32];
+    oc_case c;
+    memset(lists, 0, sizeof lists);
     for (int idx = 0; oc_build(op, idx, s->seed, &c); idx++) {
-        if (s->quick && case_work(&c) > QUICK_WORK) {
+        gpuk_dtype dt = case_dtype(&c);
+        vlist *l = &lists[(unsigned)dt % 32];
+        if (!l->listed)
+            list_variants(s, op, dt, l);
+        if (l->listed != 2 || (s->quick && case_work(&c) > QUICK_WORK)) {
             oc_free(&c);
             continue;
         }
-        for (size_t v = 0; v < nv; v++)
-            if (vi[v].name)
-                check(s, &c, vi[v].name, vi[v].flags);
-        if (idx == 1) {
-            check(s, &c, NULL, default_flags(s->ctx, op));
-            for (size_t v = 0; v < nv; v++)
-                if (vi[v].name && vi[v].alias) {
-                    check(s, &c, vi[v].alias, vi[v].flags);
-                    alias_runs_rung(s, &c, &vi[v]);
+        s->cpu_flags = l->cpu_flags;
+        for (size_t v = 0; v < l->n; v++)
+            if (l->vi[v].name)
+                check(s, &c, l->vi[v].name, l->vi[v].flags);
+        if (l->cases++ == 1) {
+            check(s, &c, NULL, default_flags(s->ctx, op, dt));
+            for (size_t v = 0; v < l->n; v++)
+                if (l->vi[v].name && l->vi[v].alias) {
+                    check(s, &c, l->vi[v].alias, l->vi[v].flags);
+                    alias_runs_rung(s, &c, &l->vi[v]);
                 }
         }
         oc_free(&c);
     }
-    free(vi);
+    for (int d = 0; d < 32; d++)
+        free(lists[d].vi);
 }
 
 /* Open a context on backend; on failure a failed check with the reason

@@ -191,3 +191,34 @@ void ref_compare_pair(int64_t n, const float *a, const float *b, const double *b
         }
     }
 }
+
+/* ---- i32 outputs ---- */
+
+int32_t ref_i32_at(const void *v, int64_t i)
+{
+    int32_t x;
+    memcpy(&x, (const char *)v + 4 * i, 4);
+    return x;
+}
+
+void ref_compare_i32(int64_t n, const void *got, const double *ref, ref_cmp *res)
+{
+    cmp_init(n, res);
+    for (int64_t i = 0; i < n; i++) {
+        double g = (double)ref_i32_at(got, i), err = fabs(g - ref[i]);
+        if (err > res->max_err)
+            res->max_err = err;
+        if (g != ref[i])
+            cmp_bad(res, i);
+    }
+    res->worst_ratio = res->bad ? HUGE_VAL : 0.0;
+}
+
+void ref_compare_pair_i32(int64_t n, const void *a, const void *b, ref_cmp *res)
+{
+    cmp_init(n, res);
+    for (int64_t i = 0; i < n; i++)
+        if (ref_i32_at(a, i) != ref_i32_at(b, i))
+            cmp_bad(res, i);
+    res->worst_ratio = res->bad ? HUGE_VAL : 0.0;
+}

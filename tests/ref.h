@@ -59,8 +59,9 @@ void ref_blas_entry(double s, double abssum, int64_t k, float alpha, float beta,
 
 /* ---- any op, from its operands ---- */
 
-/* One operand: ndim, shape and dense row-major values (f32, or i32 for
- * embedding ids); vals NULL: the operand is absent (matmul's bias). */
+/* One operand: ndim, shape and dense row-major values (f32; i32 for
+ * embedding ids and for every operand of an i32 op, see ref_args.dtype);
+ * vals NULL: the operand is absent (matmul's bias). */
 typedef struct ref_operand {
     int ndim;
     int64_t shape[4];
@@ -78,6 +79,7 @@ typedef struct ref_args {
     int64_t rows;
     const int32_t *row_ptr, *col_idx;
     const float *values;
+    gpuk_dtype dtype;   /* the op's dtype (its lead operand's); 0 means f32 */
 } ref_args;
 
 /* The reference of a call, sizes taken from the operands' shapes as the
@@ -110,5 +112,14 @@ void ref_compare(int64_t n, const float *got, const double *ref, const double *b
  * or within bound_a[i] + bound_b[i]. */
 void ref_compare_pair(int64_t n, const float *a, const float *b, const double *bound_a,
                       const double *bound_b, int exact, ref_cmp *res);
+
+/* The same for i32 outputs (n int32 values at got, a, b; no alignment
+ * needed), always exact, as an integer op has no rounding: got[i] must
+ * equal ref[i], an integer the double holds exactly; a[i] must equal
+ * b[i].  max_err is the largest |got - ref| (0 for the pair). */
+void ref_compare_i32(int64_t n, const void *got, const double *ref, ref_cmp *res);
+void ref_compare_pair_i32(int64_t n, const void *a, const void *b, ref_cmp *res);
+/* Element i of an i32 array held in a buffer of another type. */
+int32_t ref_i32_at(const void *v, int64_t i);
 
 #endif

@@ -183,10 +183,21 @@ static void one_op(const opspec *s)
         snprintf(what, sizeof what, "%s a token of this context never issued", name);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
 
-        bad[i] = make(ctx, s, i, s->sp->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32, 0);
-        snprintf(what, sizeof what, "%s of dtype %s", name,
-                 gpuk_dtype_name(s->sp->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32));
-        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_DTYPE, name, what);
+        gpuk_dtype odt = s->sp->dt[i] == GPUK_F32 ? GPUK_I32 : GPUK_F32;
+        bad[i] = make(ctx, s, i, odt, 0);
+        snprintf(what, sizeof what, "%s of dtype %s", name, gpuk_dtype_name(odt));
+        /* the op's dtype is the lead's (argument 0): a lead of another dtype
+         * the op computes in too (i32 min-plus) is taken, and the next
+         * argument of the spec's dtype is the one that disagrees */
+        const char *dblame = name;
+        size_t nodt = 0;
+        if (i == 0 && gpuk_variant_count_dtype(ctx, s->op, odt, &nodt) == GPUK_OK && nodt > 0)
+            for (int j = 1; j < s->sp->n; j++)
+                if (s->sp->dt[j] == s->sp->dt[0]) {
+                    dblame = s->sp->arg[j];
+                    break;
+                }
+        expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_DTYPE, dblame, what);
         gpuk_tensor_destroy(ctx, bad[i]);
 
         bad[i] = make(ctx, s, i, s->sp->dt[i], 1);

@@ -1,7 +1,8 @@
 /*
  * gpuk-info - what libgpuk sees on this machine: the build configuration,
  * the load report (every candidate plugin and why it was taken or
- * rejected), the device, and every op with its ladder of variants.
+ * rejected), the device, where "auto" takes its rungs (a wisdom file, the
+ * backend's built-in rules), and every op with its ladder of variants.
  *
  * Exit status: 0 when every requested backend opened, 1 when one did not,
  * 2 on a usage error.
@@ -70,6 +71,7 @@ static int report(const char *backend, int quiet)
     if (info.num_threads)
         printf("  threads  %d\n", info.num_threads);
     printf("  check    %s\n", info.check ? "on (GPUK_CHECK shadow mode)" : "off");
+    printf("  auto     %s\n", gpuk_auto_source(ctx));
 
     if (!quiet) {
         printf("  ops and variants (ladder order; * = default; (alias) = a former name "

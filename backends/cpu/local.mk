@@ -7,13 +7,15 @@ backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/matmul.c \
 	backends/cpu/batched.c \
 	backends/cpu/minplus.c \
+	backends/cpu/minplus_i32.c \
 	backends/cpu/transpose.c \
 	backends/cpu/reduce.c \
 	backends/cpu/elementwise.c \
 	backends/cpu/rows.c \
 	backends/cpu/spmv.c \
 	backends/cpu/blas.c \
-	backends/cpu/peak.c
+	backends/cpu/peak.c \
+	backends/cpu/auto.c
 backends_cpu_backend_cpu_la_CFLAGS = $(PLUGIN_CFLAGS) $(OPENMP_CFLAGS) $(OPENBLAS_CFLAGS)
 backends_cpu_backend_cpu_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(OPENMP_CFLAGS)
 backends_cpu_backend_cpu_la_LIBADD = $(OPENBLAS_LIBS) $(LIBM)

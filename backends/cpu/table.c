@@ -10,12 +10,14 @@
 #define D GPUK_KF_DEFAULT
 #define L GPUK_KF_LIBRARY
 #define F32 GPUK_DT_F32
+#define I32 GPUK_DT_I32
 
 /* The entry points, defined in their op family's file (CPU_KERNEL). */
 #define K(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args);
 K(matmul_naive) K(matmul_blocked) K(matmul_simd) K(bmm_naive) K(bmm_blocked) K(bmm_simd)
 K(minplus_naive) K(minplus_omp) K(minplus_transposed) K(minplus_ilp) K(minplus_simd_k)
-K(minplus_regtile) K(minplus_packed) K(transpose_naive) K(transpose_blocked) K(reduce_naive)
+K(minplus_regtile) K(minplus_packed) K(minplus_i32_naive) K(minplus_i32_regtile)
+K(transpose_naive) K(transpose_blocked) K(reduce_naive)
 K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naive) K(relu_simd)
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
 K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
@@ -55,6 +57,11 @@ const gpuk_kernel cpu_kernels[] = {
      "register blocking: 12x32 (AVX-512) / 6x16 (AVX2) tiles of r", "v4"},
     {GPUK_OP_MINPLUS, F32, "packed", 0, minplus_packed,
      "regtile + k-blocking and packing (matmul's driver); did not beat regtile at n=2048", "v5"},
+    /* i32 (minplus_i32.c): the naive row first, the shadow's reference */
+    {GPUK_OP_MINPLUS, I32, "naive", 0, minplus_i32_naive,
+     "textbook triple loop on one thread, wrapping int32 add, min from GPUK_I32_INF", NULL},
+    {GPUK_OP_MINPLUS, I32, "regtile", D, minplus_i32_regtile,
+     "register blocking in integer vectors: 12x32 (AVX-512) / 6x16 (AVX2) tiles, vpaddd+vpminsd, OpenMP", NULL},
 
     {GPUK_OP_TRANSPOSE, F32, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
     {GPUK_OP_TRANSPOSE, F32, "blocked", D, transpose_blocked,
@@ -106,6 +113,9 @@ const gpuk_kernel cpu_kernels[] = {
 #endif
 };
 
+/* The built-in rules of "auto" (ABI 2.3), in auto.c. */
+const char *cpu_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
+
 /* The plugin: one const struct (the entry function in backend.c returns
  * it), defined here where the table's length is known. */
 const gpuk_backend cpu_backend = {
@@ -144,4 +154,6 @@ const gpuk_backend cpu_backend = {
     .check_pointer = cpu_check_pointer,
     .use_stream = cpu_use_stream,
     .dlpack_device = 1,   /* kDLCPU */
+    .native_stream = NULL,
+    .auto_variant = cpu_auto_variant,
 };

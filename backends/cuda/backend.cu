@@ -368,6 +368,9 @@ static void *cuda_native_stream(gpuk_bctx *b)
 
 /* ---------------------------------------------------------------- the plugin */
 
+/* The built-in rules of "auto" (ABI 2.3), in auto.cu. */
+extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
+
 static const gpuk_backend cuda_backend = {
     GPUK_ABI_MAJOR,
     GPUK_ABI_MINOR,
@@ -401,6 +404,7 @@ static const gpuk_backend cuda_backend = {
     gkc_use_stream,
     2u,   /* kDLCUDA */
     cuda_native_stream,
+    gkc_auto_variant,
 };
 
 extern "C" GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry(void);

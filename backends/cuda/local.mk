@@ -13,6 +13,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/sgemm_regtile.cu \
 	backends/cuda/sgemm_async.cu \
 	backends/cuda/minplus.cu \
+	backends/cuda/minplus_i32.cu \
 	backends/cuda/transpose.cu \
 	backends/cuda/reduce.cu \
 	backends/cuda/elementwise.cu \
@@ -22,7 +23,8 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/cublas.cu \
 	backends/cuda/cusparse.cu \
 	backends/cuda/peak.cu \
-	backends/cuda/transfer.cu
+	backends/cuda/transfer.cu \
+	backends/cuda/auto.cu
 # a C++ file the linker mode is chosen by (nvcc objects need libstdc++)
 nodist_EXTRA_backends_cuda_backend_cuda_la_SOURCES = backends/cuda/link_cxx.cxx
 backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(PTHREAD_LIBS)

@@ -12,6 +12,7 @@
 #define LIB GPUK_KF_LIBRARY
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
+#define I32 GPUK_DT_I32
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -23,6 +24,8 @@ GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
 GKC_KERNEL(gkc_minplus_regtile_8x8); GKC_KERNEL(gkc_minplus_pipelined);
+GKC_KERNEL(gkc_minplus_i32_naive); GKC_KERNEL(gkc_minplus_i32_pipelined);
+GKC_KERNEL(gkc_minplus_i32_dpx); GKC_KERNEL(gkc_minplus_i32_dpx_i16x2);
 GKC_KERNEL(gkc_transpose_naive); GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded); GKC_KERNEL(gkc_transpose_tile64);
 GKC_KERNEL(gkc_reduce_smem_tree); GKC_KERNEL(gkc_reduce_warp_shuffle);
@@ -98,6 +101,15 @@ const gpuk_kernel gkc_kernels[] = {
      "8x8 outputs per thread from float4 shared loads and float4 tile loads: 16 add+min per loaded float", "v4"},
     {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_pipelined,
      "regtile_8x8's tile fed by a 3-stage cp.async pipeline, k slices of 16: copies fly while the add+min loop runs", "v5"},
+    /* i32 (minplus_i32.cu) */
+    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_i32_naive,
+     "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
+    {GPUK_OP_MINPLUS, I32, "pipelined", 0, gkc_minplus_i32_pipelined,
+     "f32 pipelined's 8x8 tile and cp.async pipeline on int32: IADD3 + VIMNMX, two instructions a step as FADD + FMNMX", NULL},
+    {GPUK_OP_MINPLUS, I32, "dpx", DEF, gkc_minplus_i32_dpx,
+     "pipelined with Hopper's fused add-min (__viaddmin_s32, VIADDMNMX): one instruction a step instead of two", NULL},
+    {GPUK_OP_MINPLUS, I32, "dpx_i16x2", 0, gkc_minplus_i32_dpx_i16x2,
+     "when every value is in [0, 2^13) or GPUK_I32_INF (a pre-pass checks): 16-bit pairs, VIADDMNMX.S16x2, two steps an instruction; else dpx", NULL},
 
     {GPUK_OP_TRANSPOSE, F32, "naive", 0, gkc_transpose_naive,
      "one thread per element: coalesced reads, writes strided by the row length", NULL},

@@ -1,7 +1,8 @@
 /*
  * tile_pipe.cuh - the k-slice pipeline shared by matmul/warptile_db,
- * warptile_at and warptile_wide (sgemm_async.cu) and minplus/pipelined
- * (minplus.cu): a 128 x W output tile (W = 128, or 256 for warptile_wide)
+ * warptile_at and warptile_wide (sgemm_async.cu), minplus/pipelined
+ * (minplus.cu) and the i32 min-plus rungs pipelined, dpx and dpx_i16x2
+ * (minplus_i32.cu): a 128 x W output tile (W = 128, or 256 for warptile_wide)
  * per block of 256 threads, k slices of BK (16, or 32 for warptile_wide) staged
  * through STAGES shared-memory buffers by cp.async, so the copies of the
  * next STAGES-1 slices fly while one slice is computed, with one barrier
@@ -15,6 +16,11 @@
  * op for which 0 is not neutral fixes the cells past kend in the last
  * slice (the `fix` callback).  Rows not 16-byte aligned (VEC false) use
  * 4-byte copies.
+ *
+ * The pipeline only moves 4-byte words: the operands are typed float
+ * (gkc_mm), but an integer caller passes its int32 (or packed 16-bit pair)
+ * matrices through the same pointers and reads and fixes shared memory as
+ * integers (minplus_i32.cu).
  */
 #ifndef GPUK_CUDA_TILE_PIPE_CUH
 #define GPUK_CUDA_TILE_PIPE_CUH

@@ -42,9 +42,12 @@ extern "C" {
  * use_stream; gpuk_init_args.pinned_bytes; the H2D/D2H peaks.
  * 2.2: gpuk_args.accumulate: MINPLUS folds the old output into its
  * minimum (gpuk_minplus_update).  Core never sets it for a plugin of an
- * older minor, which would not read it. */
+ * older minor, which would not read it.
+ * 2.3: auto_variant: the backend's built-in choice of rung for "auto" by
+ * the shape of the call (doc/design.md, "Choosing a rung").  A plugin of
+ * an older minor lacks it, and "auto" takes its DEFAULT rows. */
 #define GPUK_ABI_MAJOR 2
-#define GPUK_ABI_MINOR 2
+#define GPUK_ABI_MINOR 3
 
 #define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
 
@@ -291,6 +294,23 @@ typedef struct gpuk_backend {
     /* (optional) The native stream the context's work is ordered on (CUDA:
      * the caller's cudaStream_t, or the context's own), for gpuk_info. */
     void *(*native_stream)(gpuk_bctx *b);
+
+    /* ---- 2.3: choosing a rung.  A plugin of 2.2 or older lacks it, and
+     * "auto" runs the row flagged GPUK_KF_DEFAULT. ---- */
+
+    /* (optional) The rung "auto" (or a NULL variant) runs for these
+     * canonical operands: the name of one of the backend's rows of
+     * (args->op, args->dtype), or NULL for the DEFAULT row.  shape_class
+     * is floor(log2(work)), work = the output's elements x the op's sum
+     * length (the catalogue's sum column of gpuk.h; 1 for an exact op),
+     * computed by core, as the wisdom files of GPUK_WISDOM key it; the
+     * function may look at anything else in args too (a reduction's inner
+     * extent, a CSR matrix's longest row), but not at the data, and must
+     * be cheap: core asks before every "auto" call that no wisdom entry
+     * settles.  A name that is no row of (op, dtype), or one flagged
+     * GPUK_KF_TF32, is not taken: the DEFAULT row runs, and the verbose
+     * log (GPUK_VERBOSE=1) says so. */
+    const char *(*auto_variant)(gpuk_bctx *b, const gpuk_args *args, int shape_class);
 } gpuk_backend;
 
 typedef const gpuk_backend *(*gpuk_backend_entry_fn)(void);

@@ -13,6 +13,15 @@
  * has cases of its own for it, the reference reads the case's initial r,
  * t_badops checks it as the descriptor's second function, and the fuzz
  * harness picks it for about half its min-plus calls.
+ *
+ * i32 (gpuk.h): r = min(GPUK_I32_INF, min_k (a + b)), each sum wrapped to
+ * 32 bits; the update min(r, that).  The op suite's i32 cases follow the
+ * f32 ones (plain, then update), against a reference in 64-bit integers
+ * that wraps each sum itself; the shapes, layouts and values cover the
+ * meaningful range, INF with negative weights, wrapping, k = 0, and both
+ * sides of the condition under which dpx_i16x2 works in 16-bit lanes
+ * (every value in [0, 2^13) or INF).  t_badshape adds mixed dtypes, t_empty
+ * the i32 empty cases and a GPUK_CHECK run of every i32 rung.
  */
 #include "../opcall.h"
 
@@ -34,6 +43,9 @@ static gpuk_status opcall_MINPLUS(gpuk_context *ctx, const opcall_args *a, const
 
 static void ref_minplus(int64_t m, int64_t k, int64_t n, const float *a, const float *b,
                         const float *r0, double *ref, double *bound);
+static void ref_minplus_i32(int64_t m, int64_t k, int64_t n, const int32_t *a, const int32_t *b,
+                            const int32_t *r0, double *ref, double *bound);
+static int b_minplus_i32(oc_case *c, int i, uint64_t *g);
 
 /* The initial r of an update case: around the plain product p, so the old
  * value wins about as often as it loses: p less a little (it wins), p
@@ -131,7 +143,7 @@ static int b_minplus_update(oc_case *c, int i, uint64_t *g)
         { 9, 9, 9, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
     static const float pinf[] = { INFINITY }, ninf[] = { -INFINITY };
     if (i >= NELEM(U))
-        return 0;
+        return b_minplus_i32(c, i - NELEM(U), g);
     const int *t = U[i];
     int64_t m = t[0], k = t[1], n = t[2];
     int ties = i == NELEM(U) - 3, edges = i == NELEM(U) - 2, neg = i == NELEM(U) - 1;
@@ -178,6 +190,163 @@ static int b_minplus_update(oc_case *c, int i, uint64_t *g)
     return 1;
 }
 
+/* ---- the i32 cases ---- */
+
+#define INF32 ((int32_t)GPUK_I32_INF)
+#define SMALL16 8192 /* dpx_i16x2's 16-bit lanes take [0, SMALL16) and INF32 */
+
+/* Kinds of values:
+ *   RANGE     the meaningful range [-2^30, INF], INF about 1 in 8
+ *   SMALL     [0, 2^13) with its ends 0 and 8191 often, INF 1 in 5: what
+ *             dpx_i16x2 takes in 16-bit lanes
+ *   SMALLMAX  0, 8191 and INF only: the largest finite 16-bit sums (16382)
+ *             next to INF
+ *   NEG       SMALL's values and negative weights (-1 to -4096), so INF + w
+ *             is finite
+ *   WRAP      any 32 bits, with INT32_MIN, INT32_MAX and INF often: sums
+ *             wrap, and must wrap alike on every rung
+ *   SPARSE    INF 13 times in 16, else SMALL's values: a sparse graph, where
+ *             many outputs see no finite sum at all and stay INF */
+enum { MI_RANGE, MI_SMALL, MI_SMALLMAX, MI_NEG, MI_WRAP, MI_SPARSE };
+static const char *const mi_kind[] = { "range", "small", "small-max", "inf+neg", "wrap",
+                                       "sparse" };
+
+static int32_t mi_val(uint64_t *g, int kind)
+{
+    uint64_t r = oc_rng(g), pick = r % 16;
+    r >>= 8;
+    switch (kind) {
+    case MI_RANGE:
+        return pick < 2 ? INF32 : (int32_t)((int64_t)(r % (1ull << 31)) - (1ll << 30));
+    case MI_SMALL:
+        return pick < 3 ? INF32 : pick < 5 ? 0 : pick < 7 ? SMALL16 - 1 : (int32_t)(r % SMALL16);
+    case MI_SMALLMAX:
+        return pick < 5 ? INF32 : pick < 7 ? 0 : SMALL16 - 1;
+    case MI_NEG:
+        return pick < 4 ? -(int32_t)(1 + r % 4096) : pick < 8 ? INF32 : (int32_t)(r % SMALL16);
+    case MI_SPARSE:
+        return pick < 13 ? INF32 : (int32_t)(r % SMALL16);
+    default:
+        return pick < 2 ? INT32_MIN : pick < 4 ? INT32_MAX : pick < 6 ? INF32
+                                                                     : (int32_t)(uint32_t)r;
+    }
+}
+
+static int32_t *mi_vec(uint64_t *g, int64_t n, int kind)
+{
+    int32_t *v = oc_alloc((size_t)n * sizeof *v);
+    for (int64_t i = 0; i < n; i++)
+        v[i] = mi_val(g, kind);
+    return v;
+}
+
+/* The initial r of an i32 update: around the plain product p, as for f32
+ * (p less a little, p plus a little, p itself), and INF, values above INF
+ * (INF + 1, INT32_MAX: the result is at most INF), INT32_MIN and small
+ * negatives. */
+static int32_t *mi_old_r(uint64_t *g, int64_t m, int64_t k, int64_t n, const int32_t *a,
+                         const int32_t *b)
+{
+    int64_t mn = m * n;
+    double *p = oc_alloc((size_t)mn * sizeof *p), *bd = oc_alloc((size_t)mn * sizeof *bd);
+    int32_t *r = oc_alloc((size_t)mn * sizeof *r);
+    ref_minplus_i32(m, k, n, a, b, NULL, p, bd);
+    for (int64_t e = 0; e < mn; e++) {
+        unsigned pick = (unsigned)(oc_rng(g) % 16);
+        int64_t d = 1 + (int64_t)(oc_rng(g) % 1000), base = (int64_t)p[e];
+        int64_t v = pick < 1   ? INF32
+                    : pick < 2 ? (int64_t)INF32 + 1
+                    : pick < 3 ? INT32_MAX
+                    : pick < 4 ? INT32_MIN
+                    : pick < 5 ? -d
+                    : pick < 7 ? base
+                    : pick < 12 ? base - d
+                                : base + d;
+        r[e] = (int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v);
+    }
+    free(p);
+    free(bd);
+    return r;
+}
+
+/* One value at a random place of v[n]: the edits that put a call just
+ * outside dpx_i16x2's condition (8192 = 2^13, -1, INF - 1), or a row of a
+ * all INF (INF + a negative weight). */
+enum { ME_NONE, ME_A8192, ME_BNEG1, ME_AINFM1, ME_ROWINF };
+static const char *const mi_edit[] = { "", " a has 8192", " b has -1", " a has INF-1",
+                                       " row 0 of a INF" };
+
+/* The table: m, k, n, a and b one tensor, layout, kind, update, edit.
+ * Odd and non-square sizes; k past a slice of 16 and not a multiple of
+ * it; n past the 256 columns of a 16-bit block, odd (its last pair half
+ * empty) and even; 16-byte aligned rows (dense, k and n multiples of 4)
+ * and rows one element off (off1), which the tile rungs load differently. */
+static int b_minplus_i32(oc_case *c, int i, uint64_t *g)
+{
+    static const int V[][8] = {
+        { 1, 1, 1, 0, OC_DENSE, MI_RANGE, 0, ME_NONE },
+        { 7, 33, 5, 0, OC_OFF1, MI_RANGE, 0, ME_NONE },
+        { 33, 7, 127, 0, OC_DENSE, MI_SMALL, 0, ME_NONE },
+        { 127, 257, 33, 0, OC_OFF1, MI_SMALL, 0, ME_NONE },
+        { 257, 127, 300, 0, OC_DENSE, MI_SMALL, 0, ME_NONE },
+        { 129, 36, 301, 0, OC_OFF1, MI_SMALL, 0, ME_NONE },
+        { 33, 0, 7, 0, OC_DENSE, MI_RANGE, 0, ME_NONE },
+        { 33, 33, 33, 1, OC_OFF1, MI_RANGE, 0, ME_NONE },
+        { 128, 128, 128, 1, OC_DENSE, MI_SMALL, 0, ME_NONE },
+        { 64, 256, 64, 0, OC_DENSE, MI_RANGE, 0, ME_NONE },
+        { 65, 40, 70, 0, OC_DENSE, MI_SMALLMAX, 0, ME_NONE },
+        { 40, 50, 60, 0, OC_DENSE, MI_SMALL, 0, ME_A8192 },
+        { 41, 50, 259, 0, OC_OFF1, MI_SMALL, 0, ME_BNEG1 },
+        { 40, 52, 60, 0, OC_DENSE, MI_SMALL, 0, ME_AINFM1 },
+        { 30, 40, 50, 0, OC_OFF1, MI_NEG, 0, ME_ROWINF },
+        { 31, 45, 29, 0, OC_DENSE, MI_WRAP, 0, ME_NONE },
+        { 100, 40, 96, 0, OC_DENSE, MI_SPARSE, 0, ME_NONE },
+        { 131, 33, 270, 0, OC_OFF1, MI_SPARSE, 0, ME_NONE },
+        /* the update */
+        { 1, 1, 1, 0, OC_DENSE, MI_RANGE, 1, ME_NONE },
+        { 7, 33, 5, 0, OC_OFF1, MI_RANGE, 1, ME_NONE },
+        { 33, 0, 7, 0, OC_DENSE, MI_RANGE, 1, ME_NONE },
+        { 127, 257, 33, 0, OC_OFF1, MI_SMALL, 1, ME_NONE },
+        { 129, 36, 301, 0, OC_DENSE, MI_SMALL, 1, ME_NONE },
+        { 33, 33, 33, 1, OC_OFF1, MI_RANGE, 1, ME_NONE },
+        { 64, 256, 64, 0, OC_DENSE, MI_SMALLMAX, 1, ME_NONE },
+        { 40, 50, 60, 0, OC_OFF1, MI_SMALL, 1, ME_A8192 },
+        { 30, 40, 50, 0, OC_DENSE, MI_NEG, 1, ME_ROWINF },
+        { 31, 45, 29, 0, OC_OFF1, MI_WRAP, 1, ME_NONE },
+        { 100, 40, 96, 0, OC_DENSE, MI_SPARSE, 1, ME_NONE } };
+    if (i >= NELEM(V))
+        return 0;
+    const int *t = V[i];
+    int64_t m = t[0], k = t[1], n = t[2];
+    c->m = m, c->k = k, c->n = n, c->n_in = 2;
+    c->kind = t[6] ? OPCALL_MINPLUS_UPDATE : 0;
+    int32_t *av = mi_vec(g, m * k, t[5]), *bv;
+    oc_arg_set(&c->in[0], GPUK_I32, 2, SH(m, k), t[4], av);
+    if (t[3]) {
+        c->in[1] = c->in[0];
+        c->in[1].alias = 0;
+        bv = av;
+    } else {
+        bv = mi_vec(g, k * n, t[5]);
+        oc_arg_set(&c->in[1], GPUK_I32, 2, SH(k, n), t[4], bv);
+    }
+    int64_t pa = m * k > 0 ? (int64_t)(oc_rng(g) % (uint64_t)(m * k)) : 0;
+    int64_t pb = k * n > 0 ? (int64_t)(oc_rng(g) % (uint64_t)(k * n)) : 0;
+    if (t[7] == ME_A8192)
+        av[pa] = SMALL16;
+    else if (t[7] == ME_BNEG1)
+        bv[pb] = -1;
+    else if (t[7] == ME_AINFM1)
+        av[pa] = INF32 - 1;
+    else if (t[7] == ME_ROWINF)
+        for (int64_t p = 0; p < k; p++)
+            av[p] = INF32;
+    oc_arg_set(&c->out, GPUK_I32, 2, SH(m, n), t[4], t[6] ? mi_old_r(g, m, k, n, av, bv) : NULL);
+    LBL("i32 %s%dx%dx%d%s %s%s %s", t[6] ? "update " : "", t[0], t[1], t[2],
+        t[3] ? " a=b" : "", mi_kind[t[5]], mi_edit[t[7]], oc_layout_name(t[4]));
+    return 1;
+}
+
 /* ---- the float64 reference ---- */
 
 /* Min-plus is exact: one float add, then min, which never rounds.  The
@@ -206,9 +375,40 @@ static void ref_minplus(int64_t m, int64_t k, int64_t n, const float *a, const f
         }
 }
 
+/* i32 in 64-bit integers: each sum exact, then wrapped to 32 bits as two's
+ * complement (a formula of its own, not a cast), the minimum started at
+ * INF (or below it at an update's old value).  Exact: bound 0. */
+static int64_t mi_wrap(int64_t s)
+{
+    return ((s + 0x80000000LL) & 0xFFFFFFFFLL) - 0x80000000LL;
+}
+
+static void ref_minplus_i32(int64_t m, int64_t k, int64_t n, const int32_t *a, const int32_t *b,
+                            const int32_t *r0, double *ref, double *bound)
+{
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t best = INF32;
+            if (r0 && r0[i * n + j] < best)
+                best = r0[i * n + j];
+            for (int64_t p = 0; p < k; p++) {
+                int64_t s = mi_wrap((int64_t)a[i * k + p] + (int64_t)b[p * n + j]);
+                if (s < best)
+                    best = s;
+            }
+            ref[i * n + j] = (double)best;
+            bound[i * n + j] = 0.0;
+        }
+}
+
 static void minplus_ref(const ref_args *a, double u, double *ref, double *bound)
 {
     const int64_t *s0 = a->in[0].shape;
+    if (a->dtype == GPUK_I32) {
+        ref_minplus_i32(s0[0], s0[1], a->in[1].shape[1], a->in[0].vals, a->in[1].vals,
+                        a->kind ? a->out.vals : NULL, ref, bound);
+        return;
+    }
     ref_minplus(s0[0], s0[1], a->in[1].shape[1], a->in[0].vals, a->in[1].vals,
                 a->kind ? a->out.vals : NULL, ref, bound);
 }
@@ -244,9 +444,188 @@ static void minplus_rules(gpuk_context *ctx)
     E(gpuk_minplus_update(ctx, TF(ctx, 4, 4), V2(U, 4, 5, 5, 1, 0), V2(U, 4, 5, 5, 1, 1), NULL),
       ALIAS, "r");
     E(gpuk_minplus_update(ctx, V2(U, 3, 4, 4, 1, 0), b, V2(U, 3, 5, 5, 1, 12), NULL), OK, NULL);
+
+    /* i32: the op's dtype is a's, and b and r must have it too */
+    gpuk_tensor *ai = TI(ctx, 3, 4), *bi = TI(ctx, 4, 5), *ri = TI(ctx, 3, 5);
+    E(gpuk_minplus(ctx, ai, bi, ri, NULL), OK, NULL);
+    E(gpuk_minplus(ctx, ai, b, ri, NULL), GPUK_ERR_DTYPE, "b");
+    E(gpuk_minplus(ctx, ai, bi, r, NULL), GPUK_ERR_DTYPE, "r");
+    E(gpuk_minplus(ctx, a, bi, r, NULL), GPUK_ERR_DTYPE, "b");
+    E(gpuk_minplus(ctx, a, b, ri, NULL), GPUK_ERR_DTYPE, "r");
+    E(gpuk_minplus_update(ctx, ai, bi, ri, NULL), OK, NULL);
+    E(gpuk_minplus_update(ctx, ai, b, ri, NULL), GPUK_ERR_DTYPE, "b");
+    E(gpuk_minplus_update(ctx, ai, bi, r, NULL), GPUK_ERR_DTYPE, "r");
+    E(gpuk_minplus(ctx, ai, TI(ctx, 3, 5), ri, NULL), SHAPE, "b");
+    E(gpuk_minplus(ctx, ai, bi, TI(ctx, 3, 4), NULL), SHAPE, "r");
+    gpuk_tensor *di = TI(ctx, 4, 4);
+    E(gpuk_minplus(ctx, di, di, TI(ctx, 4, 4), NULL), OK, NULL);
+    E(gpuk_minplus(ctx, di, di, di, NULL), ALIAS, "r");
+    E(gpuk_minplus(ctx, ai, bi, ri, "omp"), GPUK_ERR_VARIANT, "omp");
 }
 
 /* ---- t_empty: empty outputs, empty mins, NaN and infinity ---- */
+
+/* An i32 [r, c] tensor holding vals, or MI_SENT everywhere for NULL. */
+#define MI_SENT (-123456789)
+static gpuk_tensor *mi_tensor(gpuk_context *ctx, int64_t r, int64_t c, const int32_t *vals)
+{
+    gpuk_tensor *t = TI(ctx, r, c);
+    int32_t *fill = oc_alloc((size_t)(r * c) * sizeof *fill);
+    for (int64_t i = 0; i < r * c; i++)
+        fill[i] = vals ? vals[i] : MI_SENT;
+    if (r * c > 0)
+        gpuk_tensor_write(ctx, t, fill, (size_t)(r * c) * sizeof *fill);
+    free(fill);
+    return t;
+}
+
+/* Run k (i32 tensors) on every i32 variant of min-plus, r starting as
+ * init (NULL: the sentinel) each time, and compare r with want (n
+ * values; NULL: the status only): one TAP check per variant. */
+static void mi_run(gpuk_context *ctx, const opcall_args *k, const char *label,
+                   const int32_t *init, const int32_t *want, int64_t n)
+{
+    size_t nv = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_MINPLUS, GPUK_I32, &nv);
+    if (nv == 0) {
+        tap_ok(0, "minplus i32: %s: the backend lists no i32 variant", label);
+        return;
+    }
+    int32_t *start = oc_alloc((size_t)(n ? n : 1) * 4), *got = oc_alloc((size_t)(n ? n : 1) * 4);
+    for (int64_t i = 0; i < n; i++)
+        start[i] = init ? init[i] : MI_SENT;
+    for (size_t v = 0; v < nv; v++) {
+        gpuk_variant_info vi;
+        gpuk_variant_get_dtype(ctx, GPUK_OP_MINPLUS, GPUK_I32, v, &vi);
+        if (n)
+            gpuk_tensor_write(ctx, k->out, start, (size_t)n * 4);
+        gpuk_status st = opcall(ctx, k, vi.name);
+        char why[200] = "";
+        int ok = st == GPUK_OK;
+        if (!ok)
+            snprintf(why, sizeof why, "status %s: %s", gpuk_strerror(st), gpuk_context_error(ctx));
+        else if (n && gpuk_tensor_read(ctx, k->out, got, (size_t)n * 4) != GPUK_OK)
+            ok = 0, snprintf(why, sizeof why, "read back failed");
+        for (int64_t i = 0; ok && want && i < n; i++)
+            if (got[i] != want[i]) {
+                ok = 0;
+                snprintf(why, sizeof why, "element %lld is %ld, want %ld", (long long)i,
+                         (long)got[i], (long)want[i]);
+            }
+        tap_ok(ok, "minplus/%s (i32): %s", vi.name, label);
+        if (!ok)
+            tap_diag("  %s", why);
+    }
+    free(start);
+    free(got);
+}
+
+/* i32: an empty r, k = 0, saturation at INF, INF with negative weights,
+ * the 16-bit condition's ends, and the update's old values above INF. */
+static void minplus_empty_i32(gpuk_context *ctx)
+{
+    const int32_t I = INF32;
+    int32_t want[64], ref[64];
+    double dref[64], dbd[64];
+    opcall_args k;
+
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 0, 4, NULL), mi_tensor(ctx, 4, 5, NULL), NULL,
+                mi_tensor(ctx, 0, 5, NULL));
+    mi_run(ctx, &k, "r[0,5]", NULL, NULL, 0);
+    k.kind = OPCALL_MINPLUS_UPDATE;
+    mi_run(ctx, &k, "update r[0,5]", NULL, NULL, 0);
+
+    /* a min over nothing is INF; the update keeps r, lowered to INF */
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 3, 0, NULL), mi_tensor(ctx, 0, 4, NULL), NULL,
+                mi_tensor(ctx, 3, 4, NULL));
+    for (int i = 0; i < 12; i++)
+        want[i] = I;
+    mi_run(ctx, &k, "k = 0: r = INF", NULL, want, 12);
+    const int32_t old0[12] = { 5, I + 1, INT32_MAX, -7, I, INT32_MIN, 0, I - 1, 8191, 8192, -1, 3 };
+    const int32_t upd0[12] = { 5, I, I, -7, I, INT32_MIN, 0, I - 1, 8191, 8192, -1, 3 };
+    k.kind = OPCALL_MINPLUS_UPDATE;
+    mi_run(ctx, &k, "update, k = 0: r kept, values above INF lowered to INF", old0, upd0, 12);
+
+    /* saturation: INF + INF, INF + w for w >= 0 and large finite sums give
+     * INF, never a wrapped negative; INF + w for w < 0 is finite */
+    const int32_t sa[6] = { I, I, I, 0, I - 5, 7 };
+    const int32_t sb[6] = { I, 3, 0, I, -9, 5 };
+    /* r[i][j] = min(INF, a[i][0] + b[0][j], a[i][1] + b[1][j]) for a[3,2], b[2,3] */
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 3, 2, sa), mi_tensor(ctx, 2, 3, sb), NULL,
+                mi_tensor(ctx, 3, 3, NULL));
+    ref_minplus_i32(3, 2, 3, sa, sb, NULL, dref, dbd);
+    for (int i = 0; i < 9; i++)
+        ref[i] = (int32_t)dref[i];
+    const int32_t sat[9] = { I, I - 9, I, I, -9, 5, I, -2, 12 };
+    mi_run(ctx, &k, "INF + INF and INF + w >= 0 give INF; INF + w < 0 is INF + w", NULL, sat, 9);
+    tap_ok(memcmp(ref, sat, sizeof sat) == 0, "minplus i32: the reference agrees with the "
+           "saturation table");
+
+    /* the 16-bit condition's ends: all of a and b in {0, 8191, INF} runs in
+     * 16-bit lanes (8191 + 8191 = 16382, one below the 16-bit INF); one
+     * 8192 or one -1 sends the call to the i32 kernel, with the same bits */
+    const int32_t ea[4] = { 8191, I, 0, 8191 }, eb[4] = { 8191, 0, I, I };
+    const int32_t ewant[4] = { 16382, 8191, 8191, 0 };
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 2, 2, ea), mi_tensor(ctx, 2, 2, eb), NULL,
+                mi_tensor(ctx, 2, 2, NULL));
+    mi_run(ctx, &k, "values 0, 8191, INF: 16382 next to INF", NULL, ewant, 4);
+    const int32_t fa[4] = { 8192, I, 0, 8191 }, fwant[4] = { 16383, 8192, 8191, 0 };
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 2, 2, fa), mi_tensor(ctx, 2, 2, eb), NULL,
+                mi_tensor(ctx, 2, 2, NULL));
+    mi_run(ctx, &k, "one value 8192 (outside the 16-bit condition)", NULL, fwant, 4);
+    const int32_t gb[4] = { 8191, -1, I, I }, gwant[4] = { 16382, 8190, 8191, -1 };
+    k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 2, 2, ea), mi_tensor(ctx, 2, 2, gb), NULL,
+                mi_tensor(ctx, 2, 2, NULL));
+    mi_run(ctx, &k, "one value -1 (outside the 16-bit condition)", NULL, gwant, 4);
+    /* and the update over the 16-bit path: old values on both sides */
+    const int32_t eold[4] = { 16383, INT32_MAX, -5, 8191 }, eupd[4] = { 16382, 8191, -5, 0 };
+    k.in[1] = mi_tensor(ctx, 2, 2, eb);
+    k.kind = OPCALL_MINPLUS_UPDATE;
+    mi_run(ctx, &k, "update in 16-bit lanes: old values above, below and equal", eold, eupd, 4);
+
+    /* GPUK_CHECK: on a context of the same backend with the shadow on,
+     * every i32 rung is replayed on the cpu's naive i32 rung and the
+     * integers compared; a right answer passes */
+    gpuk_info info;
+    gpuk_options o;
+    gpuk_context *cc = NULL;
+    gpuk_context_info(ctx, &info);
+    gpuk_options_init(&o);
+    o.backend = info.backend;
+    o.check = 1;
+    gpuk_status st = gpuk_context_open_ex(&cc, &o, NULL);
+    if (!tap_ok(st == GPUK_OK, "minplus i32: a %s context with GPUK_CHECK opens (%s)",
+                info.backend, gpuk_strerror(st)))
+        return;
+    uint64_t g = 0x1F32ull;
+    static const int shapes[][4] = { { 37, 45, 29, MI_RANGE }, { 19, 23, 300, MI_SMALL },
+                                     { 17, 31, 13, MI_WRAP } };
+    for (int s = 0; s < NELEM(shapes); s++) {
+        int64_t m = shapes[s][0], kk = shapes[s][1], n = shapes[s][2];
+        int32_t *av = mi_vec(&g, m * kk, shapes[s][3]), *bv = mi_vec(&g, kk * n, shapes[s][3]);
+        int32_t *rv = mi_vec(&g, m * n, MI_RANGE);
+        gpuk_tensor *ta = mi_tensor(cc, m, kk, av), *tb = mi_tensor(cc, kk, n, bv);
+        gpuk_tensor *tr = mi_tensor(cc, m, n, rv);
+        size_t nv = 0;
+        gpuk_variant_count_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, &nv);
+        for (size_t v = 0; v < nv; v++) {
+            gpuk_variant_info vi;
+            gpuk_variant_get_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, v, &vi);
+            for (int upd = 0; upd < 2; upd++) {
+                gpuk_tensor_write(cc, tr, rv, (size_t)(m * n) * 4);
+                st = upd ? gpuk_minplus_update(cc, ta, tb, tr, vi.name)
+                         : gpuk_minplus(cc, ta, tb, tr, vi.name);
+                tap_ok(st == GPUK_OK, "minplus/%s (i32) %s %dx%dx%d %s under GPUK_CHECK: %s",
+                       vi.name, upd ? "update" : "plain", (int)m, (int)kk, (int)n,
+                       mi_kind[shapes[s][3]], st == GPUK_OK ? "passes" : gpuk_context_error(cc));
+            }
+        }
+        free(av);
+        free(bv);
+        free(rv);
+    }
+    gpuk_context_close(cc);
+}
 
 static void minplus_empty(gpuk_context *ctx)
 {
@@ -335,6 +714,8 @@ static void minplus_empty(gpuk_context *ctx)
     ref_minplus(3, 4, 2, pa, pb, NULL, ref, bd);
     oe_from_ref(&e, 6, ref, bd);
     RUN(k, "update: two panels of k give the bits of one product over all of k", r1, &e);
+
+    minplus_empty_i32(ctx);
 }
 
 /* ---- the fuzz harness: a valid call from the input bytes ---- */

@@ -1,0 +1,73 @@
+/*
+ * auto.cu - the CUDA backend's built-in rules for "auto" (plugin ABI 2.3,
+ * gpuk_backend.auto_variant): which rung a call runs when the caller names
+ * none and no wisdom file settles it (doc/design.md, "Choosing a rung").
+ *
+ * The rules are the output of bench/auto-rules.py over the H200's ladders
+ * (bench/results/nvidia-h200.csv, 132 SMs), and nothing else: each names
+ * the rung that was within 3% of the fastest at every measured size of
+ * its class range, where the DEFAULT row of table.cu was not.  What they
+ * say: small problems do not fill 132 SMs with the big tiles of the
+ * DEFAULT rungs, so smaller tiles win there (min-plus at 256^2: tiled is
+ * 4x faster than pipelined; at 1024^2 regtile_4x4 1.5x; matmul at 256^3:
+ * tiled 1.5x faster than cuBLAS); softmax's block_row beats one_pass on
+ * 1024-long rows; the hand-written SpMV rungs beat cuSPARSE (adaptive 1.4x
+ * on the smallest matrix, stream 1.02-1.22x from 4M nonzeros on, the
+ * power-law matrices included); a warp per output (warp_shuffle) is the
+ * fastest reduction along contiguous rows of 1024 to 8192 outputs.
+ *
+ * Classes outside the measured range take the rule of the nearest
+ * measured class; a boundary lies halfway between two measured classes.
+ * The rules were measured on one device and are used on every one: on
+ * another GPU, gpuk-bench --tune measures its own (GPUK_WISDOM).  They
+ * hold for f32 only (the only dtype measured); other dtypes run their
+ * DEFAULT row.
+ */
+#include <gpuk/backend.h>
+
+#include <stddef.h>
+
+typedef struct gkc_rule {
+    gpuk_op op;
+    int lo, hi;              /* the shape classes it covers, inclusive */
+    const char *variant;
+} gkc_rule;
+
+#define ANY_HI 127
+
+/* bench/auto-rules.py, "cuda on nvidia-h200" */
+static const gkc_rule rules[] = {
+    {GPUK_OP_MATMUL, 0, 27, "tiled"},               /* 256^3: cublas 1.47x slower */
+    {GPUK_OP_MATMUL, 28, 31, "warptile_wide"},      /* 1024^3: cublas 1.03x */
+    {GPUK_OP_BATCHED_MATMUL, 0, 25, "tiled"},       /* 64^3 b16: cublas 1.75x */
+    {GPUK_OP_MINPLUS, 0, 18, "tiled"},              /* 256^2: pipelined 3.96x */
+    {GPUK_OP_MINPLUS, 19, 21, "regtile_4x4"},       /* 1024^2: pipelined 1.50x */
+    {GPUK_OP_SOFTMAX, 0, 33, "block_row"},          /* 1024x1024: one_pass 1.37x */
+    {GPUK_OP_SPMV, 0, 25, "adaptive"},              /* 262144 rows x 16: cusparse 1.40x */
+    {GPUK_OP_SPMV, 26, ANY_HI, "stream"},           /* 4M x 16, power-law: cusparse 1.02-1.22x */
+};
+
+/* warp_shuffle gives each output one warp: measured with 1024 to 8192
+ * outputs of contiguous rows, where it beat lanes_inner by 4-12%.  Fewer
+ * outputs leave SMs idle (one output would be one warp on the whole GPU),
+ * and a non-last axis is lanes_inner's own case: both stay with it. */
+#define GKC_REDUCE_WARP_MIN_OUTPUTS 1024
+
+extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
+
+extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
+{
+    (void)b;
+    if (args->dtype != GPUK_F32)
+        return NULL;
+    if (args->op == GPUK_OP_REDUCE) {
+        /* canonical x[outer, len, inner] */
+        const gpuk_tdesc *x = &args->in[0];
+        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_WARP_MIN_OUTPUTS ? "warp_shuffle"
+                                                                            : NULL;
+    }
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].op == args->op && shape_class >= rules[i].lo && shape_class <= rules[i].hi)
+            return rules[i].variant;
+    return NULL;
+}
