@@ -16,3 +16,13 @@ bench_gpuk_bench_SOURCES = \
 	tests/opcall.h
 bench_gpuk_bench_LDADD = src/libgpuk.la $(LIBM)
 EXTRA_DIST += bench/run-all.sh bench/compare.py bench/auto-rules.py
+
+# gpuk-tune: gpuk-bench --tune=FILE, installed beside it
+bin_SCRIPTS += bench/gpuk-tune
+CLEANFILES += bench/gpuk-tune
+bench/gpuk-tune: $(top_srcdir)/bench/gpuk-tune.sh
+	$(AM_V_GEN)$(MKDIR_P) bench && cp $(top_srcdir)/bench/gpuk-tune.sh $@ && chmod +x $@
+EXTRA_DIST += bench/gpuk-tune.sh bench/test-tune.sh
+TESTS += bench/test-tune.sh
+# the test runs gpuk-tune and gpuk-bench: build them first
+check_SCRIPTS = bench/gpuk-tune

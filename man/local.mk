@@ -6,6 +6,7 @@
 dist_man_MANS += \
 	man/gpuk-info.1 \
 	man/gpuk-bench.1 \
+	man/gpuk-tune.1 \
 	man/gpuk.7 \
 	man/gpuk-validation.7
 dist_man_MANS += \

@@ -57,7 +57,7 @@ bin_PROGRAMS += mpi/gpuk-dist-bench
 mpi_gpuk_dist_bench_SOURCES = mpi/gpuk-dist-bench.c
 mpi_gpuk_dist_bench_CPPFLAGS = $(MPI_ALL_CPPFLAGS)
 mpi_gpuk_dist_bench_LDADD = $(MPI_PROG_LIBS)
-bin_SCRIPTS = mpi/gpuk-dist-bench-combine
+bin_SCRIPTS += mpi/gpuk-dist-bench-combine
 CLEANFILES += mpi/gpuk-dist-bench-combine
 mpi/gpuk-dist-bench-combine: $(top_srcdir)/mpi/gpuk-dist-bench-combine.sh
 	$(AM_V_GEN)cp $(top_srcdir)/mpi/gpuk-dist-bench-combine.sh $@ && chmod +x $@
