@@ -94,7 +94,7 @@ typedef struct bdev {
 
 /* The measured ceilings: the three of the kernels, and the host<->device
  * link from page-locked memory (GPU backends only). */
-enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_N };
+enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_ADDMIN_I32, PK_ADDMIN_I16X2, PK_N };
 
 typedef struct bbackend {
     char name[256];           /* as given; after opening, the backend's own name */
@@ -215,7 +215,9 @@ void case_free(bcase *c);
  * (Whether every rung gives the same bits is the catalogue's
  * gpuk_op_exact().) */
 int case_compute_bound(gpuk_op op);
-int case_compute_peak(gpuk_op op);   /* PK_FMA or PK_ADDMIN */
+/* PK_FMA or PK_ADDMIN by op; i32 add+min rows take PK_ADDMIN_I32, and a
+ * GPUK_VARIANT_PACKED16 rung PK_ADDMIN_I16X2 */
+int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags);
 
 gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);

@@ -83,10 +83,13 @@ int case_compute_bound(gpuk_op op)
     return o ? o->compute : 0;
 }
 
-int case_compute_peak(gpuk_op op)
+int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags)
 {
     const opdef *o = find(op);
-    return o ? o->peak : PK_FMA;
+    int pk = o ? o->peak : PK_FMA;
+    if (pk == PK_ADDMIN && dtype == GPUK_I32)
+        pk = flags & GPUK_VARIANT_PACKED16 ? PK_ADDMIN_I16X2 : PK_ADDMIN_I32;
+    return pk;
 }
 
 int case_parse_size(const char *text, bsize *out)

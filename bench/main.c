@@ -263,9 +263,11 @@ static void measure_peaks(bench *b, bbackend *be, const char *when)
 {
     static const gpuk_peak kind[PK_N] = {GPUK_PEAK_COPY_GBS, GPUK_PEAK_FMA_GFLOPS,
                                          GPUK_PEAK_ADDMIN_GOPS, GPUK_PEAK_H2D_GBS,
-                                         GPUK_PEAK_D2H_GBS};
+                                         GPUK_PEAK_D2H_GBS, GPUK_PEAK_ADDMIN_I32_GOPS,
+                                         GPUK_PEAK_ADDMIN_I16X2_GOPS};
     if (!b->conf.quiet)
-        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, fma, add+min, link)%s\n",
+        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, fma, add+min, link, "
+                "integer add+min)%s\n",
                 be->name, when);
     for (int k = 0; k < PK_N; k++) {
         gpuk_status st = GPUK_OK;
@@ -275,8 +277,8 @@ static void measure_peaks(bench *b, bbackend *be, const char *when)
             if (st == GPUK_OK && v > 0 && !(v <= be->peak[k]))
                 be->peak[k] = v;
         }
-        if (st == GPUK_ERR_UNSUPPORTED && (k == PK_H2D || k == PK_D2H))
-            ;   /* a backend whose memory is the host's has no link: nothing to note */
+        if (st == GPUK_ERR_UNSUPPORTED && (k == PK_H2D || k == PK_D2H || k == PK_ADDMIN_I16X2))
+            ;   /* no link (the backend's memory is the host's), no 16-bit rung: n/a */
         else if (st == GPUK_ERR_UNSUPPORTED)
             snprintf(be->peak_note[k], sizeof be->peak_note[k],
                      "GPUK_ERR_UNSUPPORTED: the backend has no micro-kernel for it");

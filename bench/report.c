@@ -51,7 +51,7 @@ static void derive_one(bench *b, brow *r)
         r->gflops = r->flops / (r->ms_med * 1e6);
     r->gbps = r->bytes / (r->ms_med * 1e6);
 
-    int cpk = case_compute_peak(r->op);
+    int cpk = case_compute_peak(r->op, r->dtype, r->flags);
     double peak = be->peak[cpk], bw = be->peak[PK_COPY];
     int compute = case_compute_bound(r->op);
     if (r->flops <= 0)
@@ -117,8 +117,9 @@ int report_failures(const bench *b)
 
 static void flags_text(char *buf, size_t len, uint32_t fl)
 {
-    snprintf(buf, len, "%s%s%s", fl & GPUK_VARIANT_DEFAULT ? "default " : "",
-             fl & GPUK_VARIANT_LIBRARY ? "library " : "", fl & GPUK_VARIANT_TF32 ? "tf32 " : "");
+    snprintf(buf, len, "%s%s%s%s", fl & GPUK_VARIANT_DEFAULT ? "default " : "",
+             fl & GPUK_VARIANT_LIBRARY ? "library " : "", fl & GPUK_VARIANT_TF32 ? "tf32 " : "",
+             fl & GPUK_VARIANT_PACKED16 ? "packed16 " : "");
     size_t n = strlen(buf);
     if (n)
         buf[n - 1] = '\0';
@@ -140,11 +141,12 @@ static void peaks_table(bench *b, FILE *f, int md)
 {
     static const char *const head[] = {"backend",       "device",   "threads/SMs",
                                        "copy GB/s",     "fma GFLOP/s",
-                                       "add+min Gop/s", "h2d GB/s", "d2h GB/s",
+                                       "add+min Gop/s", "i32 add+min Gop/s",
+                                       "i16x2 add+min Gop/s", "h2d GB/s", "d2h GB/s",
                                        "ridge fma (flop/B)"};
     btab t;
-    tab_init(&t, 9, head);
-    for (int i = 2; i < 9; i++)
+    tab_init(&t, 11, head);
+    for (int i = 2; i < 11; i++)
         t.right[i] = 1;
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
@@ -163,13 +165,16 @@ static void peaks_table(bench *b, FILE *f, int md)
         fmt_num(ridge, sizeof ridge, be->peak[PK_FMA] / be->peak[PK_COPY], 3);
         const char *cells[] = {be->name,       be->info.device ? be->info.device : "", th,
                                pk[PK_COPY],    pk[PK_FMA],  pk[PK_ADDMIN],
+                               pk[PK_ADDMIN_I32], pk[PK_ADDMIN_I16X2],
                                pk[PK_H2D],     pk[PK_D2H],  ridge};
         tab_add(&t, cells);
     }
     tab_print(&t, f, md);
     tab_free(&t);
     fprintf(f, "%sh2d, d2h: one 256 MiB copy between page-locked host memory and the device, "
-            "the link's ceiling (n/a: the backend's memory is the host's)\n", md ? "\n" : "");
+            "the link's ceiling (n/a: the backend's memory is the host's); i32 and i16x2 "
+            "add+min: the integer steps of i32 min-plus, i16x2 counting both 16-bit lanes "
+            "(the ceiling of a packed16 rung; n/a: the backend has none)\n", md ? "\n" : "");
     for (int i = 0; i < b->n_be; i++)
         for (int k = 0; k < PK_N; k++)
             if (b->be[i].ctx && b->be[i].peak_note[k][0])
@@ -430,7 +435,7 @@ static void csv_report(bench *b, FILE *f)
             if (r->nnz > 0)
                 fprintf(f, "%lld", (long long)r->nnz);
         } else {
-            fputc(',', f);
+            fputs(",,", f);   /* no matrix, no nnz */
         }
         fputc(',', f);
         csv_num(f, r->xfer_in_pin_ms);
@@ -481,7 +486,9 @@ static void json_backend(FILE *f, const bbackend *be)
     json_kv(f, "fma_gflops", be->peak[PK_FMA], ", ");
     json_kv(f, "addmin_gops", be->peak[PK_ADDMIN], ", ");
     json_kv(f, "h2d_gbs", be->peak[PK_H2D], ", ");
-    json_kv(f, "d2h_gbs", be->peak[PK_D2H], "");
+    json_kv(f, "d2h_gbs", be->peak[PK_D2H], ", ");
+    json_kv(f, "addmin_i32_gops", be->peak[PK_ADDMIN_I32], ", ");
+    json_kv(f, "addmin_i16x2_gops", be->peak[PK_ADDMIN_I16X2], "");
     fputs("}, \"ceiling_notes\": {", f);
     for (int k = 0; k < PK_N; k++) {
         fprintf(f, "%s\"%s\": ", k ? ", " : "", peak_name(k));

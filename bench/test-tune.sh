@@ -77,6 +77,11 @@ rc=$?
 ok $rc "with GPUK_WISDOM, auto at 128^2 runs the file's rung ($rung), chosen by wisdom"
 [ $rc -eq 0 ] || diag "$tmp/csv"
 
+# the CSV: a row of every op has as many fields as the header (the fields
+# here hold no commas), spmv's matrix and nnz columns included
+awk -F, 'NR == 1 { n = NF } NR > 1 && NF != n { bad = 1 } END { exit bad || NR < 2 }' "$tmp/csv"
+ok $? "every CSV row has as many fields as the header"
+
 # ---------------------------------------------------------------- damaged, foreign
 # one entry's rung changed: the hash no longer matches the section
 other=naive

@@ -175,6 +175,9 @@ gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
                                       when neither wisdom nor its built-in rules choose */
 #define GPUK_VARIANT_LIBRARY 0x2u  /* a vendor library (cuBLAS, cuSPARSE, OpenBLAS) */
 #define GPUK_VARIANT_TF32    0x4u  /* reduced precision (TF32 inputs, u = 2^-11) */
+#define GPUK_VARIANT_PACKED16 0x8u /* computes in 16-bit lanes, two an instruction, when
+                                      the values allow (same results; its ceiling is
+                                      GPUK_PEAK_ADDMIN_I16X2_GOPS) */
 
 typedef struct gpuk_variant_info {
     const char *name;     /* e.g. "tiled"; valid while the context is open */
@@ -341,7 +344,12 @@ typedef enum gpuk_peak {
     GPUK_PEAK_FMA_GFLOPS = 2,    /* FP32 fused multiply-add rate, GFLOP/s (2 per FMA) */
     GPUK_PEAK_ADDMIN_GOPS = 3,   /* add+min rate, Gop/s (2 per step) */
     GPUK_PEAK_H2D_GBS = 4,       /* host to device copy from page-locked memory, GB/s */
-    GPUK_PEAK_D2H_GBS = 5        /* device to host copy into page-locked memory, GB/s */
+    GPUK_PEAK_D2H_GBS = 5,       /* device to host copy into page-locked memory, GB/s */
+    /* after 0.2: */
+    GPUK_PEAK_ADDMIN_I32_GOPS = 6,   /* add+min on 32-bit integers, Gop/s (2 per step) */
+    GPUK_PEAK_ADDMIN_I16X2_GOPS = 7  /* add+min on pairs of 16-bit lanes in one instruction,
+                                        Gop/s (2 per lane-step, so 4 per instruction): the
+                                        ceiling of a GPUK_VARIANT_PACKED16 rung */
 } gpuk_peak;
 
 /* GPUK_ERR_UNSUPPORTED if the backend has no micro-kernel for it. */

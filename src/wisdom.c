@@ -279,16 +279,19 @@ static gk_wisdom *read_entries(const gpuk_context *ctx, const char *buf, const s
     /* read_section found a newline ending every line before the end line */
     while (pos < s->body_end && next_line(buf, s->body_end, pos, &end, &next)) {
         char line[256], op_s[64], dt_s[16], cls_s[16], var_s[64], extra[2];
+        /* a comment may be of any length (gpuk-tune lists every rung's
+         * time in one); an entry fits in line */
+        if (buf[pos] == '#') {
+            pos = next;
+            lineno++;
+            continue;
+        }
         int bad = end - pos >= sizeof line;
         if (!bad) {
             memcpy(line, buf + pos, end - pos);
             line[end - pos] = '\0';
         }
         pos = next;
-        if (!bad && line[0] == '#') {
-            lineno++;
-            continue;
-        }
         gk_wisdom_entry *e = &w->e[w->n];
         long cls = -1;
         bad = bad || sscanf(line, "%63s %15s %15s %63s %1s", op_s, dt_s, cls_s, var_s, extra) != 4;

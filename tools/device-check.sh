@@ -20,7 +20,8 @@
 #                  PyTorch and CuPy where the machine has them)
 #        dist      gpuk-dist-bench (MPI build): 1 GPU rank at n=16384 against one
 #                  context (--baseline), the CPU on 1 rank x 16 threads and 4 x 4 at
-#                  n=4096, and examples/apsp on a 4096-node grid; $DIST_ARGS passed on
+#                  n=4096 (blocks of 512 and 1024, the same local rung on both
+#                  sides), and examples/apsp on a 16384-node grid; $DIST_ARGS passed on
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
 #                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
 #                  commit), built side by side and run alternately twice in this one
@@ -135,13 +136,21 @@ do_dist() {
   mkdir -p "$d"
   local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
   $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
-  $mpx -n 1 "$b" --backend cpu -n 4096 --block 512 --threads 16 ${DIST_ARGS:-} \
-    > "$d/cpu-1x16.txt" || rc=1
-  $mpx -n 4 "$b" --backend cpu -n 4096 --block 512 --threads 4 ${DIST_ARGS:-} \
-    > "$d/cpu-4x4.txt" || rc=1
-  sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-1x16.txt" \
-    "$d/cpu-4x4.txt" > "$d/cpu-combined.txt" || rc=1
-  cat "$d"/*.txt
+  # the CPU: 1 x 16 against 4 x 4 threads, each op on one local rung on
+  # both sides (auto's choice depends on the thread count), two block sizes
+  local blk tag op
+  for blk in 512 1024; do
+    for op in minplus:regtile matmul:openblas; do
+      tag=${op%%:*}-b$blk
+      $mpx -n 1 "$b" --backend cpu -n 4096 --block $blk --threads 16 --op ${op%%:*} \
+        --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-1x16.txt" || rc=1
+      $mpx -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 --op ${op%%:*} \
+        --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4.txt" || rc=1
+      sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag-1x16.txt" \
+        "$d/cpu-$tag-4x4.txt" > "$d/cpu-$tag-combined.txt" || rc=1
+    done
+  done
+  cat "$d"/gpu-1.txt "$d"/cpu-*-combined.txt
   $mpx -n 1 "$build/examples/apsp/apsp" --grid 128x128 > "$d/apsp-1.txt" 2>&1 || rc=1
   cat "$d/apsp-1.txt"
   return $rc

@@ -27,8 +27,9 @@ static void usage(FILE *f)
 
 static void flags_str(uint32_t f, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s", (f & GPUK_VARIANT_DEFAULT) ? " default" : "",
-             (f & GPUK_VARIANT_LIBRARY) ? " library" : "", (f & GPUK_VARIANT_TF32) ? " tf32" : "");
+    snprintf(buf, len, "%s%s%s%s", (f & GPUK_VARIANT_DEFAULT) ? " default" : "",
+             (f & GPUK_VARIANT_LIBRARY) ? " library" : "", (f & GPUK_VARIANT_TF32) ? " tf32" : "",
+             (f & GPUK_VARIANT_PACKED16) ? " packed16" : "");
 }
 
 static int report(const char *backend, int quiet)

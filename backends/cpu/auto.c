@@ -12,7 +12,7 @@
  *   few   2 threads: a 2-core AMD EPYC with AVX-512
  *         (bench/results/cpu-2core-epyc.csv): packed min-plus, whose
  *         k-blocking keeps the panels in L2, wins at every size (1.75x at
- *         4096); simd beats OpenBLAS at every size of every BLAS-like op;
+ *         4096); OpenBLAS beats simd on the BLAS-like ops;
  *   many  16 threads: the Intel Xeon (AVX-512) host of the H200
  *         (bench/results/nvidia-h200.csv): OpenBLAS beats simd by 9-24%
  *         on matmul, gemm and batched matmul above the smallest sizes
@@ -42,9 +42,19 @@ typedef struct cpu_rule {
 
 #define ANY_HI 127
 
-/* 2 threads: bench/auto-rules.py, "cpu on cpu-2core-epyc (2 threads)" */
+/* 2 threads: bench/auto-rules.py, "cpu on cpu-2core-epyc (2 threads)",
+ * min-plus from the run of 2026-11-21; the BLAS-like ops from that of
+ * 2026-11-24 (bench/results/cpu-2core-epyc.csv), in which OpenBLAS beat
+ * simd at every size where the 2026-11-21 run had simd ahead (a newer
+ * OpenBLAS from the quick start, the one configure now requires). */
 static const cpu_rule few[] = {
     {GPUK_OP_MINPLUS, 0, ANY_HI, "packed"},      /* 1.02x, 1.00x, 1.00x, 1.75x over regtile */
+#ifdef HAVE_OPENBLAS
+    {GPUK_OP_MATMUL, 0, ANY_HI, "openblas"},     /* 1024^3..4096^3: simd 1.15-1.17x slower */
+    {GPUK_OP_GEMM, 0, ANY_HI, "openblas"},       /* 256^3..4096^3: simd 1.10-1.16x */
+    {GPUK_OP_BATCHED_MATMUL, 0, ANY_HI, "openblas"}, /* 64..2048 b16: simd 1.21-1.88x */
+    {GPUK_OP_GEMV, 23, ANY_HI, "openblas"},      /* 4096^2, 8192^2: simd 1.05x, 1.22x */
+#endif
 };
 
 /* 16 threads: bench/auto-rules.py, "cpu on nvidia-h200 (16 threads)" */

@@ -10,6 +10,9 @@
  *            to cover the FMA latency on two pipes (2 flops per lane)
  *   add+min  24 independent chains x = min(x + y, z), 2 ops per lane-step:
  *            the inner step of min-plus
+ *   add+min i32  the same on 32-bit integers (vpaddd + vpminsd): the
+ *            inner step of i32 min-plus.  There is no 16-bit rung on this
+ *            backend, so no i16x2 ceiling either.
  *
  * The vector width (AVX-512, AVX2, scalar) is the context's ISA.  Each
  * timed run lasts at least 30 ms (repeated back to back), the best of a
@@ -175,6 +178,62 @@ __attribute__((target("avx512f"))) static float chains_avx512(int addmin, long s
 }
 #endif
 
+/* The integer chains, x = min(x + y, z) on int32 lanes: y = 1 and z
+ * above any value reached, both from memory the compiler cannot see
+ * through, so every step stays an add and a min. */
+static volatile int32_t chain_i32_y = 1, chain_i32_z = 0x3FFFFFFF;
+
+static float chains_i32_scalar(int mode, long steps)
+{
+    (void)mode;
+    int32_t x[PEAK_CHAINS];
+    const int32_t y = chain_i32_y, z = chain_i32_z;
+    for (int i = 0; i < PEAK_CHAINS; i++)
+        x[i] = i;
+    for (long s = 0; s < steps; s++)
+#pragma GCC unroll 24
+        for (int i = 0; i < PEAK_CHAINS; i++)
+            x[i] = x[i] + y < z ? x[i] + y : z;
+    float r = 0.0f;
+    for (int i = 0; i < PEAK_CHAINS; i++)
+        r += (float)x[i];
+    return r;
+}
+
+#ifdef CPU_X86
+#define CHAIN_I32_BODY(VEC, SET1, ADD, MIN, STORE, W)                             \
+    VEC x[PEAK_CHAINS];                                                           \
+    for (int i = 0; i < PEAK_CHAINS; i++)                                         \
+        x[i] = SET1(i);                                                           \
+    const VEC y = SET1(chain_i32_y), z = SET1(chain_i32_z);                       \
+    for (long s = 0; s < steps; s++) {                                            \
+        _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)            \
+            x[i] = MIN(ADD(x[i], y), z);                                          \
+    }                                                                             \
+    int32_t out[W];                                                               \
+    float r = 0.0f;                                                               \
+    for (int i = 0; i < PEAK_CHAINS; i++) {                                       \
+        STORE((void *)out, x[i]);                                                 \
+        for (int l = 0; l < (W); l++)                                             \
+            r += (float)out[l];                                                   \
+    }                                                                             \
+    return r;
+
+__attribute__((target("avx2"))) static float chains_i32_avx2(int mode, long steps)
+{
+    (void)mode;
+    CHAIN_I32_BODY(__m256i, _mm256_set1_epi32, _mm256_add_epi32, _mm256_min_epi32,
+                   _mm256_storeu_si256, 8)
+}
+
+__attribute__((target("avx512f"))) static float chains_i32_avx512(int mode, long steps)
+{
+    (void)mode;
+    CHAIN_I32_BODY(__m512i, _mm512_set1_epi32, _mm512_add_epi32, _mm512_min_epi32,
+                   _mm512_storeu_si512, 16)
+}
+#endif
+
 /* One parallel region running `steps` steps on every thread; seconds. */
 static double chains_time(gpuk_bctx *b, float (*fn)(int, long), int addmin, long steps,
                           volatile float *sink)
@@ -188,16 +247,17 @@ static double chains_time(gpuk_bctx *b, float (*fn)(int, long), int addmin, long
     return dt;
 }
 
-static gpuk_status peak_chains(gpuk_bctx *b, int addmin, double *value)
+/* mode: 0 FMA, 1 add+min f32, 2 add+min i32 */
+static gpuk_status peak_chains(gpuk_bctx *b, int mode, double *value)
 {
-    int width = 1;
-    float (*fn)(int, long) = chains_scalar;
+    int width = 1, addmin = mode;
+    float (*fn)(int, long) = mode == 2 ? chains_i32_scalar : chains_scalar;
 #ifdef CPU_X86
     if (b->isa == CPU_ISA_AVX512) {
-        fn = chains_avx512;
+        fn = mode == 2 ? chains_i32_avx512 : chains_avx512;
         width = 16;
     } else if (b->isa == CPU_ISA_AVX2) {
-        fn = chains_avx2;
+        fn = mode == 2 ? chains_i32_avx2 : chains_avx2;
         width = 8;
     }
 #endif
@@ -226,9 +286,13 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_chains(b, 0, value);
     case GPUK_PEAK_ADDMIN_GOPS:
         return peak_chains(b, 1, value);
+    case GPUK_PEAK_ADDMIN_I32_GOPS:
+        return peak_chains(b, 2, value);
     case GPUK_PEAK_H2D_GBS:
     case GPUK_PEAK_D2H_GBS:
         break;   /* the host's memory is this backend's: there is no link to measure */
+    case GPUK_PEAK_ADDMIN_I16X2_GOPS:
+        break;   /* no rung computes in 16-bit lanes here */
     }
     return cpu_fail(b, GPUK_ERR_UNSUPPORTED, "cpu: no micro-kernel for peak %d", (int)kind);
 }

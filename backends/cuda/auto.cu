@@ -19,9 +19,8 @@
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
  * The rules were measured on one device and are used on every one: on
- * another GPU, gpuk-bench --tune measures its own (GPUK_WISDOM).  They
- * hold for f32 only (the only dtype measured); other dtypes run their
- * DEFAULT row.
+ * another GPU, gpuk-tune measures its own (GPUK_WISDOM).  They cover f32
+ * and i32 min-plus (rules_i32); other dtypes run their DEFAULT row.
  */
 #include <gpuk/backend.h>
 
@@ -47,6 +46,20 @@ static const gkc_rule rules[] = {
     {GPUK_OP_SPMV, 26, ANY_HI, "stream"},           /* 4M x 16, power-law: cusparse 1.02-1.22x */
 };
 
+/* i32 min-plus, from the H200 run of 2026-11-24
+ * (bench/results/nvidia-h200-2026-11-24.csv, weights in [0, 2^13), 1 in
+ * 64 missing): at 256^2 the one-thread-an-output naive rung beats the
+ * tiled ones, whose 128x128 tiles leave most SMs idle (dpx 1.10x slower);
+ * at 1024^2 dpx,
+ * the default, is best (dpx_i16x2's pre-pass and half-size tiles cost
+ * 22%); from 2048^2 on, dpx_i16x2 (1.54x at 2048, 1.85x at 4096).  On
+ * values outside its 16-bit range dpx_i16x2 runs dpx after a pre-pass of
+ * m k + k n reads, about 1-2% of the call at these sizes. */
+static const gkc_rule rules_i32[] = {
+    {GPUK_OP_MINPLUS, 0, 18, "naive"},
+    {GPUK_OP_MINPLUS, 22, ANY_HI, "dpx_i16x2"},
+};
+
 /* warp_shuffle gives each output one warp: measured with 1024 to 8192
  * outputs of contiguous rows, where it beat lanes_inner by 4-12%.  Fewer
  * outputs leave SMs idle (one output would be one warp on the whole GPU),
@@ -58,6 +71,13 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
     (void)b;
+    if (args->dtype == GPUK_I32) {
+        for (size_t i = 0; i < sizeof rules_i32 / sizeof rules_i32[0]; i++)
+            if (rules_i32[i].op == args->op && shape_class >= rules_i32[i].lo &&
+                shape_class <= rules_i32[i].hi)
+                return rules_i32[i].variant;
+        return NULL;
+    }
     if (args->dtype != GPUK_F32)
         return NULL;
     if (args->op == GPUK_OP_REDUCE) {

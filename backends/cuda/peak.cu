@@ -11,7 +11,12 @@
  *           SGEMM (an 8x8 tile fed by float4 shared loads), whichever is
  *           faster;
  *   ADDMIN  the same two on min-plus steps, c = fminf(c, a + b): one FADD
- *           and one FMNMX per element, counted as 2 ops.
+ *           and one FMNMX per element, counted as 2 ops;
+ *   ADDMIN_I32    16 chains of x = min(x + y, z) on int32 (__viaddmin_s32:
+ *           one VIADDMNMX on sm_90, an add and a min elsewhere), 2 ops a
+ *           step: the ceiling of i32 min-plus;
+ *   ADDMIN_I16X2  the same on two 16-bit lanes (__viaddmin_s16x2), 4 ops an
+ *           instruction: the ceiling of a GPUK_KF_PACKED16 rung.
  * A ceiling a rung exceeds is a wrong ceiling (doc/design.md, "Ceilings"):
  * each is the best way this backend knows to reach the hardware's rate,
  * the median of 5 timed runs after a warm-up, on the context's stream with
@@ -93,6 +98,30 @@ __global__ void __launch_bounds__(NT) peak_chains(float *out, float y, float z)
     for (int i = 0; i < CHAINS; i++)
         sum += x[i];
     out[(int64_t)blockIdx.x * NT + threadIdx.x] = sum;
+}
+
+/* The integer chains: x = min(x + y, z) in one DPX instruction a step,
+ * y = 1 and z above any value reached, from the arguments. */
+template <bool PAIRS>
+__global__ void __launch_bounds__(NT) peak_chains_int(int *out, int y, int z)
+{
+    unsigned x[CHAINS];
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++)
+        x[i] = (unsigned)(i + (int)threadIdx.x) & 0xff;
+    for (int it = 0; it < CHAIN_STEPS; it += 4) {
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int i = 0; i < CHAINS; i++)
+                x[i] = PAIRS ? __viaddmin_s16x2(x[i], (unsigned)y, (unsigned)z)
+                             : (unsigned)__viaddmin_s32((int)x[i], y, z);
+    }
+    unsigned sum = 0;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++)
+        sum += x[i];
+    out[(int64_t)blockIdx.x * NT + threadIdx.x] = (int)sum;
 }
 
 /* Median of 5 timed runs of launch() after one warm-up, in ms. */
@@ -200,6 +229,24 @@ gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
     return GPUK_OK;
 }
 
+template <bool PAIRS>
+gpuk_status peak_int_rate(gpuk_bctx *b, double *value)
+{
+    int64_t blocks = (int64_t)(b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132) * 8;
+    void *out = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(int), &out));
+    cudaStream_t s = b->stream;
+    double ms = 0.0;
+    /* i16x2: 1 in each lane, and 0x7f00 in each lane as the bound */
+    int y = PAIRS ? 0x00010001 : 1, z = PAIRS ? 0x7f007f00 : 0x3fffffff;
+    GKC_TRY(time_median(b, PAIRS ? "addmin i16x2 chains" : "addmin i32 chains", [&] {
+        peak_chains_int<PAIRS><<<(unsigned)blocks, NT, 0, s>>>((int *)out, y, z);
+    }, &ms));
+    double ops = (double)blocks * NT * CHAIN_STEPS * CHAINS * (PAIRS ? 4 : 2);
+    *value = ops / (ms * 1.0e6);   /* Gop/s */
+    return GPUK_OK;
+}
+
 }  // namespace
 
 gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
@@ -217,6 +264,10 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return gkc_peak_transfer(b, true, value);
     case GPUK_PEAK_D2H_GBS:
         return gkc_peak_transfer(b, false, value);
+    case GPUK_PEAK_ADDMIN_I32_GOPS:
+        return peak_int_rate<false>(b, value);
+    case GPUK_PEAK_ADDMIN_I16X2_GOPS:
+        return peak_int_rate<true>(b, value);
     }
     return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "peak: unknown ceiling %d", (int)kind);
 }

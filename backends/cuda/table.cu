@@ -108,7 +108,7 @@ const gpuk_kernel gkc_kernels[] = {
      "f32 pipelined's 8x8 tile and cp.async pipeline on int32: IADD3 + VIMNMX, two instructions a step as FADD + FMNMX", NULL},
     {GPUK_OP_MINPLUS, I32, "dpx", DEF, gkc_minplus_i32_dpx,
      "pipelined with Hopper's fused add-min (__viaddmin_s32, VIADDMNMX): one instruction a step instead of two", NULL},
-    {GPUK_OP_MINPLUS, I32, "dpx_i16x2", 0, gkc_minplus_i32_dpx_i16x2,
+    {GPUK_OP_MINPLUS, I32, "dpx_i16x2", GPUK_KF_PACKED16, gkc_minplus_i32_dpx_i16x2,
      "when every value is in [0, 2^13) or GPUK_I32_INF (a pre-pass checks): 16-bit pairs, VIADDMNMX.S16x2, two steps an instruction; else dpx", NULL},
 
     {GPUK_OP_TRANSPOSE, F32, "naive", 0, gkc_transpose_naive,

@@ -1,4 +1,4 @@
-# gpuk-bench charts, 2026-11-21T13:58:46Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
+# gpuk-bench charts, 2026-11-24T04:45:43Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
 
 # ---- roofline
 reset
@@ -8,58 +8,60 @@ set logscale xy
 set grid
 set key outside right top
 set samples 600
-set xrange [0.0416667:4096]
-set yrange [0.0686694:1508.51]
+set xrange [0.0416667:2048]
+set yrange [0.0654963:689.506]
 set xlabel 'arithmetic intensity: flop (min-plus: op) per byte of minimum traffic'
 set ylabel 'GFLOP/s (min-plus: Gop/s)'
-set title "libgpuk roofline: every rung at its largest size, 2026-11-21T13:58:46Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
+set title "libgpuk roofline: every rung at its largest size, 2026-11-24T04:45:43Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
 roof(x, p, bw) = (x * bw < p) ? x * bw : p
 $be0 << EOD
-170.667 0.454496 5 ""
-682.667 17.9636 5 ""
-1365.33 357.265 5 "matmul simd"
-1365.33 221.644 5 ""
-85.3333 1.59603 7 ""
-170.667 23.6633 7 ""
-341.333 350.766 7 "batched_matmul simd"
-341.333 209.018 7 ""
-170.667 0.565725 9 ""
-170.667 1.10534 9 ""
-341.333 6.18472 9 ""
-341.333 12.7923 9 ""
-682.667 32.9092 9 ""
-682.667 113.774 9 ""
-682.667 199.292 9 "minplus v5"
-0.249969 1.79212 13 ""
-0.249969 11.6331 13 "reduce simd"
-0.0833333 2.96256 4 ""
-0.0833333 4.42956 4 "add simd"
-0.125 3.71608 6 ""
-0.125 6.78842 6 "scale simd"
-0.125 0.219178 8 ""
-0.125 6.4698 8 "relu simd"
-0.249985 0.370367 10 ""
-0.249985 12.4716 10 "bias_relu simd"
-0.625 1.13509 1 ""
-0.625 21.6573 1 "softmax simd"
-0.249027 1.09449 3 ""
-0.249027 11.5342 3 "meanpool simd"
-0.228571 1.19081 14 ""
-0.228571 2.75038 14 ""
-0.228571 2.87999 14 "spmv balanced"
-0.25 3.82933 15 ""
-0.25 10.6093 15 "dot simd"
-0.25 10.1749 15 ""
-0.499878 3.08215 2 ""
-0.499878 20.9303 2 "gemv simd"
-0.499878 19.516 2 ""
-170.667 0.591329 11 ""
-1365.33 332.845 11 "gemm simd"
-1365.33 219.988 11 ""
+170.667 0.522366 5 ""
+341.333 13.2928 5 ""
+682.667 173.95 5 ""
+682.667 201.803 5 "matmul openblas"
+85.3333 1.06792 7 ""
+170.667 12.6246 7 ""
+341.333 156.601 7 ""
+341.333 196.32 7 "batched_matmul openblas"
+170.667 0.543072 9 ""
+170.667 1.06182 9 ""
+341.333 5.89438 9 ""
+341.333 10.9323 9 ""
+682.667 15.2689 9 ""
+682.667 70.4782 9 ""
+682.667 96.1702 9 "minplus packed"
+170.667 0.655949 9 ""
+682.667 78.5874 9 ""
+0.249969 1.19918 13 ""
+0.249969 7.8942 13 "reduce simd"
+0.0833333 2.10024 4 ""
+0.0833333 3.01136 4 "add simd"
+0.125 3.14045 6 ""
+0.125 5.27229 6 "scale simd"
+0.125 0.205477 8 ""
+0.125 5.47909 8 "relu simd"
+0.249985 0.375678 10 ""
+0.249985 8.66625 10 "bias_relu simd"
+0.625 0.956243 1 ""
+0.625 13.0476 1 "softmax simd"
+0.249027 0.934713 3 ""
+0.249027 7.93752 3 "meanpool simd"
+0.228571 0.287244 14 ""
+0.228571 0.51276 14 ""
+0.228571 0.582125 14 "spmv balanced"
+0.25 2.12895 15 ""
+0.25 10.7653 15 "dot simd"
+0.25 5.554 15 ""
+0.499878 2.16686 2 ""
+0.499878 10.1063 2 ""
+0.499878 12.9311 2 "gemv openblas"
+170.667 0.565871 11 ""
+682.667 177.095 11 ""
+682.667 204.951 11 "gemm openblas"
 EOD
 plot \
-  roof(x, 502.836, 58.0249) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 502.8, copy 58.02 GB/s', \
-  roof(x, 248.648, 58.0249) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 248.6, copy 58.02 GB/s', \
+  roof(x, 229.835, 77.2159) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 229.8, copy 77.22 GB/s', \
+  roof(x, 116.606, 77.2159) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 116.6, copy 77.22 GB/s', \
   NaN w p pt 7 ps 1.4 lc rgb '#1f77b4' t 'cpu rungs: AMD EPYC', \
   $be0 u 1:2:3 w p pt variable ps 1.4 lc rgb '#1f77b4' notitle, \
   $be0 u 1:2:4 w labels left offset 1,0 font ',8' tc rgb '#1f77b4' notitle, \
@@ -80,10 +82,10 @@ plot \
 
 # ---- ladder: matmul
 $ladder_matmul << EOD
-0 "cpu naive" 13.1498 12.5168 13.6922 4724.97 4622.11 4826.95 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 1.26933 1.24554 1.34305 127.853 88.2207 150.933 783.306 711.22 1230.05 7650.99 7650.99 7650.99 NaN NaN NaN
-2 "cpu simd" 0.120405 0.107451 0.22106 6.2328 6.03419 6.47363 55.8243 49.1016 61.1963 435.64 419.899 458.08 3077.58 3073.58 3081.58
-3 "cpu openblas" 0.173489 0.152948 3.02435 9.81334 9.63258 10.1972 76.0396 74.058 76.8916 648.059 634.519 662.401 4960.7 4684.76 4990.17
+0 "cpu naive" 14.2964 13.6887 19.714 4111.07 4111.07 4111.07 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 1.78732 1.44798 2.68112 176.869 134.18 188.308 1292.42 1019.21 1473.17 NaN NaN NaN NaN NaN NaN
+2 "cpu simd" 0.278774 0.195751 0.555434 14.4711 14.1259 14.8721 109.286 107.481 114.558 790.104 754.592 819.519 NaN NaN NaN
+3 "cpu openblas" 0.196531 0.174679 0.254457 12.5619 12.3552 12.9042 93.4956 86.0318 103.125 681.055 665.476 777.891 NaN NaN NaN
 
 EOD
 reset
@@ -95,7 +97,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk matmul ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk matmul ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -105,10 +107,10 @@ plot \
 
 # ---- ladder: batched_matmul
 $ladder_batched_matmul << EOD
-0 "cpu naive" 1.49349 1.35301 1.55383 225.564 220.573 233.431 2691.03 2640.91 2749.76 NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 0.412411 0.411584 0.58312 36.3885 33.5129 37.4005 166.69 163.795 184.635 1452.03 1386.85 1851.98 NaN NaN NaN
-2 "cpu simd" 0.069884 0.067852 0.077215 2.30642 2.1647 3.04594 16.8553 16.348 17.5439 100.393 91.7937 111.946 783.651 760.083 853.856
-3 "cpu openblas" 0.096254 0.092328 0.102964 3.00592 2.9412 3.84339 20.2879 20.0804 22.5475 150.833 146.963 153.672 1315.09 1251.07 1445.83
+0 "cpu naive" 2.44804 2.33598 2.58672 378.216 356.396 439.332 4021.81 4021.81 4021.81 NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 0.514823 0.483227 0.560811 145.127 142.869 146.365 269.225 245.827 342.264 2721.65 2507.26 2773.71 NaN NaN NaN
+2 "cpu simd" 0.138296 0.130593 0.152556 6.20567 5.72096 8.9925 32.7432 31.5599 35.3677 247.062 219.263 252.354 1755.28 1749.89 1785.36
+3 "cpu openblas" 0.0735845 0.073479 0.073939 3.75625 3.57864 3.95116 24.3589 23.633 25.4356 204.65 179.581 223.265 1400.15 1388.81 1426.1
 
 EOD
 reset
@@ -120,7 +122,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_batched_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x64x64 b16', \
   $ladder_batched_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256 b16', \
@@ -130,13 +132,13 @@ plot \
 
 # ---- ladder: minplus
 $ladder_minplus << EOD
-0 "cpu naive" 13.5727 13.5015 13.6547 3795.98 3766.36 3802.95 NaN NaN NaN NaN NaN NaN
-1 "cpu v0" 15.7851 15.4677 16.6979 1942.82 1880.73 2096.94 NaN NaN NaN NaN NaN NaN
-2 "cpu v1" 15.9612 15.8241 16.1229 338.078 336.212 360.171 2777.79 2758.45 2811.15 NaN NaN NaN
-3 "cpu v2" 16.5901 16.2415 18.5911 149.222 145.112 200.54 1342.99 1260.68 1720.32 NaN NaN NaN
-4 "cpu v3" 0.391599 0.389721 0.433016 24.9778 24.4114 27.9712 221.7 204.522 234.482 4176.31 4028.13 4470.36
-5 "cpu v4" 0.18448 0.184114 0.222252 10.2827 10.1077 17.8918 83.3689 81.2799 88.2561 1208 1126.06 1329.7
-6 "cpu v5" 0.180815 0.180149 0.203093 10.3169 10.2208 10.4726 83.1469 81.1921 88.4028 689.636 668.164 744.052
+0 "cpu naive" 15.7421 15.0278 15.9175 3954.33 3954.33 3954.33 NaN NaN NaN NaN NaN NaN 18.7518 14.2385 20.8283 3273.86 3226.03 3321.69 NaN NaN NaN NaN NaN NaN
+1 "cpu omp" 14.2527 14.1779 14.3582 2022.46 1877.65 2027.38 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+2 "cpu transposed" 14.4602 14.3767 18.8029 342.31 340.401 377.405 2914.62 2859.16 2970.08 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+3 "cpu ilp" 14.7915 14.6512 18.3977 192.571 186.751 196.804 1571.48 1524.24 1597.79 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 "cpu simd_k" 0.879574 0.761739 0.941987 32.8359 32.0287 35.7162 343.651 298.01 517.419 9001.26 9001.26 9001.26 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 "cpu regtile" 0.46861 0.460423 0.520011 25.5984 24.7166 31.4476 222.389 198.025 234.079 1950.09 1923.16 2003.78 0.230351 0.224873 0.23616 23.4677 22.6964 23.7465 236.557 205.065 254.506 1748.87 1699.39 1778.98
+6 "cpu packed" 0.469726 0.45879 0.531869 25.1206 24.2163 33.8634 185.322 179.664 195.741 1429.12 1389.04 1638.9 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
 
 EOD
 reset
@@ -148,17 +150,21 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:6.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk minplus ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk minplus ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_minplus u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_minplus u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
   $ladder_minplus u 1:9:10:11:xtic(2) w yerrorlines lw 2 pt 7 t '2048x2048x2048', \
-  $ladder_minplus u 1:12:13:14:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096x4096'
+  $ladder_minplus u 1:12:13:14:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096x4096', \
+  $ladder_minplus u 1:15:16:17:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256 i32', \
+  $ladder_minplus u 1:18:19:20:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024 i32', \
+  $ladder_minplus u 1:21:22:23:xtic(2) w yerrorlines lw 2 pt 7 t '2048x2048x2048 i32', \
+  $ladder_minplus u 1:24:25:26:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096x4096 i32'
 
 # ---- ladder: transpose
 $ladder_transpose << EOD
-0 "cpu naive" 11.9975 11.6894 12.4422 156.578 149.593 184.743 1296.1 1241.88 1380.03
-1 "cpu blocked" 0.212036 0.186999 0.313788 4.79329 3.45826 5.87614 11.779 11.4686 11.9957
+0 "cpu naive" 4.86587 4.72495 5.61239 102.083 98.9898 108.496 430.26 421.529 541.092
+1 "cpu blocked" 0.14827 0.143113 0.201509 7.64681 7.13873 8.16404 45.6347 29.5377 62.923
 
 EOD
 reset
@@ -170,7 +176,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk transpose ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk transpose ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_transpose u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_transpose u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -178,8 +184,8 @@ plot \
 
 # ---- ladder: reduce
 $ladder_reduce << EOD
-0 "cpu naive" 0.645112 0.570862 1.50683 9.69343 9.14131 10.6926 37.4466 35.611 44.3188
-1 "cpu simd" 0.0265345 0.025228 0.042784 1.3012 1.1094 1.79661 5.76879 5.38035 5.97074
+0 "cpu naive" 0.848513 0.839174 0.962076 13.8542 13.7223 14.214 55.9623 55.5087 59.4399
+1 "cpu simd" 0.0266145 0.025438 0.0272 2.37279 2.26063 2.48593 8.50103 8.31459 9.02939
 
 EOD
 reset
@@ -191,7 +197,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk reduce ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk reduce ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_reduce u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_reduce u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -199,8 +205,8 @@ plot \
 
 # ---- ladder: add
 $ladder_add << EOD
-0 "cpu naive" 0.038087 0.037706 0.038518 0.379331 0.286658 0.664942 5.55942 5.29156 6.08609 22.6524 22.1051 23.236
-1 "cpu simd" 0.003896 0.003455 0.005949 0.0808205 0.071817 0.12107 3.47938 3.19247 3.74743 15.1502 14.5138 15.7932
+0 "cpu naive" 0.019404 0.019358 0.019559 0.329504 0.324541 0.383669 10.404 7.70412 11.2017 31.953 31.362 35.2707
+1 "cpu simd" 0.0086075 0.008453 0.008683 0.14478 0.144154 0.1483 4.92046 4.76364 5.02645 22.2852 20.5514 31.6586
 
 EOD
 reset
@@ -212,7 +218,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk add ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk add ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_add u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_add u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -221,8 +227,8 @@ plot \
 
 # ---- ladder: scale
 $ladder_scale << EOD
-0 "cpu naive" 0.0170555 0.017026 0.017346 0.347869 0.320148 0.463592 5.04036 4.59866 5.58533 18.059 17.8726 18.2594
-1 "cpu simd" 0.002564 0.002394 0.002674 0.0608805 0.055553 0.063334 2.30422 2.15991 2.444 9.88579 9.65902 10.4431
+0 "cpu naive" 0.0180865 0.018057 0.018277 0.285694 0.284833 0.404851 5.92747 4.84868 8.14664 21.3692 20.4779 32.4346
+1 "cpu simd" 0.005443 0.005388 0.005548 0.0596485 0.051076 0.116913 2.86035 2.80359 2.88922 12.7286 11.6697 13.7618
 
 EOD
 reset
@@ -234,7 +240,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk scale ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk scale ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_scale u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_scale u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -243,8 +249,8 @@ plot \
 
 # ---- ladder: relu
 $ladder_relu << EOD
-0 "cpu naive" 0.317819 0.288871 0.380137 5.06687 4.90601 5.22499 81.4395 79.7322 82.4161 306.184 299.456 331.598
-1 "cpu simd" 0.0031595 0.003025 0.003536 0.0531045 0.050976 0.054942 2.43137 2.28399 3.15701 10.3726 9.97893 11.506
+0 "cpu naive" 0.269605 0.261748 0.306294 5.33657 5.07122 5.84388 79.924 78.7362 86.4545 326.6 320.726 336.564
+1 "cpu simd" 0.0061645 0.005879 0.011587 0.083098 0.082583 0.08751 2.85178 2.74645 3.08347 12.2482 11.8326 13.6155
 
 EOD
 reset
@@ -256,7 +262,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk relu ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk relu ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -265,8 +271,8 @@ plot \
 
 # ---- ladder: bias_relu
 $ladder_bias_relu << EOD
-0 "cpu naive" 5.3008 4.94919 5.57738 89.8321 88.9803 91.6802 362.391 358.58 367.69
-1 "cpu simd" 0.0439255 0.042964 0.048222 2.37243 2.26963 2.60788 10.7619 10.571 10.9241
+0 "cpu naive" 5.83677 5.34437 7.08033 90.4097 87.7034 95.1901 357.268 354.541 399.496
+1 "cpu simd" 0.0885615 0.086458 0.211133 3.56753 3.26336 5.56138 15.4874 14.1978 18.2558
 
 EOD
 reset
@@ -278,7 +284,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk bias_relu ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_bias_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_bias_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -286,8 +292,8 @@ plot \
 
 # ---- ladder: copy
 $ladder_copy << EOD
-0 "cpu naive" 0.019429 0.017006 0.021622 0.30499 0.28831 0.350383 5.75699 4.97914 6.47999 19.4708 18.7594 21.054
-1 "cpu simd" 0.003335 0.002504 0.004767 0.0546215 0.049323 0.055974 2.76369 2.58542 3.08668 10.3271 10.0063 10.7897
+0 "cpu naive" 0.035668 0.035663 0.035813 0.568868 0.568313 0.690845 9.37752 9.28238 12.0957 53.6283 38.179 70.5144
+1 "cpu simd" 0.006184 0.006129 0.00629 0.0913905 0.090364 0.091796 3.08026 2.6368 3.58239 16.7364 12.4646 21.434
 
 EOD
 reset
@@ -299,7 +305,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk copy ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk copy ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_copy u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_copy u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -308,8 +314,8 @@ plot \
 
 # ---- ladder: softmax
 $ladder_softmax << EOD
-0 "cpu naive" 4.9837 4.64852 5.09455 74.3029 72.5847 76.1461 295.612 286.421 361.106
-1 "cpu simd" 0.196418 0.175271 0.28145 5.57532 5.3893 5.69111 15.4934 14.4054 21.5304
+0 "cpu naive" 5.82963 5.5373 6.166 89.6957 82.6453 94.0161 350.899 322.888 412.314
+1 "cpu simd" 0.268578 0.24932 0.352974 5.82957 5.52777 8.67996 25.717 24.2465 28.4975
 
 EOD
 reset
@@ -321,7 +327,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk softmax ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk softmax ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_softmax u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_softmax u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -329,8 +335,8 @@ plot \
 
 # ---- ladder: embedding
 $ladder_embedding << EOD
-0 "cpu naive" 3.9425 3.49216 4.16853 15.6655 13.2021 16.8085 63.1571 53.735 75.8162
-1 "cpu omp" 0.617897 0.570771 0.734156 2.95595 2.81561 3.1064 13.5799 12.3679 18.3437
+0 "cpu naive" 5.92887 5.41014 7.02224 23.3371 21.3844 23.6484 113.983 97.5528 116.127
+1 "cpu omp" 1.29578 1.14363 1.50319 8.48092 8.04468 9.62431 26.1193 22.6525 40.5493
 
 EOD
 reset
@@ -342,7 +348,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk embedding ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk embedding ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_embedding u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '16384x256x32768', \
   $ladder_embedding u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '65536x256x32768', \
@@ -350,8 +356,8 @@ plot \
 
 # ---- ladder: meanpool
 $ladder_meanpool << EOD
-0 "cpu naive" 3.82696 3.76014 3.97548 15.0236 14.8321 15.6515 61.315 60.0045 66.8843
-1 "cpu simd" 0.161531 0.137916 0.20123 1.24741 1.16166 1.31254 5.81824 5.26229 6.2847
+0 "cpu naive" 4.77449 4.18052 5.61401 17.5744 17.2683 19.9565 71.7962 68.2553 79.2217
+1 "cpu simd" 0.248398 0.229941 0.392202 2.0547 1.8823 2.47065 8.45464 8.21527 8.99547
 
 EOD
 reset
@@ -363,7 +369,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk meanpool ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_meanpool u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x256x256', \
   $ladder_meanpool u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
@@ -371,9 +377,9 @@ plot \
 
 # ---- ladder: spmv
 $ladder_spmv << EOD
-0 "cpu naive" 3.71955 3.48805 4.40008 20.0632 19.8716 20.8408 112.711 107.201 125.414
-1 "cpu omp" 1.9517 1.86445 3.18291 9.31954 8.91058 10.6809 48.7996 44.9689 80.3257
-2 "cpu balanced" 1.9154 1.7394 3.74163 8.85542 8.6972 9.90261 46.6036 42.0458 70.5923
+0 "cpu naive" 4.2935 4.18843 4.96474 22.2216 21.4338 25.2703 467.26 424.277 512.438 6.02965 5.63473 6.44516 32.1786 28.8132 44.9916 437.631 403.403 482.611
+1 "cpu omp" 2.67957 2.56778 3.09628 15.63 13.7876 17.9622 261.756 212.143 279.577 4.14953 4.02949 4.44329 23.0587 21.401 27.2736 252.47 242.974 289.036
+2 "cpu balanced" 3.09749 2.955 4.30316 16.695 14.0381 20.4198 230.565 208.041 242.686 4.34332 3.92846 4.99807 23.0797 20.4436 35.9584 285.794 246.164 299.922
 
 EOD
 reset
@@ -385,17 +391,20 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk spmv ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk spmv ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_spmv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '262144x262144x16', \
   $ladder_spmv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576x1048576x16', \
-  $ladder_spmv u 1:9:10:11:xtic(2) w yerrorlines lw 2 pt 7 t '4194304x4194304x16'
+  $ladder_spmv u 1:9:10:11:xtic(2) w yerrorlines lw 2 pt 7 t '4194304x4194304x16', \
+  $ladder_spmv u 1:12:13:14:xtic(2) w yerrorlines lw 2 pt 7 t '262144x262144 powerlaw', \
+  $ladder_spmv u 1:15:16:17:xtic(2) w yerrorlines lw 2 pt 7 t '1048576x1048576 powerlaw', \
+  $ladder_spmv u 1:18:19:20:xtic(2) w yerrorlines lw 2 pt 7 t '4194304x4194304 powerlaw'
 
 # ---- ladder: dot
 $ladder_dot << EOD
-0 "cpu naive" 0.537376 0.533617 0.597923 8.7846 8.71905 8.87028 35.0499 34.6137 35.2757
-1 "cpu simd" 0.048648 0.04733 0.054691 2.6056 2.40677 2.77368 12.6509 11.9106 13.0221
-2 "cpu openblas" 0.0956175 0.09327 0.104736 2.98535 2.86376 3.21195 13.191 12.8773 14.8617
+0 "cpu naive" 0.985191 0.852555 1.22082 14.0866 13.9288 17.0921 63.0442 56.1914 71.4613
+1 "cpu simd" 0.044531 0.044156 0.093439 4.22479 4.11434 4.28014 12.4676 10.6665 13.9769
+2 "cpu openblas" 0.0964135 0.084325 0.150563 5.06578 4.74255 5.49837 24.166 22.9039 27.6353
 
 EOD
 reset
@@ -407,7 +416,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk dot ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk dot ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_dot u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
   $ladder_dot u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '16777216', \
@@ -415,9 +424,9 @@ plot \
 
 # ---- ladder: gemv
 $ladder_gemv << EOD
-0 "cpu naive" 0.516741 0.513817 0.560256 8.76813 8.66193 9.14806 43.5468 41.4114 46.2695
-1 "cpu simd" 0.027406 0.024837 0.028703 0.654512 0.629449 0.800775 6.41261 6.00067 8.96575
-2 "cpu openblas" 0.060856 0.058598 0.118226 0.889011 0.821686 1.74082 6.87733 6.39723 9.81375
+0 "cpu naive" 0.888633 0.835659 1.08102 14.6811 14.4287 15.7064 61.9411 60.6169 71.8689
+1 "cpu simd" 0.050084 0.030235 0.157164 2.22874 2.05036 2.76567 13.2806 12.4947 14.4203
+2 "cpu openblas" 0.051201 0.037496 0.079699 2.01411 1.88556 3.18101 10.3795 10.0595 11.7442
 
 EOD
 reset
@@ -429,7 +438,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemv ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk gemv ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_gemv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_gemv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -437,9 +446,9 @@ plot \
 
 # ---- ladder: gemm
 $ladder_gemm << EOD
-0 "cpu naive" 14.3802 11.0894 15.2716 3631.62 3610.16 3758.51 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu simd" 0.117305 0.112378 0.124966 5.22907 5.10836 6.0796 44.9122 43.9173 45.5696 375.138 361.663 379.326 3303.37 3244.99 3666.49
-2 "cpu openblas" 0.174115 0.159608 3.75736 9.31964 9.22734 9.3753 75.4362 73.8896 77.7586 609.784 581.749 664.999 4998.05 4953.7 5012.44
+0 "cpu naive" 16.123 15.5849 20.2299 3795 3795 3795 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu simd" 0.224483 0.223251 0.269369 22.5352 22.2323 23.1166 171.341 169.543 182.448 776.074 749.665 844.108 NaN NaN NaN
+2 "cpu openblas" 0.193066 0.190863 0.223692 20.5078 20.3874 21.1209 86.0886 84.3634 156.816 670.593 663.612 683.396 NaN NaN NaN
 
 EOD
 reset
@@ -451,7 +460,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemm ladder: time per rung, 2026-11-21T13:58:46Z'
+set title 'libgpuk gemm ladder: time per rung, 2026-11-24T04:45:43Z'
 plot \
   $ladder_gemm u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_gemm u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
