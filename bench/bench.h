@@ -31,6 +31,10 @@
 
 #define B_MAX_BACKENDS 4
 #define B_MAX_SIZES 16
+/* A timed repetition of a row whose call takes less lasts at least this
+ * long: the calls run back to back (measure.c). */
+#define BENCH_REP_MS 2.0
+#define BENCH_MAX_CALLS 200
 
 /* The shape of one case.  What m, n and k mean depends on the op (the
  * man page has the table); unused ones are 1.  batch > 1 only for
@@ -94,7 +98,8 @@ typedef struct bdev {
 
 /* The measured ceilings: the three of the kernels, and the host<->device
  * link from page-locked memory (GPU backends only). */
-enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_ADDMIN_I32, PK_ADDMIN_I16X2, PK_N };
+enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_ADDMIN_I32, PK_ADDMIN_I16X2, PK_READ,
+       PK_N };
 
 typedef struct bbackend {
     char name[256];           /* as given; after opening, the backend's own name */
@@ -130,7 +135,8 @@ typedef struct brow {
     int status;
     char msg[720];
     int reps;
-    double ms_med, ms_min, ms_max;    /* NaN unless measured */
+    int calls;                /* calls back to back in each timed repetition */
+    double ms_med, ms_min, ms_max;    /* NaN unless measured; per call */
     double xfer_in_ms, xfer_out_ms;   /* host clock, per backend/op/size, pageable buffers */
     double xfer_in_pin_ms, xfer_out_pin_ms;   /* the same from gpuk_host_alloc memory */
     /* derived (report_derive) */
@@ -218,6 +224,8 @@ int case_compute_bound(gpuk_op op);
 /* PK_FMA or PK_ADDMIN by op; i32 add+min rows take PK_ADDMIN_I32, and a
  * GPUK_VARIANT_PACKED16 rung PK_ADDMIN_I16X2 */
 int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags);
+/* PK_READ for an op that reads far more than it writes, else PK_COPY */
+int case_memory_peak(gpuk_op op);
 
 gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);

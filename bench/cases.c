@@ -83,6 +83,22 @@ int case_compute_bound(gpuk_op op)
     return o ? o->compute : 0;
 }
 
+/* The ops whose writes are a small part of their traffic (a row or a
+ * scalar out of a matrix in): their memory ceiling is the read rate. */
+int case_memory_peak(gpuk_op op)
+{
+    switch (op) {
+    case GPUK_OP_REDUCE:
+    case GPUK_OP_DOT:
+    case GPUK_OP_GEMV:
+    case GPUK_OP_MEANPOOL:
+    case GPUK_OP_SPMV:
+        return PK_READ;
+    default:
+        return PK_COPY;
+    }
+}
+
 int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags)
 {
     const opdef *o = find(op);

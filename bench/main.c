@@ -264,9 +264,9 @@ static void measure_peaks(bench *b, bbackend *be, const char *when)
     static const gpuk_peak kind[PK_N] = {GPUK_PEAK_COPY_GBS, GPUK_PEAK_FMA_GFLOPS,
                                          GPUK_PEAK_ADDMIN_GOPS, GPUK_PEAK_H2D_GBS,
                                          GPUK_PEAK_D2H_GBS, GPUK_PEAK_ADDMIN_I32_GOPS,
-                                         GPUK_PEAK_ADDMIN_I16X2_GOPS};
+                                         GPUK_PEAK_ADDMIN_I16X2_GOPS, GPUK_PEAK_READ_GBS};
     if (!b->conf.quiet)
-        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, fma, add+min, link, "
+        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, read, fma, add+min, link, "
                 "integer add+min)%s\n",
                 be->name, when);
     for (int k = 0; k < PK_N; k++) {

@@ -51,8 +51,14 @@ static void derive_one(bench *b, brow *r)
         r->gflops = r->flops / (r->ms_med * 1e6);
     r->gbps = r->bytes / (r->ms_med * 1e6);
 
-    int cpk = case_compute_peak(r->op, r->dtype, r->flags);
+    int cpk = case_compute_peak(r->op, r->dtype, r->flags), mpk = case_memory_peak(r->op);
     double peak = be->peak[cpk], bw = be->peak[PK_COPY];
+    /* a read-mostly op's ceiling is the larger of the two memory rates:
+     * on a GPU reads alone outrun a copy's mix; on a CPU whose cores
+     * limit their own load streams, a copy moves more bytes (reads plus
+     * writes) than a sum does, and so the copy rate bounds it */
+    if (mpk == PK_READ && !(be->peak[PK_READ] > bw))
+        mpk = PK_COPY;
     int compute = case_compute_bound(r->op);
     if (r->flops <= 0)
         compute = 0;
@@ -64,8 +70,8 @@ static void derive_one(bench *b, brow *r)
         r->ceiling = peak_name(cpk);
         r->pct = 100 * r->gflops / peak;
     } else {
-        r->ceiling = peak_name(PK_COPY);
-        r->pct = 100 * r->gbps / bw;
+        r->ceiling = peak_name(mpk);
+        r->pct = 100 * r->gbps / be->peak[mpk];
     }
 
     const brow *prev = NULL, *naive = NULL, *own = NULL, *best = NULL;
@@ -140,13 +146,13 @@ static void ratio(char *buf, size_t len, double v)
 static void peaks_table(bench *b, FILE *f, int md)
 {
     static const char *const head[] = {"backend",       "device",   "threads/SMs",
-                                       "copy GB/s",     "fma GFLOP/s",
+                                       "copy GB/s",     "read GB/s",     "fma GFLOP/s",
                                        "add+min Gop/s", "i32 add+min Gop/s",
                                        "i16x2 add+min Gop/s", "h2d GB/s", "d2h GB/s",
                                        "ridge fma (flop/B)"};
     btab t;
-    tab_init(&t, 11, head);
-    for (int i = 2; i < 11; i++)
+    tab_init(&t, 12, head);
+    for (int i = 2; i < 12; i++)
         t.right[i] = 1;
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
@@ -164,7 +170,7 @@ static void peaks_table(bench *b, FILE *f, int md)
         }
         fmt_num(ridge, sizeof ridge, be->peak[PK_FMA] / be->peak[PK_COPY], 3);
         const char *cells[] = {be->name,       be->info.device ? be->info.device : "", th,
-                               pk[PK_COPY],    pk[PK_FMA],  pk[PK_ADDMIN],
+                               pk[PK_COPY],    pk[PK_READ], pk[PK_FMA],  pk[PK_ADDMIN],
                                pk[PK_ADDMIN_I32], pk[PK_ADDMIN_I16X2],
                                pk[PK_H2D],     pk[PK_D2H],  ridge};
         tab_add(&t, cells);
@@ -172,7 +178,9 @@ static void peaks_table(bench *b, FILE *f, int md)
     tab_print(&t, f, md);
     tab_free(&t);
     fprintf(f, "%sh2d, d2h: one 256 MiB copy between page-locked host memory and the device, "
-            "the link's ceiling (n/a: the backend's memory is the host's); i32 and i16x2 "
+            "the link's ceiling (n/a: the backend's memory is the host's); read: a sum over "
+            "256 MiB (GPU) or 64 MiB (CPU); the larger of read and copy is the ceiling of reduce, "
+            "dot, gemv, meanpool and spmv, which read far more than they write; i32 and i16x2 "
             "add+min: the integer steps of i32 min-plus, i16x2 counting both 16-bit lanes "
             "(the ceiling of a packed16 rung; n/a: the backend has none)\n", md ? "\n" : "");
     for (int i = 0; i < b->n_be; i++)
@@ -209,9 +217,12 @@ static void header(bench *b, FILE *f, int md)
     fprintf(f, "%s\n", md ? "`" : "");
     fprintf(f,
             "%stiming: %s sizes, median of %d repetitions after %d warm-up run%s (both cut to "
-            "fit %g s a row), min-max beside it; results %s\n",
+            "fit %g s a row), min-max beside it, per call: a repetition of a row whose call "
+            "takes under %g ms runs calls back to back to fill that (calls_per_rep), so a GPU "
+            "row is the kernel's time in a stream of calls, its launch latency overlapped; "
+            "results %s\n",
             li, b->conf.quick ? "quick" : "full", b->conf.reps, b->conf.warmup,
-            b->conf.warmup == 1 ? "" : "s", b->conf.max_seconds,
+            b->conf.warmup == 1 ? "" : "s", b->conf.max_seconds, BENCH_REP_MS,
             b->conf.check ? "checked against the first rung that ran" : "not checked");
     for (int i = 0; i < b->n_be; i++) {
         bbackend *be = &b->be[i];
@@ -408,7 +419,7 @@ static void csv_report(bench *b, FILE *f)
     fputs("backend,op,variant,m,n,k,ms_median,ms_min,ms_max,gflops,gbps,pct_ceiling,"
           "batch,ceiling,intensity,x_prev,x_naive,own_vs_library,xfer_in_ms,xfer_out_ms,"
           "reps,flags,status,message,matrix,nnz,xfer_in_host_alloc_ms,xfer_out_host_alloc_ms,"
-          "dtype,class,chosen,chosen_by,auto_vs_best\n",
+          "dtype,class,chosen,chosen_by,auto_vs_best,calls_per_rep\n",
           f);
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *r = &b->rows[i];
@@ -446,6 +457,9 @@ static void csv_report(bench *b, FILE *f)
         fprintf(f, ",%s,%s,", r->chosen, r->chosen_by);
         if (!isnan(r->auto_vs_best))
             fprintf(f, "%.6g", r->auto_vs_best);
+        fputc(',', f);
+        if (r->calls > 0)
+            fprintf(f, "%d", r->calls);
         fputc('\n', f);
     }
 }
@@ -488,7 +502,8 @@ static void json_backend(FILE *f, const bbackend *be)
     json_kv(f, "h2d_gbs", be->peak[PK_H2D], ", ");
     json_kv(f, "d2h_gbs", be->peak[PK_D2H], ", ");
     json_kv(f, "addmin_i32_gops", be->peak[PK_ADDMIN_I32], ", ");
-    json_kv(f, "addmin_i16x2_gops", be->peak[PK_ADDMIN_I16X2], "");
+    json_kv(f, "addmin_i16x2_gops", be->peak[PK_ADDMIN_I16X2], ", ");
+    json_kv(f, "read_gbs", be->peak[PK_READ], "");
     fputs("}, \"ceiling_notes\": {", f);
     for (int k = 0; k < PK_N; k++) {
         fprintf(f, "%s\"%s\": ", k ? ", " : "", peak_name(k));
@@ -572,9 +587,9 @@ static void json_report(bench *b, FILE *f)
                 fputs("null,", f);
         }
         fputs("\n     ", f);
-        fprintf(f, "\"status\": \"%s\", \"reps\": %d, ",
+        fprintf(f, "\"status\": \"%s\", \"reps\": %d, \"calls_per_rep\": %d, ",
                 r->status == ROW_OK ? "ok" : r->status == ROW_SKIPPED ? "skipped" : "failed",
-                r->reps);
+                r->reps, r->calls);
         json_kv(f, "ms_median", r->ms_med, ", ");
         json_kv(f, "ms_min", r->ms_min, ", ");
         json_kv(f, "ms_max", r->ms_max, ",\n     ");

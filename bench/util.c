@@ -202,14 +202,14 @@ int list_has(const char *list, const char *word)
 const char *peak_name(int pk)
 {
     static const char *const name[PK_N] = {"copy", "fma", "addmin", "h2d", "d2h",
-                                                   "addmin_i32", "addmin_i16x2"};
+                                                   "addmin_i32", "addmin_i16x2", "read"};
     return pk >= 0 && pk < PK_N ? name[pk] : "?";
 }
 
 const char *peak_unit(int pk)
 {
     static const char *const unit[PK_N] = {"GB/s", "GFLOP/s", "Gop/s", "GB/s", "GB/s",
-                                                   "Gop/s", "Gop/s"};
+                                                   "Gop/s", "Gop/s", "GB/s"};
     return pk >= 0 && pk < PK_N ? unit[pk] : "";
 }
 

@@ -347,9 +347,12 @@ typedef enum gpuk_peak {
     GPUK_PEAK_D2H_GBS = 5,       /* device to host copy into page-locked memory, GB/s */
     /* after 0.2: */
     GPUK_PEAK_ADDMIN_I32_GOPS = 6,   /* add+min on 32-bit integers, Gop/s (2 per step) */
-    GPUK_PEAK_ADDMIN_I16X2_GOPS = 7  /* add+min on pairs of 16-bit lanes in one instruction,
+    GPUK_PEAK_ADDMIN_I16X2_GOPS = 7, /* add+min on pairs of 16-bit lanes in one instruction,
                                         Gop/s (2 per lane-step, so 4 per instruction): the
                                         ceiling of a GPUK_VARIANT_PACKED16 rung */
+    GPUK_PEAK_READ_GBS = 8           /* device read bandwidth, GB/s of bytes read (a sum
+                                        over a buffer larger than any cache): the ceiling of
+                                        ops that read far more than they write */
 } gpuk_peak;
 
 /* GPUK_ERR_UNSUPPORTED if the backend has no micro-kernel for it. */

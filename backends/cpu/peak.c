@@ -10,6 +10,10 @@
  *            to cover the FMA latency on two pipes (2 flops per lane)
  *   add+min  24 independent chains x = min(x + y, z), 2 ops per lane-step:
  *            the inner step of min-plus
+ *   read     a sum over 64 MiB through reduce's simd rung, a slice per
+ *            thread, bytes read per second (the best of 5): with copy, the
+ *            ceiling of reduce, dot, gemv and the other ops that read far
+ *            more than they write
  *   add+min i32  the same on 32-bit integers (vpaddd + vpminsd): the
  *            inner step of i32 min-plus.  There is no 16-bit rung on this
  *            backend, so no i16x2 ceiling either.
@@ -114,6 +118,46 @@ static gpuk_status peak_copy(gpuk_bctx *b, double *value)
     (void)sink;
     free(src);
     free(dst);
+    *value = best;
+    return GPUK_OK;
+}
+
+/* ---- read bandwidth ---- */
+
+/* The sum of 64 MiB through reduce's simd rung (vector accumulators, a
+ * slice per thread), as the copy figure goes through copy's rung. */
+static float read_sum(gpuk_bctx *b, const float *x, size_t n)
+{
+    float s = 0.0f;
+    cpu_reduce_rows(b, x, 1, (int64_t)n, 1, &s, 0);
+    return s;
+}
+
+static gpuk_status peak_read(gpuk_bctx *b, double *value)
+{
+    const size_t n = (size_t)16 << 20; /* floats: 64 MiB */
+    float *src = cpu_scratch(b, n * sizeof(float), "the read peak");
+    if (!src)
+        return GPUK_ERR_NO_MEMORY;
+    int nt = b->nthreads;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (size_t i = 0; i < n; i++)
+        src[i] = (float)(i & 1023);
+    volatile float sink = read_sum(b, src, n);
+    double t0 = now_s();
+    sink += read_sum(b, src, n);
+    int calls = peak_repeats(now_s() - t0);
+    double best = 0.0;
+    for (int rep = 0; rep < 5; rep++) {
+        t0 = now_s();
+        for (int c = 0; c < calls; c++)
+            sink += read_sum(b, src, n);
+        double gbs = (double)n * sizeof(float) * calls / (now_s() - t0) * 1e-9;
+        if (gbs > best)
+            best = gbs;
+    }
+    (void)sink;
+    free(src);
     *value = best;
     return GPUK_OK;
 }
@@ -288,6 +332,8 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_chains(b, 1, value);
     case GPUK_PEAK_ADDMIN_I32_GOPS:
         return peak_chains(b, 2, value);
+    case GPUK_PEAK_READ_GBS:
+        return peak_read(b, value);
     case GPUK_PEAK_H2D_GBS:
     case GPUK_PEAK_D2H_GBS:
         break;   /* the host's memory is this backend's: there is no link to measure */

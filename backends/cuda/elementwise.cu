@@ -42,7 +42,11 @@ __global__ void ew_coalesced(F f, const float *x, const float *y, float *out, in
 
 /* 2. float4: four floats per load and store instruction, a quarter of the
  * memory instructions for the same bytes.  head floats (0..3) come before
- * the first 16-byte boundary, nv float4 follow, then the tail. */
+ * the first 16-byte boundary, nv float4 follow, then the tail.  Each pass
+ * of the loop issues the loads of two float4 a step apart before either
+ * store: 64 bytes in flight a thread instead of 32 (a binary op: 32 and 16
+ * an input), which HBM's latency needs to reach its rate (bench/NOTES.md,
+ * "Memory-bound ops at 4096^2"). */
 template <bool BINARY, class F>
 __global__ void ew_float4(F f, const float *x, const float *y, float *out, int64_t n, int head)
 {
@@ -52,15 +56,23 @@ __global__ void ew_float4(F f, const float *x, const float *y, float *out, int64
     const float4 *x4 = (const float4 *)(x + head);
     const float4 *y4 = (const float4 *)(BINARY ? y + head : x + head);
     float4 *o4 = (float4 *)(out + head);
-    for (int64_t v = tid; v < nv; v += step) {
-        float4 a = x4[v], c;
-        float4 b = BINARY ? y4[v] : a;
+    auto apply = [&](float4 a, float4 b) {
+        float4 c;
         c.x = f(a.x, b.x);
         c.y = f(a.y, b.y);
         c.z = f(a.z, b.z);
         c.w = f(a.w, b.w);
-        o4[v] = c;
+        return c;
+    };
+    int64_t v = tid;
+    for (; v + step < nv; v += 2 * step) {
+        float4 a0 = x4[v], a1 = x4[v + step];
+        float4 b0 = BINARY ? y4[v] : a0, b1 = BINARY ? y4[v + step] : a1;
+        o4[v] = apply(a0, b0);
+        o4[v + step] = apply(a1, b1);
     }
+    if (v < nv)
+        o4[v] = apply(x4[v], BINARY ? y4[v] : x4[v]);
     int64_t tail0 = head + nv * 4;
     if (tid < head)
         out[tid] = f(x[tid], BINARY ? y[tid] : 0.0f);
@@ -79,6 +91,20 @@ __global__ void bias_relu_coalesced(const float *x, const float *bias, float *ou
     }
 }
 
+/* relu(a + c) on four lanes; a NaN sum stays NaN (NaN < 0 is false) */
+__device__ __forceinline__ float4 bias_relu4(float4 a, float4 c)
+{
+    c.x = a.x + c.x;
+    c.y = a.y + c.y;
+    c.z = a.z + c.z;
+    c.w = a.w + c.w;
+    c.x = c.x < 0.0f ? 0.0f : c.x;
+    c.y = c.y < 0.0f ? 0.0f : c.y;
+    c.z = c.z < 0.0f ? 0.0f : c.z;
+    c.w = c.w < 0.0f ? 0.0f : c.w;
+    return c;
+}
+
 /* 2. float4 when every row starts on a 16-byte boundary (n % 4 == 0 and
  * x, out, bias aligned): each float4 lies in one row and matches a float4
  * of bias. */
@@ -86,17 +112,15 @@ __global__ void bias_relu_float4(const float4 *x, const float4 *bias, float4 *ou
                                  int64_t n4)
 {
     int64_t total = rows * n4, step = (int64_t)gridDim.x * NT;
-    for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step) {
-        float4 a = x[i], c = bias[i % n4];
-        c.x = a.x + c.x;
-        c.y = a.y + c.y;
-        c.z = a.z + c.z;
-        c.w = a.w + c.w;
-        c.x = c.x < 0.0f ? 0.0f : c.x;
-        c.y = c.y < 0.0f ? 0.0f : c.y;
-        c.z = c.z < 0.0f ? 0.0f : c.z;
-        c.w = c.w < 0.0f ? 0.0f : c.w;
-        out[i] = c;
+    /* two float4 of x in flight a pass, as ew_float4 */
+    int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x;
+    for (; i < total; i += 2 * step) {
+        bool two = i + step < total;
+        float4 a0 = x[i], a1 = two ? x[i + step] : a0;
+        float4 c0 = bias[i % n4], c1 = two ? bias[(i + step) % n4] : c0;
+        out[i] = bias_relu4(a0, c0);
+        if (two)
+            out[i + step] = bias_relu4(a1, c1);
     }
 }
 

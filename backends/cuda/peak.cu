@@ -16,7 +16,12 @@
  *           one VIADDMNMX on sm_90, an add and a min elsewhere), 2 ops a
  *           step: the ceiling of i32 min-plus;
  *   ADDMIN_I16X2  the same on two 16-bit lanes (__viaddmin_s16x2), 4 ops an
- *           instruction: the ceiling of a GPUK_KF_PACKED16 rung.
+ *           instruction: the ceiling of a GPUK_KF_PACKED16 rung;
+ *   READ    read bandwidth, GB/s of bytes read: a float4 grid-stride sum
+ *           of 256 MiB, one float written a thread (reduce's own access).
+ * Each timing covers 4 launches back to back, so one launch's latency
+ * from an idle device (some 5 us) is not charged to a 130 us copy: the
+ * bench times a short op's calls the same way (bench/measure.c).
  * A ceiling a rung exceeds is a wrong ceiling (doc/design.md, "Ceilings"):
  * each is the best way this backend knows to reach the hardware's rate,
  * the median of 5 timed runs after a warm-up, on the context's stream with
@@ -33,6 +38,26 @@ __global__ void peak_copy(const float4 *src, float4 *dst, int64_t n4)
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n4; i += step)
         dst[i] = src[i];
+}
+
+/* READ: each thread sums its share of float4 loads and writes one float;
+ * four loads a step apart in flight before any add (64 bytes a thread). */
+__device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+__global__ void peak_read(const float4 *src, float *out, int64_t n4)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (; i + 3 * step < n4; i += 4 * step) {
+        float4 a = src[i], b = src[i + step], c = src[i + 2 * step], d = src[i + 3 * step];
+        s0 += sum4(a);
+        s1 += sum4(b);
+        s2 += sum4(c);
+        s3 += sum4(d);
+    }
+    for (; i < n4; i += step)
+        s0 += sum4(src[i]);
+    out[(int64_t)blockIdx.x * blockDim.x + threadIdx.x] = (s0 + s1) + (s2 + s3);
 }
 
 /* The shared rows cycle through 64 entries so the compiler cannot keep the
@@ -124,7 +149,9 @@ __global__ void __launch_bounds__(NT) peak_chains_int(int *out, int y, int z)
     out[(int64_t)blockIdx.x * NT + threadIdx.x] = (int)sum;
 }
 
-/* Median of 5 timed runs of launch() after one warm-up, in ms. */
+/* Median of 5 timed runs of launch() after one warm-up, in ms a launch;
+ * each run is PEAK_CALLS launches back to back. */
+constexpr int PEAK_CALLS = 4;
 template <class Launch>
 gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *ms)
 {
@@ -140,7 +167,8 @@ gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *m
     }
     for (int i = 0; e == cudaSuccess && st == GPUK_OK && i < 5; i++) {
         e = cudaEventRecord(e0, b->stream);
-        launch();
+        for (int c = 0; c < PEAK_CALLS; c++)
+            launch();
         st = gkc_launched(b, "peak", what);
         if (e == cudaSuccess && st == GPUK_OK)
             e = cudaEventRecord(e1, b->stream);
@@ -163,7 +191,7 @@ gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *m
             t[j] = t[j - 1];
             t[j - 1] = x;
         }
-    *ms = t[2];
+    *ms = t[2] / PEAK_CALLS;
     return GPUK_OK;
 }
 
@@ -202,6 +230,35 @@ gpuk_status peak_copy_gbs(gpuk_bctx *b, double *value)
         cudaFree(dst);
     if (e != cudaSuccess)
         return gkc_cuda_error(b, e, "peak/copy");
+    return st;
+}
+
+gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *src = NULL;
+    cudaError_t e = cudaMalloc(&src, bytes);
+    gpuk_status st = GPUK_OK;
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(src, 0, bytes, b->stream);
+    if (e == cudaSuccess) {
+        int64_t n4 = (int64_t)(bytes / 16);
+        unsigned g = gkc_blocks(n4, NT, gkc_grid_cap(b));
+        void *out = NULL;
+        st = gkc_scratch(b, GKC_SLOT_WORK, (size_t)g * NT * sizeof(float), &out);
+        cudaStream_t s = b->stream;
+        double ms = 0.0;
+        if (st == GPUK_OK)
+            st = time_median(b, "read", [&] {
+                peak_read<<<g, NT, 0, s>>>((const float4 *)src, (float *)out, n4);
+            }, &ms);
+        if (st == GPUK_OK)
+            *value = (double)bytes / (ms * 1.0e6);
+    }
+    if (src)
+        cudaFree(src);
+    if (e != cudaSuccess)
+        return gkc_cuda_error(b, e, "peak/read");
     return st;
 }
 
@@ -268,6 +325,8 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_int_rate<false>(b, value);
     case GPUK_PEAK_ADDMIN_I16X2_GOPS:
         return peak_int_rate<true>(b, value);
+    case GPUK_PEAK_READ_GBS:
+        return peak_read_gbs(b, value);
     }
     return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "peak: unknown ceiling %d", (int)kind);
 }

@@ -109,13 +109,15 @@ __global__ void softmax_online(const float *x, float *out, int64_t rows, int64_t
     }
 }
 
-/* softmax, one_pass: the row is read once into registers (up to ONE_MAX
- * floats a thread: rows of up to 8192), then max, sum and the writes work
- * from registers: one read and one write per element, the least there is.
+/* softmax, one_pass: the row is read once into registers (ONE_MAX floats
+ * a thread: rows of up to 8192), then max, sum and the writes work from
+ * registers: one read and one write per element, the least there is.
  * Rows whose starts are 16-byte aligned load and store float4; longer rows
- * take the online kernel. */
-constexpr int ONE_MAX = 32;
-template <bool VEC>
+ * take the online kernel.  The registers a thread holds are sized to the
+ * row (8, 16 or 32 floats): a 4096-long row in 32 would leave half of them
+ * padding, spend expf on it, and fit half as many blocks on an SM to hide
+ * each row's load-reduce-store latency behind the others'. */
+template <bool VEC, int ONE_MAX>
 __global__ void __launch_bounds__(NT) softmax_one_pass(const float *x, float *out, int64_t rows,
                                                        int64_t n)
 {
@@ -254,15 +256,24 @@ GKC_KERNEL(gkc_softmax_one_pass)
     const float *x = (const float *)args->in[0].data;
     float *out = (float *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    if (n > (int64_t)ONE_MAX * NT)
+    if (n > (int64_t)32 * NT)
         return gkc_softmax_online(b, args);
     GKC_TRY(gkc_enter(b));
     bool vec = n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(out);
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
-    if (vec)
-        softmax_one_pass<true><<<g, NT, 0, b->stream>>>(x, out, rows, n);
+    cudaStream_t s = b->stream;
+    if (vec && n <= 8 * NT)
+        softmax_one_pass<true, 8><<<g, NT, 0, s>>>(x, out, rows, n);
+    else if (vec && n <= 16 * NT)
+        softmax_one_pass<true, 16><<<g, NT, 0, s>>>(x, out, rows, n);
+    else if (vec)
+        softmax_one_pass<true, 32><<<g, NT, 0, s>>>(x, out, rows, n);
+    else if (n <= 8 * NT)
+        softmax_one_pass<false, 8><<<g, NT, 0, s>>>(x, out, rows, n);
+    else if (n <= 16 * NT)
+        softmax_one_pass<false, 16><<<g, NT, 0, s>>>(x, out, rows, n);
     else
-        softmax_one_pass<false><<<g, NT, 0, b->stream>>>(x, out, rows, n);
+        softmax_one_pass<false, 32><<<g, NT, 0, s>>>(x, out, rows, n);
     GKC_LAUNCHED(b, "softmax", "one_pass");
     return GPUK_OK;
 }

@@ -37,7 +37,10 @@ static int b_softmax(oc_case *c, int i, uint64_t *g)
         { 2, 7, 33, 0, 0, -100 },
         /* aligned rows, and rows longer than a one-pass kernel keeps on chip */
         { 2, 64, 256, 0, 0, 0 }, { 2, 3, 8200, 0, 0, 0 }, { 2, 2, 8200, 0, 0, 0 },
-        { 2, 4, 8192, 0, 1, 0 } };
+        { 2, 4, 8192, 0, 1, 0 },
+        /* the one-pass register sizes of 16 and 32 floats a thread, float4
+         * (even: dense) and scalar (odd: offset by one) */
+        { 2, 5, 4096, 0, 0, 0 }, { 2, 3, 3000, 0, 0, 0 }, { 2, 2, 6000, 0, 0, 0 } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
