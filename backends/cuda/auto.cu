@@ -10,11 +10,14 @@
  * say: small problems do not fill 132 SMs with the big tiles of the
  * DEFAULT rungs, so smaller tiles win there (min-plus at 256^2: tiled is
  * 4x faster than pipelined; at 1024^2 regtile_4x4 1.5x; matmul at 256^3:
- * tiled 1.5x faster than cuBLAS); softmax's block_row beats one_pass on
- * 1024-long rows; the hand-written SpMV rungs beat cuSPARSE (adaptive 1.4x
- * on the smallest matrix, stream 1.02-1.22x from 4M nonzeros on, the
- * power-law matrices included); a warp per output (warp_shuffle) is the
+ * tiled 1.5x faster than cuBLAS); the hand-written SpMV rungs beat
+ * cuSPARSE (adaptive 1.4x on the smallest matrix, stream 1.02-1.22x from
+ * 4M nonzeros on, the power-law matrices included); a warp per output (warp_shuffle) is the
  * fastest reduction along contiguous rows of 1024 to 8192 outputs.
+ * Two rules of that first set went when the run of 2026-11-24 (back-to-back
+ * timing, bench/results/nvidia-h200-2026-11-24.md) found the DEFAULT rung
+ * ahead: cuBLAS over warptile_wide at 1024^3 (by 8%), and one_pass, now
+ * sized to the row, over block_row on 1024-long rows (by 13%).
  *
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
@@ -37,11 +40,9 @@ typedef struct gkc_rule {
 /* bench/auto-rules.py, "cuda on nvidia-h200" */
 static const gkc_rule rules[] = {
     {GPUK_OP_MATMUL, 0, 27, "tiled"},               /* 256^3: cublas 1.47x slower */
-    {GPUK_OP_MATMUL, 28, 31, "warptile_wide"},      /* 1024^3: cublas 1.03x */
     {GPUK_OP_BATCHED_MATMUL, 0, 25, "tiled"},       /* 64^3 b16: cublas 1.75x */
     {GPUK_OP_MINPLUS, 0, 18, "tiled"},              /* 256^2: pipelined 3.96x */
     {GPUK_OP_MINPLUS, 19, 21, "regtile_4x4"},       /* 1024^2: pipelined 1.50x */
-    {GPUK_OP_SOFTMAX, 0, 33, "block_row"},          /* 1024x1024: one_pass 1.37x */
     {GPUK_OP_SPMV, 0, 25, "adaptive"},              /* 262144 rows x 16: cusparse 1.40x */
     {GPUK_OP_SPMV, 26, ANY_HI, "stream"},           /* 4M x 16, power-law: cusparse 1.02-1.22x */
 };

@@ -40,24 +40,26 @@ __global__ void peak_copy(const float4 *src, float4 *dst, int64_t n4)
         dst[i] = src[i];
 }
 
-/* READ: each thread sums its share of float4 loads and writes one float;
- * four loads a step apart in flight before any add (64 bytes a thread). */
+/* READ: a block sums one contiguous chunk of READ_CHUNK float4 (64 KiB,
+ * as reduce's rungs read a row), its threads' loads coalesced, four in
+ * flight a thread before any add; one float written a thread.  A
+ * grid-stride sweep over the whole buffer read 4% slower: every wave of
+ * loads then touches a fresh DRAM row in each of many places. */
+constexpr int READ_CHUNK = 4096;
 __device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
-__global__ void peak_read(const float4 *src, float *out, int64_t n4)
+__global__ void __launch_bounds__(NT) peak_read(const float4 *src, float *out)
 {
-    int64_t step = (int64_t)gridDim.x * blockDim.x;
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const float4 *c = src + (int64_t)blockIdx.x * READ_CHUNK;
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-    for (; i + 3 * step < n4; i += 4 * step) {
-        float4 a = src[i], b = src[i + step], c = src[i + 2 * step], d = src[i + 3 * step];
+#pragma unroll
+    for (int i = threadIdx.x; i < READ_CHUNK; i += 4 * NT) {
+        float4 a = c[i], b = c[i + NT], d = c[i + 2 * NT], e = c[i + 3 * NT];
         s0 += sum4(a);
         s1 += sum4(b);
-        s2 += sum4(c);
-        s3 += sum4(d);
+        s2 += sum4(d);
+        s3 += sum4(e);
     }
-    for (; i < n4; i += step)
-        s0 += sum4(src[i]);
-    out[(int64_t)blockIdx.x * blockDim.x + threadIdx.x] = (s0 + s1) + (s2 + s3);
+    out[(int64_t)blockIdx.x * NT + threadIdx.x] = (s0 + s1) + (s2 + s3);
 }
 
 /* The shared rows cycle through 64 entries so the compiler cannot keep the
@@ -242,15 +244,14 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
     if (e == cudaSuccess)
         e = cudaMemsetAsync(src, 0, bytes, b->stream);
     if (e == cudaSuccess) {
-        int64_t n4 = (int64_t)(bytes / 16);
-        unsigned g = gkc_blocks(n4, NT, gkc_grid_cap(b));
+        unsigned g = (unsigned)(bytes / 16 / READ_CHUNK);   /* 256 MiB: 4096 chunks */
         void *out = NULL;
         st = gkc_scratch(b, GKC_SLOT_WORK, (size_t)g * NT * sizeof(float), &out);
         cudaStream_t s = b->stream;
         double ms = 0.0;
         if (st == GPUK_OK)
             st = time_median(b, "read", [&] {
-                peak_read<<<g, NT, 0, s>>>((const float4 *)src, (float *)out, n4);
+                peak_read<<<g, NT, 0, s>>>((const float4 *)src, (float *)out);
             }, &ms);
         if (st == GPUK_OK)
             *value = (double)bytes / (ms * 1.0e6);
