@@ -150,16 +150,6 @@ static inline unsigned gkc_blocks(int64_t n, int64_t per_block, int64_t cap)
     return (unsigned)g;
 }
 
-/* One wave of nt-thread blocks at full occupancy (2048 threads an SM on
- * sm_80 and sm_90): a grid-stride kernel of light blocks then runs as one
- * wave, every thread the same share, and pays the start and drain of one
- * wave instead of four (bench/NOTES.md, "Memory-bound ops at 4096^2"). */
-static inline int64_t gkc_one_wave(const gpuk_bctx *b, int nt)
-{
-    int sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
-    return (int64_t)sms * (2048 / nt);
-}
-
 /* A cap for grid-stride kernels: enough blocks to fill every SM several times. */
 static inline int64_t gkc_grid_cap(const gpuk_bctx *b)
 {

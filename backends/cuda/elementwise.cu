@@ -137,7 +137,7 @@ gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const cha
         int64_t head = ((16 - off) % 16) / 4;
         if (head > n)
             head = n;
-        unsigned g = gkc_blocks((n - head) / 4 + 4, NT, gkc_one_wave(b, NT));
+        unsigned g = gkc_blocks((n - head) / 4 + 4, NT, gkc_grid_cap(b));
         ew_float4<BINARY><<<g, NT, 0, b->stream>>>(f, x, y, out, n, (int)head);
         GKC_LAUNCHED(b, op, "float4");
         return GPUK_OK;
@@ -156,7 +156,7 @@ gpuk_status run_bias_relu(gpuk_bctx *b, const gpuk_args *args, bool vec)
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
     if (vec && n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(bias) && gkc_aligned16(out)) {
         int64_t n4 = n / 4;
-        bias_relu_float4<<<gkc_blocks(rows * n4, NT, gkc_one_wave(b, NT)), NT, 0, b->stream>>>(
+        bias_relu_float4<<<gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
             (const float4 *)x, (const float4 *)bias, (float4 *)out, rows, n4);
         GKC_LAUNCHED(b, "bias_relu", "float4");
         return GPUK_OK;
