@@ -25,6 +25,12 @@ tests_t_faults_SOURCES = tests/t_faults.c tests/t_faults_alloc.c tests/t_faults_
 tests_t_faults_LDFLAGS = -export-dynamic
 tests_t_faults_LDADD = $(TEST_LIBS)
 tests_t_gpu_faults_LDADD = $(TEST_LIBS)
+# t_gpu_faults fills the device until an allocation fails, and a CUDA test
+# running beside it (make -j check) would fail the same way: it runs after
+# every other test, alone.  (The target is a variable so that automake adds
+# these prerequisites to its own rule instead of replacing the rule.)
+gk_gpu_faults_log = tests/t_gpu_faults.log
+$(gk_gpu_faults_log): $(filter-out $(gk_gpu_faults_log),$(TEST_LOGS))
 tests_t_threads_CFLAGS = $(AM_CFLAGS) $(PTHREAD_LIBS)
 tests_t_threads_LDADD = $(TEST_LIBS) $(PTHREAD_LIBS)
 # the fuzz harness (in the test library), built by the normal compiler,
