@@ -9,12 +9,7 @@
 
 builddir=${GPUK_TEST_BUILDDIR:-.}
 bench=$builddir/bench/gpuk-bench
-n=0
-failed=0
-ok() {
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+. "${GPUK_TEST_SRCDIR:-$(dirname "$0")/../tests}/tap-lib.sh"
 if [ ! -x "$bench" ]; then
     echo "1..0 # SKIP $bench was not built"
     exit 0
@@ -35,5 +30,4 @@ done
 ok $? "i16x2 and the link are n/a on the cpu ($6, $7, $8)"
 echo "$header" | grep -q "read GB/s"
 ok $? "the table has a read column"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -14,18 +14,7 @@ builddir=${GPUK_TEST_BUILDDIR:-.}
 tune=$builddir/bench/gpuk-tune
 bench=$builddir/bench/gpuk-bench
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-diag() { sed 's/^/# /' "$@"; }
+. "${GPUK_TEST_SRCDIR:-$(dirname "$0")/../tests}/tap-lib.sh"
 
 if [ ! -x "$tune" ] || [ ! -x "$bench" ]; then
     echo "1..0 # SKIP $tune or $bench was not built"
@@ -101,5 +90,4 @@ rc=$?
 ok $rc "on another thread count the file is ignored, saying why"
 [ $rc -eq 0 ] || diag "$tmp/err"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done
