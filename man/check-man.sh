@@ -20,24 +20,7 @@ header=$top/include/gpuk.h
 headers=$header
 [ -f "$top/include/gpuk/mpi.h" ] && headers="$headers $top/include/gpuk/mpi.h"
 
-n=0
-failed=0
-ok() {        # ok COND-STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-skip() {      # skip DESCRIPTION REASON
-    n=$((n + 1))
-    echo "ok $n - $1 # SKIP $2"
-}
-diag() {      # diag FILE: each line of FILE as a TAP diagnostic
-    sed 's/^/# /' "$1"
-}
+. "$top/tests/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
@@ -182,5 +165,4 @@ while read -r f; do
     diag "$tmp/lint"
 done < "$tmp/pages"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done

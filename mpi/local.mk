@@ -76,5 +76,5 @@ else
 EXTRA_DIST += include/gpuk/mpi.h
 endif
 
-EXTRA_DIST += mpi/mpirun-test.sh mpi/gpuk-dist-bench-combine.sh mpi/test-dist-bench.sh \
+EXTRA_DIST += mpi/mpirun-test.sh mpi/launcher.sh mpi/gpuk-dist-bench-combine.sh mpi/test-dist-bench.sh \
 	examples/apsp/test-apsp.sh gpuk-mpi.pc.in doc/distributed.md

@@ -37,17 +37,10 @@ if [ ! -x "$exe" ]; then
     echo "1..0 # SKIP $exe was not built"
     exit 0
 fi
-launcher=${MPIEXEC:-mpiexec}
-set -- $launcher
-if ! command -v "$1" > /dev/null 2>&1; then
+. "$(dirname "$0")/launcher.sh"
+if [ $have_launcher = no ]; then
     echo "1..0 # SKIP no MPI launcher ($launcher): set MPIEXEC"
     exit 0
-fi
-
-flags=$MPIEXEC_FLAGS
-if [ -z "$flags" ] && "$1" --version 2>&1 | grep -qi -e 'open mpi' -e 'openrte' -e 'prrte'; then
-    flags=--oversubscribe
-    [ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
 fi
 
 timeout=

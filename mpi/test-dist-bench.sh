@@ -13,33 +13,16 @@ srcdir=$(cd "$(dirname "$0")/.." && pwd)
 bench=$builddir/mpi/gpuk-dist-bench
 combine=$srcdir/mpi/gpuk-dist-bench-combine.sh
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-diag() { sed 's/^/# /' "$@"; }
+. "${GPUK_TEST_SRCDIR:-$srcdir/tests}/tap-lib.sh"
 
 if [ ! -x "$bench" ]; then
     echo "1..0 # SKIP $bench was not built"
     exit 0
 fi
-launcher=${MPIEXEC:-mpiexec}
-set -- $launcher
-if ! command -v "$1" > /dev/null 2>&1; then
+. "$srcdir/mpi/launcher.sh"
+if [ $have_launcher = no ]; then
     echo "1..0 # SKIP no MPI launcher ($launcher): set MPIEXEC"
     exit 0
-fi
-flags=$MPIEXEC_FLAGS
-if [ -z "$flags" ] && "$1" --version 2>&1 | grep -qi -e 'open mpi' -e 'openrte' -e 'prrte'; then
-    flags=--oversubscribe
-    [ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dist-bench.XXXXXX") || exit 1
@@ -78,5 +61,4 @@ $launcher $flags -n 1 "$bench" --op nonsense > "$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q "matmul, minplus or both" "$tmp/out"
 ok $? "--op nonsense fails with a message"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done

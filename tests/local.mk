@@ -108,6 +108,8 @@ tests_t_interop_cuda_LDADD = $(TEST_LIBS)
 # DLPack with NumPy both ways, through ctypes (skipped without NumPy)
 TESTS += tests/t_dlpack_numpy.sh
 EXTRA_DIST += tests/t_dlpack_numpy.sh tests/t_dlpack_numpy.py
+# the shell tests' TAP helpers (ok, skip, diag, tap_done), sourced by every .sh test
+EXTRA_DIST += tests/tap-lib.sh
 
 # reliability: bad-input catalogue, faults, threads, fuzzing (see that file)
 include tests/reliability.mk

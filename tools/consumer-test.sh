@@ -54,19 +54,7 @@ CC=${CC:-cc}
 CXX=${CXX:-c++}
 MAKE=${MAKE:-make}
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-diag() { sed 's/^/# /' "$@"; }
+. "$(dirname "$0")/../tests/tap-lib.sh"
 bail() { echo "Bail out! $*"; exit 1; }
 
 if [ ! -f "$builddir/Makefile" ] || [ ! -f "$builddir/gpuk.pc" ]; then
@@ -326,5 +314,4 @@ if [ $mode = staged ]; then
     [ -z "$left" ] || echo "$left" | sed "s|^$root|# left: |"
 fi
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done

@@ -12,33 +12,13 @@
 builddir=${GPUK_TEST_BUILDDIR:-.}
 apsp=$builddir/examples/apsp/apsp
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-diag() { sed 's/^/# /' "$@"; }
+. "${GPUK_TEST_SRCDIR:-$(dirname "$0")/../../tests}/tap-lib.sh"
 
 if [ ! -x "$apsp" ]; then
     echo "1..0 # SKIP $apsp was not built (it needs the MPI build)"
     exit 0
 fi
-launcher=${MPIEXEC:-mpiexec}
-set -- $launcher
-have_launcher=yes
-command -v "$1" > /dev/null 2>&1 || have_launcher=no
-flags=$MPIEXEC_FLAGS
-if [ $have_launcher = yes ] && [ -z "$flags" ] &&
-        "$1" --version 2>&1 | grep -qi -e 'open mpi' -e 'openrte' -e 'prrte'; then
-    flags=--oversubscribe
-    [ "$(id -u)" = 0 ] && flags="$flags --allow-run-as-root"
-fi
+. "$(dirname "$0")/../../mpi/launcher.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apsp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
@@ -146,5 +126,4 @@ ok $? "a file that does not exist: exit 2, names it"
 [ $? -eq 2 ] && grep -q "give one graph" "$tmp/out"
 ok $? "two graphs at once: exit 2 with the usage"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done

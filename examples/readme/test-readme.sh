@@ -16,22 +16,7 @@ readme=$top/README.md
 source=$top/examples/readme/matmul.c
 prog=$builddir/examples/readme/matmul
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-skip() {      # skip DESCRIPTION REASON
-    n=$((n + 1))
-    echo "ok $n - $1 # SKIP $2"
-}
-diag() { sed 's/^/# /' "$@"; }
+. "${GPUK_TEST_SRCDIR:-$top/tests}/tap-lib.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/readme.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
@@ -84,5 +69,4 @@ grep -q '^cpu backend,' "$tmp/out"
 ok $? "cpu backend: the output names the cpu backend"
 run "cuda backend" may-skip GPUK_BACKEND=cuda
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done

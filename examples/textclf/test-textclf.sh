@@ -11,18 +11,7 @@
 builddir=${GPUK_TEST_BUILDDIR:-.}
 tc=$builddir/examples/textclf/textclf
 
-n=0
-failed=0
-ok() {        # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-diag() { sed 's/^/# /' "$@"; }
+. "${GPUK_TEST_SRCDIR:-$(dirname "$0")/../../tests}/tap-lib.sh"
 
 if [ ! -x "$tc" ]; then
     echo "1..0 # SKIP $tc was not built"
@@ -124,5 +113,4 @@ else
     diag "$tmp/out"
 fi
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done
