@@ -177,12 +177,20 @@ static void peaks_table(bench *b, FILE *f, int md)
     }
     tab_print(&t, f, md);
     tab_free(&t);
+    char readers[256] = "";   /* the ops held to the read ceiling, from case_memory_peak */
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
+        if (case_memory_peak((gpuk_op)op) == PK_READ) {
+            size_t at = strlen(readers);
+            snprintf(readers + at, sizeof readers - at, "%s%s", at ? ", " : "",
+                     gpuk_op_name((gpuk_op)op));
+        }
     fprintf(f, "%sh2d, d2h: one 256 MiB copy between page-locked host memory and the device, "
             "the link's ceiling (n/a: the backend's memory is the host's); read: a sum over "
-            "256 MiB (GPU) or 64 MiB (CPU); the larger of read and copy is the ceiling of reduce, "
-            "dot, gemv, meanpool and spmv, which read far more than they write; i32 and i16x2 "
+            "256 MiB (GPU) or 64 MiB (CPU); the larger of read and copy is the ceiling of %s, "
+            "which read more than they write; i32 and i16x2 "
             "add+min: the integer steps of i32 min-plus, i16x2 counting both 16-bit lanes "
-            "(the ceiling of a packed16 rung; n/a: the backend has none)\n", md ? "\n" : "");
+            "(the ceiling of a packed16 rung; n/a: the backend has none)\n", md ? "\n" : "",
+            readers);
     for (int i = 0; i < b->n_be; i++)
         for (int k = 0; k < PK_N; k++)
             if (b->be[i].ctx && b->be[i].peak_note[k][0])

@@ -20,8 +20,10 @@
 #                  PyTorch and CuPy where the machine has them)
 #        dist      gpuk-dist-bench (MPI build): 1 GPU rank at n=16384 against one
 #                  context (--baseline), the CPU on 1 rank x 16 threads and 4 x 4 at
-#                  n=4096 (blocks of 512 and 1024, the same local rung on both
-#                  sides), and examples/apsp on a 16384-node grid; $DIST_ARGS passed on
+#                  n=4096 (blocks of 512 and 1024, or $DIST_BLOCKS; the same local
+#                  rung on both sides, min-plus regtile, matmul openblas and simd, or
+#                  $DIST_CPU_OPS as op:rung; the 4 ranks unbound and bound to 4 cores
+#                  each), and examples/apsp on a 16384-node grid; $DIST_ARGS passed on
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
 #                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
 #                  commit), built side by side and run alternately twice in this one
@@ -137,17 +139,20 @@ do_dist() {
   local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
   $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
   # the CPU: 1 x 16 against 4 x 4 threads, each op on one local rung on
-  # both sides (auto's choice depends on the thread count), two block sizes
-  local blk tag op
-  for blk in 512 1024; do
-    for op in minplus:regtile matmul:openblas; do
-      tag=${op%%:*}-b$blk
+  # both sides (auto's choice depends on the thread count), two block sizes;
+  # the 4 ranks unbound, and bound to 4 cores each
+  local blk tag op bound="--map-by slot:PE=4 --bind-to core"
+  for blk in ${DIST_BLOCKS:-512 1024}; do
+    for op in ${DIST_CPU_OPS:-minplus:regtile matmul:openblas matmul:simd}; do
+      tag=${op%%:*}-${op#*:}-b$blk
       $mpx -n 1 "$b" --backend cpu -n 4096 --block $blk --threads 16 --op ${op%%:*} \
         --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-1x16.txt" || rc=1
       $mpx -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 --op ${op%%:*} \
         --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4.txt" || rc=1
+      ${mpx% --bind-to none} $bound -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 \
+        --op ${op%%:*} --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4-bound.txt" || rc=1
       sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag-1x16.txt" \
-        "$d/cpu-$tag-4x4.txt" > "$d/cpu-$tag-combined.txt" || rc=1
+        "$d/cpu-$tag-4x4.txt" "$d/cpu-$tag-4x4-bound.txt" > "$d/cpu-$tag-combined.txt" || rc=1
     done
   done
   cat "$d"/gpu-1.txt "$d"/cpu-*-combined.txt

@@ -18,11 +18,13 @@
  *   ADDMIN_I16X2  the same on two 16-bit lanes (__viaddmin_s16x2), 4 ops an
  *           instruction: the ceiling of a GPUK_KF_PACKED16 rung;
  *   READ    read bandwidth, GB/s of bytes read: a sum of 256 MiB in
- *           contiguous chunks a block, with float4 loads and with 4-byte
- *           loads (reduce's own access), whichever is faster.
- * Each timing covers 4 launches back to back, so one launch's latency
- * from an idle device (some 5 us) is not charged to a 130 us copy: the
- * bench times a short op's calls the same way (bench/measure.c).
+ *           contiguous chunks a block, with float4 loads, with unrolled
+ *           4-byte loads, and with one 4-byte load in flight a thread
+ *           (reduce's smem_tree), whichever is fastest.
+ * Each timing covers launches back to back for some 2 ms, so one
+ * launch's latency from an idle device (some 5 us) is not charged to a
+ * 66 us read: the bench times a short op's calls the same way
+ * (bench/measure.c).
  * A ceiling a rung exceeds is a wrong ceiling (doc/design.md, "Ceilings"):
  * each is the best way this backend knows to reach the hardware's rate,
  * the median of 5 timed runs after a warm-up, on the context's stream with
@@ -75,6 +77,31 @@ __global__ void __launch_bounds__(NT) peak_read_scalar(const float *src, float *
     for (int i = threadIdx.x; i < READ_CHUNK1; i += NT)
         s += c[i];
     out[(int64_t)blockIdx.x * NT + threadIdx.x] = s;
+}
+
+/* Rows of READ_CHUNK1 floats, one a block, as reduce's smem_tree reads
+ * them: each thread's loads one after another in a plain loop (the row
+ * length is an argument, so nothing is unrolled), then a tree through
+ * shared memory.  On the H200 smem_tree read 268 MB from DRAM in 62-64 us
+ * (ncu: 0.3% L2 hits, so not a cache effect) where the two kernels above
+ * took 66: fewer loads in flight, issued in row order, read HBM faster
+ * (bench/NOTES.md, "The read ceiling").  The ceiling is the best of the
+ * three. */
+__global__ void __launch_bounds__(NT) peak_read_rows(const float *src, float *out, int len)
+{
+    __shared__ float sh[NT];
+    const float *x = src + (int64_t)blockIdx.x * len;
+    float s = 0.0f;
+    for (int l = threadIdx.x; l < len; l += NT)
+        s += x[l];
+    sh[threadIdx.x] = s;
+    for (int stride = NT / 2; stride > 0; stride /= 2) {
+        __syncthreads();
+        if (threadIdx.x < stride)
+            sh[threadIdx.x] += sh[threadIdx.x + stride];
+    }
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sh[0];
 }
 
 /* The shared rows cycle through 64 entries so the compiler cannot keep the
@@ -166,14 +193,20 @@ __global__ void __launch_bounds__(NT) peak_chains_int(int *out, int y, int z)
     out[(int64_t)blockIdx.x * NT + threadIdx.x] = (int)sum;
 }
 
-/* Median of 5 timed runs of launch() after one warm-up, in ms a launch;
- * each run is PEAK_CALLS launches back to back. */
-constexpr int PEAK_CALLS = 4;
+/* Median of 5 timed runs of launch() after one warm-up, in ms a launch.
+ * A run is as many launches back to back as fill PEAK_RUN_MS (at least
+ * PEAK_CALLS, at most PEAK_MAX_CALLS), sized from a first run of
+ * PEAK_CALLS: the bench times a short op's calls the same way
+ * (bench/measure.c, BENCH_REP_MS), and a ceiling timed with fewer calls
+ * carries more of the first launch's start-up than the rows it bounds. */
+constexpr int PEAK_CALLS = 4, PEAK_MAX_CALLS = 200;
+constexpr float PEAK_RUN_MS = 2.0f;
 template <class Launch>
 gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *ms)
 {
     cudaEvent_t e0 = NULL, e1 = NULL;
-    float t[5];
+    float t[6];
+    int calls = PEAK_CALLS;
     gpuk_status st = GPUK_OK;
     cudaError_t e = cudaEventCreate(&e0);
     if (e == cudaSuccess)
@@ -182,9 +215,9 @@ gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *m
         launch();
         st = gkc_launched(b, "peak", what);
     }
-    for (int i = 0; e == cudaSuccess && st == GPUK_OK && i < 5; i++) {
+    for (int i = 0; e == cudaSuccess && st == GPUK_OK && i < 6; i++) {
         e = cudaEventRecord(e0, b->stream);
-        for (int c = 0; c < PEAK_CALLS; c++)
+        for (int c = 0; c < calls; c++)
             launch();
         st = gkc_launched(b, "peak", what);
         if (e == cudaSuccess && st == GPUK_OK)
@@ -193,6 +226,13 @@ gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *m
             e = cudaEventSynchronize(e1);
         if (e == cudaSuccess && st == GPUK_OK)
             e = cudaEventElapsedTime(&t[i], e0, e1);
+        if (e == cudaSuccess && st == GPUK_OK) {
+            t[i] /= (float)calls;
+            if (i == 0 && t[0] > 0.0f && t[0] * calls < PEAK_RUN_MS) {
+                float want = PEAK_RUN_MS / t[0];
+                calls = want > PEAK_MAX_CALLS ? PEAK_MAX_CALLS : (int)want;
+            }
+        }
     }
     if (e0)
         cudaEventDestroy(e0);
@@ -202,13 +242,14 @@ gpuk_status time_median(gpuk_bctx *b, const char *what, Launch launch, double *m
         return st;
     if (e != cudaSuccess)
         return gkc_cuda_error(b, e, what);
-    for (int i = 1; i < 5; i++)       /* insertion sort of 5 */
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-            float x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
+    float *r = t + 1;                   /* the sizing run is not counted */
+    for (int i = 1; i < 5; i++)         /* insertion sort of 5 */
+        for (int j = i; j > 0 && r[j] < r[j - 1]; j--) {
+            float x = r[j];
+            r[j] = r[j - 1];
+            r[j - 1] = x;
         }
-    *ms = t[2] / PEAK_CALLS;
+    *ms = r[2];
     return GPUK_OK;
 }
 
@@ -257,7 +298,7 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
     cudaError_t e = cudaMalloc(&src, bytes);
     gpuk_status st = GPUK_OK;
     if (e == cudaSuccess)
-        e = cudaMemsetAsync(src, 0, bytes, b->stream);
+        e = cudaMemsetAsync(src, 0x3f, bytes, b->stream);   /* as the copy's: not zeros */
     if (e == cudaSuccess) {
         unsigned g = (unsigned)(bytes / 16 / READ_CHUNK);   /* 256 MiB: 4096 chunks */
         void *out = NULL;
@@ -276,6 +317,12 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
         if (st == GPUK_OK)
             st = time_median(b, "read (4-byte loads)", [&] {
                 peak_read_scalar<<<g1, NT, 0, s>>>((const float *)src, (float *)out);
+            }, &ms);
+        if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
+            *value = (double)bytes / (ms * 1.0e6);
+        if (st == GPUK_OK)
+            st = time_median(b, "read (rows, one load in flight)", [&] {
+                peak_read_rows<<<g1, NT, 0, s>>>((const float *)src, (float *)out, READ_CHUNK1);
             }, &ms);
         if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
             *value = (double)bytes / (ms * 1.0e6);

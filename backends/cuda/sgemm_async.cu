@@ -27,37 +27,42 @@ namespace {
 
 using namespace gkc_pipe;
 
-/* blockIdx.z (plus z0) is batch * splits + split: the batch, and the k
- * range [split * kchunk, (split + 1) * kchunk) within it.  The block writes
- * to c + batch * sc + split * zstride: with one split that is the batch's
- * output; with more, a dense m x n part in a workspace (bias NULL, sc =
- * splits * m * n, zstride = m * n) that matmul_splitk_sum adds up.  With AT
- * the A tile arrives transposed (4-byte copies) and a lane's rows are
+/* The pieces of a block's work on one 128 x W tile: its start, its k
+ * range through the pipeline, its store (apart, so that another schedule
+ * of tiles can reuse them: bench/NOTES.md, "Stream-K").  With AT the A
+ * tile arrives transposed (4-byte copies) and a lane's rows are
  * wm + 4 lm + {0..3} and the same + 16, read as two float4 per k step.
  * W is the tile width (128, or 256 for warptile_wide: 16 columns a lane);
  * U how deep the transposed-A k loop is unrolled. */
-template <int BK, bool VEC, bool AT, int W, int U>
-__global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
-    matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t splits, int64_t zstride, int64_t y0,
-                       int64_t z0)
+template <bool AT>
+__device__ __forceinline__ int lane_row(const lane_tile &lt, int r)
 {
-    constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
-    extern __shared__ __align__(16) float smem[];
-    lane_tile lt(W);
-    auto row = [&](int r) { return AT ? lt.wm + 4 * lt.lm + (r & 3) + (r >> 2) * 16 : lt.row(r); };
-    int64_t z = z0 + blockIdx.z, split = z % splits;
-    p = gkc_mm_at(p, z / splits);
-    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * W;
-    int64_t kbeg = split * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
-    float acc[8][NC];
+    return AT ? lt.wm + 4 * lt.lm + (r & 3) + (r >> 2) * 16 : lt.row(r);
+}
+
+/* The lane's outputs start at bias[j] (on the part of the tile that
+ * begins at k = 0) or at 0. */
+template <int NC>
+__device__ __forceinline__ void acc_start(float (&acc)[8][NC], const gkc_mm &p,
+                                          const lane_tile &lt, int64_t j0, bool with_bias)
+{
 #pragma unroll
     for (int c = 0; c < NC; c++) {
         int64_t j = j0 + lt.col(c);
-        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+        float start = (with_bias && p.bias && j < p.n) ? p.bias[j] : 0.0f;
 #pragma unroll
         for (int r = 0; r < 8; r++)
             acc[r][c] = start;
     }
+}
+
+/* acc += A[i0.., kbeg:kend] B[kbeg:kend, j0..] through the pipeline. */
+template <int BK, bool VEC, bool AT, int W, int U>
+__device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &p, float *smem,
+                                         const lane_tile &lt, int64_t i0, int64_t j0,
+                                         int64_t kbeg, int64_t kend)
+{
+    constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
     auto step = [&](const float (&x)[8], const float *brow) {
         float y[NC];
 #pragma unroll
@@ -99,19 +104,48 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
             }
         }
     });
-    float *out = p.c + split * zstride;
+}
+
+/* The lane's outputs that fall inside the m x n matrix, to out (row stride ldc). */
+template <bool AT, int NC>
+__device__ __forceinline__ void acc_store(float *out, int64_t ldc, const float (&acc)[8][NC],
+                                          const lane_tile &lt, int64_t i0, int64_t j0,
+                                          int64_t m, int64_t n)
+{
 #pragma unroll
     for (int r = 0; r < 8; r++) {
-        int64_t i = i0 + row(r);
-        if (i >= p.m)
+        int64_t i = i0 + lane_row<AT>(lt, r);
+        if (i >= m)
             continue;
 #pragma unroll
         for (int c = 0; c < NC; c++) {
             int64_t j = j0 + lt.col(c);
-            if (j < p.n)
-                out[i * p.ldc + j] = acc[r][c];
+            if (j < n)
+                out[i * ldc + j] = acc[r][c];
         }
     }
+}
+
+/* blockIdx.z (plus z0) is batch * splits + split: the batch, and the k
+ * range [split * kchunk, (split + 1) * kchunk) within it.  The block writes
+ * to c + batch * sc + split * zstride: with one split that is the batch's
+ * output; with more, a dense m x n part in a workspace (bias NULL, sc =
+ * splits * m * n, zstride = m * n) that matmul_splitk_sum adds up. */
+template <int BK, bool VEC, bool AT, int W, int U>
+__global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
+    matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t splits, int64_t zstride, int64_t y0,
+                       int64_t z0)
+{
+    extern __shared__ __align__(16) float smem[];
+    lane_tile lt(W);
+    int64_t z = z0 + blockIdx.z, split = z % splits;
+    p = gkc_mm_at(p, z / splits);
+    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * W;
+    int64_t kbeg = split * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
+    float acc[8][W / 16];
+    acc_start(acc, p, lt, j0, true);
+    acc_tile<BK, VEC, AT, W, U>(acc, p, smem, lt, i0, j0, kbeg, kend);
+    acc_store<AT>(p.c + split * zstride, p.ldc, acc, lt, i0, j0, p.m, p.n);
 }
 
 /* out[z][i, j] = bias[j] + sum over s of the part (z, s) at w + (z * splits
@@ -230,5 +264,3 @@ GKC_KERNEL(gkc_matmul_warptile_wide)
 {
     return matmul_pipelined<32, true, 256, 8>(b, args, "warptile_wide");
 }
-
-
