@@ -136,7 +136,8 @@ do_dist() {
   local b=$build/mpi/gpuk-dist-bench d=$logs/dist rc=0
   [ -x "$b" ] || { echo "dist: $b was not built (no MPI at configure time)"; return 2; }
   mkdir -p "$d"
-  local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
+  local launch="mpiexec --allow-run-as-root --oversubscribe"
+  local mpx="$launch --bind-to none"
   $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
   # the CPU: 1 x 16 against 4 x 4 threads, each op on one local rung on
   # both sides (auto's choice depends on the thread count), two block sizes;
@@ -149,7 +150,7 @@ do_dist() {
         --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-1x16.txt" || rc=1
       $mpx -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 --op ${op%%:*} \
         --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4.txt" || rc=1
-      ${mpx% --bind-to none} $bound -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 \
+      $launch $bound -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 \
         --op ${op%%:*} --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4-bound.txt" || rc=1
       sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag-1x16.txt" \
         "$d/cpu-$tag-4x4.txt" "$d/cpu-$tag-4x4-bound.txt" > "$d/cpu-$tag-combined.txt" || rc=1
