@@ -17,7 +17,14 @@
  * Two rules of that first set went when the run of 2026-11-24 (back-to-back
  * timing, bench/results/nvidia-h200-2026-11-24.md) found the DEFAULT rung
  * ahead: cuBLAS over warptile_wide at 1024^3 (by 8%), and one_pass, now
- * sized to the row, over block_row on 1024-long rows (by 13%).
+ * sized to the row, over block_row on 1024-long rows (by 13%).  The run
+ * of the session that added the hand-written dot and gemv rungs and
+ * programmatic dependent launch (bench/results/nvidia-h200-2026-11-24c.md)
+ * gave three more: last_block over cuBLAS's dot (1.06-2.5x), float4 over
+ * cuBLAS's gemv (1.3-1.8x), and smem_tree as the reduction along
+ * contiguous rows (3-7% ahead of warp_shuffle).  It also named coalesced
+ * for copies of 64K floats, a launch-bound 4 us call where both rungs sit
+ * within the timing's own spread: not taken.
  *
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
@@ -45,6 +52,8 @@ static const gkc_rule rules[] = {
     {GPUK_OP_MINPLUS, 19, 21, "regtile_4x4"},       /* 1024^2: pipelined 1.50x */
     {GPUK_OP_SPMV, 0, 25, "adaptive"},              /* 262144 rows x 16: cusparse 1.40x */
     {GPUK_OP_SPMV, 26, ANY_HI, "stream"},           /* 4M x 16, power-law: cusparse 1.02-1.22x */
+    {GPUK_OP_DOT, 0, ANY_HI, "last_block"},         /* 1M, 16M, 64M: cublas 2.5x, 1.15x, 1.06x */
+    {GPUK_OP_GEMV, 0, ANY_HI, "float4"},            /* 1024^2 to 8192^2: cublas 1.8x, 1.3x, 1.4x */
 };
 
 /* i32 min-plus, from the H200 run of 2026-11-24
@@ -61,11 +70,12 @@ static const gkc_rule rules_i32[] = {
     {GPUK_OP_MINPLUS, 22, ANY_HI, "dpx_i16x2"},
 };
 
-/* warp_shuffle gives each output one warp: measured with 1024 to 8192
- * outputs of contiguous rows, where it beat lanes_inner by 4-12%.  Fewer
- * outputs leave SMs idle (one output would be one warp on the whole GPU),
- * and a non-last axis is lanes_inner's own case: both stay with it. */
-#define GKC_REDUCE_WARP_MIN_OUTPUTS 1024
+/* smem_tree gives each output a block: measured with 1024 to 8192
+ * outputs of contiguous rows, where it beat lanes_inner by 6-13% and
+ * warp_shuffle by 3-7%.  Fewer outputs leave SMs idle (one output would be
+ * one block on the whole GPU), and a non-last axis is lanes_inner's own
+ * case: both stay with it. */
+#define GKC_REDUCE_ROWS_MIN_OUTPUTS 1024
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
 
@@ -84,8 +94,7 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
     if (args->op == GPUK_OP_REDUCE) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
-        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_WARP_MIN_OUTPUTS ? "warp_shuffle"
-                                                                            : NULL;
+        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_ROWS_MIN_OUTPUTS ? "smem_tree" : NULL;
     }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].op == args->op && shape_class >= rules[i].lo && shape_class <= rules[i].hi)

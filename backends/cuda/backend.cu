@@ -257,6 +257,18 @@ gpuk_status gkc_scratch(gpuk_bctx *b, int slot, size_t bytes, void **out)
     return GPUK_OK;
 }
 
+gpuk_status gkc_counters(gpuk_bctx *b, int64_t n, unsigned **out)
+{
+    size_t had = b->scratch_bytes[GKC_SLOT_COUNT];   /* a new buffer (maybe at the old address) */
+    void *p = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_COUNT, (size_t)n * sizeof(unsigned), &p));
+    if (b->scratch_bytes[GKC_SLOT_COUNT] != had)
+        GKC_CUDA(b, cudaMemsetAsync(p, 0, b->scratch_bytes[GKC_SLOT_COUNT], b->stream),
+                 "cudaMemsetAsync (counters)");
+    *out = (unsigned *)p;
+    return GPUK_OK;
+}
+
 gpuk_status gkc_blas(gpuk_bctx *b, cublasHandle_t *out)
 {
     if (!b->blas) {

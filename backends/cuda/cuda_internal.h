@@ -25,7 +25,8 @@ enum gkc_slot {
     GKC_SLOT_A = 0,      /* packed or transposed left operand (cublas, minplus transposed) */
     GKC_SLOT_B = 1,      /* packed right operand (cublas) */
     GKC_SLOT_WORK = 2,   /* reduce partials, split-k parts, cuSPARSE workspace, peak output */
-    GKC_NSLOTS = 3
+    GKC_SLOT_COUNT = 3,  /* zeroed counters (gkc_counters) */
+    GKC_NSLOTS = 4
 };
 
 /* The page-locked staging pool of a context (transfer.cu), made on the
@@ -106,6 +107,11 @@ gpuk_status gkc_launched(gpuk_bctx *b, const char *op, const char *variant);
 gpuk_status gkc_enter(gpuk_bctx *b);
 /* A scratch buffer of at least `bytes` in slot; grown (never shrunk) on demand. */
 gpuk_status gkc_scratch(gpuk_bctx *b, int slot, size_t bytes, void **out);
+/* n unsigned counters on the device, all zero when the stream reaches
+ * the next kernel.  A kernel that counts blocks with them (the last block
+ * of a group to finish does the group's final step) sets them back to 0
+ * before it ends, so they are zeroed only when the buffer is made. */
+gpuk_status gkc_counters(gpuk_bctx *b, int64_t n, unsigned **out);
 /* Lazily created library handles, bound to b->stream. */
 gpuk_status gkc_blas(gpuk_bctx *b, cublasHandle_t *out);
 gpuk_status gkc_sparse(gpuk_bctx *b, cusparseHandle_t *out);
@@ -181,7 +187,45 @@ static gpuk_status gkc_launch_grid(gpuk_bctx *b, const char *op, const char *var
     return GPUK_OK;
 }
 
+/* Programmatic dependent launch (sm_90): the kernels of the memory-bound
+ * ops, microseconds long, are launched with gkc_launch_pdl so that the
+ * GPU may start a kernel's blocks while the kernel before it in the
+ * stream drains, instead of after it ends: about 1.7 us a call on the
+ * H200 (bench/NOTES.md, "Programmatic dependent launch").  Such a kernel
+ * must call gkc_pdl_enter() before its first access to global memory: it
+ * waits there until every earlier kernel of the stream has finished and
+ * its writes are visible, then lets the next kernel start launching.  A
+ * kernel that never calls it must not be launched this way.  Like <<< >>>,
+ * a failed launch is left for cudaGetLastError (GKC_LAUNCHED). */
+template <class... P, class... A>
+static void gkc_launch_pdl(cudaStream_t s, void (*kernel)(P...), dim3 grid, dim3 block,
+                                  size_t smem, A... args)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t c = {};
+    c.gridDim = grid;
+    c.blockDim = block;
+    c.dynamicSmemBytes = smem;
+    c.stream = s;
+    c.attrs = &attr;
+    c.numAttrs = 1;
+    (void)cudaLaunchKernelEx(&c, kernel, ((P)args)...);
+}
+
 /* ---------------------------------------------------------------- device helpers */
+
+/* The first statement of a kernel launched by gkc_launch_pdl: wait for
+ * the stream's earlier kernels (griddepcontrol.wait), then allow the next
+ * one to launch.  Waiting first keeps at most two kernels in flight. */
+__device__ __forceinline__ void gkc_pdl_enter()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
 
 /* Sum over the warp; every lane gets the result (butterfly). */
 __device__ __forceinline__ float gkc_warp_sum(float v)

@@ -35,6 +35,7 @@ constexpr int NT = 256;
 template <bool BINARY, class F>
 __global__ void ew_coalesced(F f, const float *x, const float *y, float *out, int64_t n)
 {
+    gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n; i += step)
         out[i] = f(x[i], BINARY ? y[i] : 0.0f);
@@ -50,6 +51,7 @@ __global__ void ew_coalesced(F f, const float *x, const float *y, float *out, in
 template <bool BINARY, class F>
 __global__ void ew_float4(F f, const float *x, const float *y, float *out, int64_t n, int head)
 {
+    gkc_pdl_enter();
     int64_t tid = (int64_t)blockIdx.x * NT + threadIdx.x;
     int64_t step = (int64_t)gridDim.x * NT;
     int64_t nv = (n - head) / 4;
@@ -84,6 +86,7 @@ __global__ void ew_float4(F f, const float *x, const float *y, float *out, int64
 __global__ void bias_relu_coalesced(const float *x, const float *bias, float *out, int64_t rows,
                                     int64_t n)
 {
+    gkc_pdl_enter();
     int64_t total = rows * n, step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step) {
         float v = x[i] + bias[i % n];
@@ -107,21 +110,38 @@ __device__ __forceinline__ float4 bias_relu4(float4 a, float4 c)
 
 /* 2. float4 when every row starts on a 16-byte boundary (n % 4 == 0 and
  * x, out, bias aligned): each float4 lies in one row and matches a float4
- * of bias. */
+ * of bias.  A thread owns one float4 column, loads its bias once and walks
+ * down the rows (blockIdx.y, gridDim.y apart), two rows' loads in flight:
+ * one global load a float4 of x, as in copy, where a flat index over x
+ * would load a bias float4 beside each and divide to find its column
+ * (3-7% below copy on the H200: bench/NOTES.md). */
 __global__ void bias_relu_float4(const float4 *x, const float4 *bias, float4 *out, int64_t rows,
                                  int64_t n4)
 {
-    int64_t total = rows * n4, step = (int64_t)gridDim.x * NT;
-    /* two float4 of x in flight a pass, as ew_float4 */
-    int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x;
-    for (; i < total; i += 2 * step) {
-        bool two = i + step < total;
-        float4 a0 = x[i], a1 = two ? x[i + step] : a0;
-        float4 c0 = bias[i % n4], c1 = two ? bias[(i + step) % n4] : c0;
-        out[i] = bias_relu4(a0, c0);
-        if (two)
-            out[i + step] = bias_relu4(a1, c1);
+    gkc_pdl_enter();
+    int64_t c = (int64_t)blockIdx.x * NT + threadIdx.x, step = gridDim.y;
+    if (c >= n4)
+        return;
+    float4 b = bias[c];
+    int64_t r = blockIdx.y;
+    for (; r + step < rows; r += 2 * step) {
+        float4 a0 = x[r * n4 + c], a1 = x[(r + step) * n4 + c];
+        out[r * n4 + c] = bias_relu4(a0, b);
+        out[(r + step) * n4 + c] = bias_relu4(a1, b);
     }
+    if (r < rows)
+        out[r * n4 + c] = bias_relu4(x[r * n4 + c], b);
+}
+
+/* Rows too short to give a block of column threads work (n4 < NT / 2):
+ * a flat grid-stride loop over the float4, the column by division. */
+__global__ void bias_relu_float4_flat(const float4 *x, const float4 *bias, float4 *out,
+                                      int64_t rows, int64_t n4)
+{
+    gkc_pdl_enter();
+    int64_t total = rows * n4, step = (int64_t)gridDim.x * NT;
+    for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step)
+        out[i] = bias_relu4(x[i], bias[i % n4]);
 }
 
 template <bool BINARY, class F>
@@ -138,11 +158,12 @@ gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const cha
         if (head > n)
             head = n;
         unsigned g = gkc_blocks((n - head) / 4 + 4, NT, gkc_grid_cap(b));
-        ew_float4<BINARY><<<g, NT, 0, b->stream>>>(f, x, y, out, n, (int)head);
+        gkc_launch_pdl(b->stream, ew_float4<BINARY, F>, g, NT, 0, f, x, y, out, n, (int)head);
         GKC_LAUNCHED(b, op, "float4");
         return GPUK_OK;
     }
-    ew_coalesced<BINARY><<<gkc_blocks(n, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(f, x, y, out, n);
+    gkc_launch_pdl(b->stream, ew_coalesced<BINARY, F>, gkc_blocks(n, NT, gkc_grid_cap(b)), NT, 0, f,
+                   x, y, out, n);
     GKC_LAUNCHED(b, op, vec ? "float4 (scalar path)" : "coalesced");
     return GPUK_OK;
 }
@@ -155,14 +176,24 @@ gpuk_status run_bias_relu(gpuk_bctx *b, const gpuk_args *args, bool vec)
     float *out = (float *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
     if (vec && n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(bias) && gkc_aligned16(out)) {
-        int64_t n4 = n / 4;
-        bias_relu_float4<<<gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-            (const float4 *)x, (const float4 *)bias, (float4 *)out, rows, n4);
+        int64_t n4 = n / 4, gx = gkc_cdiv(n4, NT);
+        if (n4 < NT / 2 || gx > INT32_MAX)
+            gkc_launch_pdl(b->stream, bias_relu_float4_flat,
+                           gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, (const float4 *)x,
+                           (const float4 *)bias, (float4 *)out, rows, n4);
+        else {
+            /* gx x gy blocks fill the grid-stride cap: gy groups of rows */
+            int64_t gy = gkc_grid_cap(b) / gx;
+            gy = gy < 1 ? 1 : gy > GKC_MAX_GRID_YZ ? GKC_MAX_GRID_YZ : gy;
+            gkc_launch_pdl(b->stream, bias_relu_float4, dim3((unsigned)gx, gkc_blocks(rows, 1, gy)),
+                           NT, 0, (const float4 *)x, (const float4 *)bias, (float4 *)out, rows,
+                           n4);
+        }
         GKC_LAUNCHED(b, "bias_relu", "float4");
         return GPUK_OK;
     }
-    bias_relu_coalesced<<<gkc_blocks(rows * n, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        x, bias, out, rows, n);
+    gkc_launch_pdl(b->stream, bias_relu_coalesced, gkc_blocks(rows * n, NT, gkc_grid_cap(b)), NT, 0,
+                   x, bias, out, rows, n);
     GKC_LAUNCHED(b, "bias_relu", vec ? "float4 (scalar path)" : "coalesced");
     return GPUK_OK;
 }

@@ -24,7 +24,9 @@
  * Each timing covers launches back to back for some 2 ms, so one
  * launch's latency from an idle device (some 5 us) is not charged to a
  * 66 us read: the bench times a short op's calls the same way
- * (bench/measure.c).
+ * (bench/measure.c).  The copy and read micro-kernels are launched as the
+ * memory-bound ops' kernels are (gkc_launch_pdl: the next launch overlaps
+ * the last one's drain), so a ceiling and a row pay the same cost a call.
  * A ceiling a rung exceeds is a wrong ceiling (doc/design.md, "Ceilings"):
  * each is the best way this backend knows to reach the hardware's rate,
  * the median of 5 timed runs after a warm-up, on the context's stream with
@@ -38,6 +40,7 @@ constexpr int NT = 256, ROWS = 64, ITERS = 1024;
 
 __global__ void peak_copy(const float4 *src, float4 *dst, int64_t n4)
 {
+    gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n4; i += step)
         dst[i] = src[i];
@@ -51,6 +54,7 @@ constexpr int READ_CHUNK = 4096;
 __device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 __global__ void __launch_bounds__(NT) peak_read(const float4 *src, float *out)
 {
+    gkc_pdl_enter();
     const float4 *c = src + (int64_t)blockIdx.x * READ_CHUNK;
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
 #pragma unroll
@@ -71,6 +75,7 @@ __global__ void __launch_bounds__(NT) peak_read(const float4 *src, float *out)
 constexpr int READ_CHUNK1 = 8192;
 __global__ void __launch_bounds__(NT) peak_read_scalar(const float *src, float *out)
 {
+    gkc_pdl_enter();
     const float *c = src + (int64_t)blockIdx.x * READ_CHUNK1;
     float s = 0.0f;
 #pragma unroll 8
@@ -89,6 +94,7 @@ __global__ void __launch_bounds__(NT) peak_read_scalar(const float *src, float *
  * three. */
 __global__ void __launch_bounds__(NT) peak_read_rows(const float *src, float *out, int len)
 {
+    gkc_pdl_enter();
     __shared__ float sh[NT];
     const float *x = src + (int64_t)blockIdx.x * len;
     float s = 0.0f;
@@ -269,7 +275,7 @@ gpuk_status peak_copy_gbs(gpuk_bctx *b, double *value)
         cudaStream_t s = b->stream;
         double ms = 0.0;
         st = time_median(b, "copy", [&] {
-            peak_copy<<<g, NT, 0, s>>>((const float4 *)src, (float4 *)dst, n4);
+            gkc_launch_pdl(s, peak_copy, g, NT, 0, (const float4 *)src, (float4 *)dst, n4);
         }, &ms);
         if (st == GPUK_OK)
             *value = 2.0 * (double)bytes / (ms * 1.0e6);
@@ -307,7 +313,7 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
         double ms = 0.0;
         if (st == GPUK_OK)
             st = time_median(b, "read", [&] {
-                peak_read<<<g, NT, 0, s>>>((const float4 *)src, (float *)out);
+                gkc_launch_pdl(s, peak_read, g, NT, 0, (const float4 *)src, (float *)out);
             }, &ms);
         if (st == GPUK_OK)
             *value = (double)bytes / (ms * 1.0e6);
@@ -316,13 +322,14 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
             st = gkc_scratch(b, GKC_SLOT_WORK, (size_t)g1 * NT * sizeof(float), &out);
         if (st == GPUK_OK)
             st = time_median(b, "read (4-byte loads)", [&] {
-                peak_read_scalar<<<g1, NT, 0, s>>>((const float *)src, (float *)out);
+                gkc_launch_pdl(s, peak_read_scalar, g1, NT, 0, (const float *)src, (float *)out);
             }, &ms);
         if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
             *value = (double)bytes / (ms * 1.0e6);
         if (st == GPUK_OK)
             st = time_median(b, "read (rows, one load in flight)", [&] {
-                peak_read_rows<<<g1, NT, 0, s>>>((const float *)src, (float *)out, READ_CHUNK1);
+                gkc_launch_pdl(s, peak_read_rows, g1, NT, 0, (const float *)src, (float *)out,
+                               READ_CHUNK1);
             }, &ms);
         if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
             *value = (double)bytes / (ms * 1.0e6);

@@ -36,6 +36,7 @@ constexpr int NT = 256;
  * shared memory, a barrier per level (the classic tree reduction). */
 __global__ void reduce_smem_tree(rd p)
 {
+    gkc_pdl_enter();
     __shared__ float sh[NT];
     for (int64_t g = blockIdx.x; g < p.outputs; g += gridDim.x) {
         const float *x = rd_base(p, g);
@@ -59,6 +60,7 @@ __global__ void reduce_smem_tree(rd p)
  * 8 outputs in flight per block instead of 1. */
 __global__ void reduce_warp_shuffle(rd p)
 {
+    gkc_pdl_enter();
     int lane = threadIdx.x & 31;
     int64_t warp = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
     int64_t nwarps = ((int64_t)gridDim.x * NT) >> 5;
@@ -81,6 +83,7 @@ __global__ void reduce_warp_shuffle(rd p)
  * result itself. */
 __global__ void reduce_grid_stride(rd p, int parts, float *partial)
 {
+    gkc_pdl_enter();
     __shared__ float sh[32];
     int64_t nblk = p.outputs * parts;
     for (int64_t blk = blockIdx.x; blk < nblk; blk += gridDim.x) {
@@ -103,6 +106,7 @@ __global__ void reduce_grid_stride(rd p, int parts, float *partial)
 
 __global__ void reduce_parts(rd p, int parts, const float *partial)
 {
+    gkc_pdl_enter();
     int lane = threadIdx.x & 31;
     int64_t warp = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
     int64_t nwarps = ((int64_t)gridDim.x * NT) >> 5;
@@ -128,6 +132,7 @@ constexpr int LX = 32, LY = NT / LX;
 template <bool VEC>
 __global__ void reduce_lanes_inner(rd p, int64_t cblocks, int64_t per_part, float *partial)
 {
+    gkc_pdl_enter();
     constexpr int W = VEC ? 4 : 1, CW = LX * W;   /* columns a lane, a block */
     __shared__ float sh[LY][CW + 1];
     int lx = threadIdx.x % LX, ly = threadIdx.x / LX;
@@ -173,6 +178,7 @@ __global__ void reduce_lanes_inner(rd p, int64_t cblocks, int64_t per_part, floa
 /* out[g] = finish(sum over part of partial[part][g]), parts in order. */
 __global__ void reduce_lanes_parts(rd p, int parts, const float *partial)
 {
+    gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t g = (int64_t)blockIdx.x * NT + threadIdx.x; g < p.outputs; g += step) {
         float s = 0.0f;
@@ -214,7 +220,7 @@ GKC_KERNEL(gkc_reduce_smem_tree)
 {
     GKC_TRY(gkc_enter(b));
     rd p = rd_from(args);
-    reduce_smem_tree<<<gkc_blocks(p.outputs, 1, 1 << 20), NT, 0, b->stream>>>(p);
+    gkc_launch_pdl(b->stream, reduce_smem_tree, gkc_blocks(p.outputs, 1, 1 << 20), NT, 0, p);
     GKC_LAUNCHED(b, "reduce", "smem_tree");
     return GPUK_OK;
 }
@@ -223,7 +229,8 @@ GKC_KERNEL(gkc_reduce_warp_shuffle)
 {
     GKC_TRY(gkc_enter(b));
     rd p = rd_from(args);
-    reduce_warp_shuffle<<<gkc_blocks(p.outputs, NT / 32, 1 << 20), NT, 0, b->stream>>>(p);
+    gkc_launch_pdl(b->stream, reduce_warp_shuffle, gkc_blocks(p.outputs, NT / 32, 1 << 20), NT, 0,
+                   p);
     GKC_LAUNCHED(b, "reduce", "warp_shuffle");
     return GPUK_OK;
 }
@@ -245,12 +252,12 @@ GKC_KERNEL(gkc_reduce_grid_stride)
         parts = 1;
     float *partial = NULL;
     GKC_TRY(partials(b, p.outputs, parts, &partial));
-    reduce_grid_stride<<<gkc_blocks(p.outputs * parts, 1, 1 << 20), NT, 0, b->stream>>>(
-        p, (int)parts, partial);
+    gkc_launch_pdl(b->stream, reduce_grid_stride, gkc_blocks(p.outputs * parts, 1, 1 << 20), NT, 0,
+                   p, (int)parts, partial);
     GKC_LAUNCHED(b, "reduce", "grid_stride");
     if (parts > 1) {
-        reduce_parts<<<gkc_blocks(p.outputs, NT / 32, 1 << 20), NT, 0, b->stream>>>(
-            p, (int)parts, partial);
+        gkc_launch_pdl(b->stream, reduce_parts, gkc_blocks(p.outputs, NT / 32, 1 << 20), NT, 0, p,
+                       (int)parts, partial);
         GKC_LAUNCHED(b, "reduce", "grid_stride (combine)");
     }
     return GPUK_OK;
@@ -285,13 +292,15 @@ GKC_KERNEL(gkc_reduce_lanes_inner)
     GKC_TRY(partials(b, p.outputs, parts, &partial));
     dim3 grid(gkc_blocks(blocks, 1, 1 << 20), (unsigned)parts);
     if (vec)
-        reduce_lanes_inner<true><<<grid, NT, 0, b->stream>>>(p, cblocks, per_part, partial);
+        gkc_launch_pdl(b->stream, reduce_lanes_inner<true>, grid, NT, 0, p, cblocks, per_part,
+                       partial);
     else
-        reduce_lanes_inner<false><<<grid, NT, 0, b->stream>>>(p, cblocks, per_part, partial);
+        gkc_launch_pdl(b->stream, reduce_lanes_inner<false>, grid, NT, 0, p, cblocks, per_part,
+                       partial);
     GKC_LAUNCHED(b, "reduce", "lanes_inner");
     if (parts > 1) {
-        reduce_lanes_parts<<<gkc_blocks(p.outputs, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-            p, (int)parts, partial);
+        gkc_launch_pdl(b->stream, reduce_lanes_parts, gkc_blocks(p.outputs, NT, gkc_grid_cap(b)),
+                       NT, 0, p, (int)parts, partial);
         GKC_LAUNCHED(b, "reduce", "lanes_inner (combine)");
     }
     return GPUK_OK;

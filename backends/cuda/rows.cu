@@ -20,6 +20,7 @@ constexpr int NT = 256;
  * __expf: the fast intrinsic loses several bits.  out may be x itself. */
 __global__ void softmax_block_row(const float *x, float *out, int64_t rows, int64_t n)
 {
+    gkc_pdl_enter();
     __shared__ float sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const float *xr = x + r * n;
@@ -91,6 +92,7 @@ __device__ __forceinline__ void block_online(float &m, float &s, float *sh)
 
 __global__ void softmax_online(const float *x, float *out, int64_t rows, int64_t n)
 {
+    gkc_pdl_enter();
     __shared__ float sh[64];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const float *xr = x + r * n;
@@ -121,6 +123,7 @@ template <bool VEC, int ONE_MAX>
 __global__ void __launch_bounds__(NT) softmax_one_pass(const float *x, float *out, int64_t rows,
                                                        int64_t n)
 {
+    gkc_pdl_enter();
     __shared__ float sh[32];
     constexpr int NV = VEC ? ONE_MAX / 4 : ONE_MAX;   /* loads per thread */
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -175,6 +178,7 @@ __global__ void __launch_bounds__(NT) softmax_one_pass(const float *x, float *ou
 __global__ void embedding_block_row(const float *table, const int32_t *ids, float *out,
                                     int64_t tokens, int64_t d)
 {
+    gkc_pdl_enter();
     for (int64_t t = blockIdx.x; t < tokens; t += gridDim.x) {
         const float *src = table + (int64_t)ids[t] * d;
         float *dst = out + t * d;
@@ -189,6 +193,7 @@ __global__ void embedding_block_row(const float *table, const int32_t *ids, floa
 __global__ void meanpool_block_row(const float *x, float *out, int64_t batch, int64_t t,
                                    int64_t d)
 {
+    gkc_pdl_enter();
     for (int64_t bi = blockIdx.x; bi < batch; bi += gridDim.x) {
         const float *xb = x + bi * t * d;
         for (int64_t j = (int64_t)blockIdx.y * NT + threadIdx.x; j < d;
@@ -211,8 +216,8 @@ GKC_KERNEL(gkc_embedding_block_row)
     float *out = (float *)args->out.data;
     int64_t d = args->in[0].shape[1];
     int64_t tokens = gpuk_tdesc_numel(&args->in[1]);
-    embedding_block_row<<<gkc_blocks(tokens, 1, 1 << 20), NT, 0, b->stream>>>(table, ids, out,
-                                                                            tokens, d);
+    gkc_launch_pdl(b->stream, embedding_block_row, gkc_blocks(tokens, 1, 1 << 20), NT, 0, table,
+                   ids, out, tokens, d);
     GKC_LAUNCHED(b, "embedding", "block_row");
     return GPUK_OK;
 }
@@ -224,7 +229,7 @@ GKC_KERNEL(gkc_meanpool_block_row)
     float *out = (float *)args->out.data;
     int64_t batch = args->in[0].shape[0], t = args->in[0].shape[1], d = args->in[0].shape[2];
     dim3 grid(gkc_blocks(batch, 1, 1 << 20), gkc_blocks(d, NT, GKC_MAX_GRID_YZ));
-    meanpool_block_row<<<grid, NT, 0, b->stream>>>(x, out, batch, t, d);
+    gkc_launch_pdl(b->stream, meanpool_block_row, grid, NT, 0, x, out, batch, t, d);
     GKC_LAUNCHED(b, "meanpool", "block_row");
     return GPUK_OK;
 }
@@ -235,7 +240,8 @@ GKC_KERNEL(gkc_softmax_block_row)
     const float *x = (const float *)args->in[0].data;
     float *out = (float *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    softmax_block_row<<<gkc_blocks(rows, 1, 1 << 20), NT, 0, b->stream>>>(x, out, rows, n);
+    gkc_launch_pdl(b->stream, softmax_block_row, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out, rows,
+                   n);
     GKC_LAUNCHED(b, "softmax", "block_row");
     return GPUK_OK;
 }
@@ -246,7 +252,7 @@ GKC_KERNEL(gkc_softmax_online)
     const float *x = (const float *)args->in[0].data;
     float *out = (float *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    softmax_online<<<gkc_blocks(rows, 1, 1 << 20), NT, 0, b->stream>>>(x, out, rows, n);
+    gkc_launch_pdl(b->stream, softmax_online, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out, rows, n);
     GKC_LAUNCHED(b, "softmax", "online");
     return GPUK_OK;
 }
@@ -263,17 +269,17 @@ GKC_KERNEL(gkc_softmax_one_pass)
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
     cudaStream_t s = b->stream;
     if (vec && n <= 8 * NT)
-        softmax_one_pass<true, 8><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<true, 8>, g, NT, 0, x, out, rows, n);
     else if (vec && n <= 16 * NT)
-        softmax_one_pass<true, 16><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<true, 16>, g, NT, 0, x, out, rows, n);
     else if (vec)
-        softmax_one_pass<true, 32><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<true, 32>, g, NT, 0, x, out, rows, n);
     else if (n <= 8 * NT)
-        softmax_one_pass<false, 8><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<false, 8>, g, NT, 0, x, out, rows, n);
     else if (n <= 16 * NT)
-        softmax_one_pass<false, 16><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<false, 16>, g, NT, 0, x, out, rows, n);
     else
-        softmax_one_pass<false, 32><<<g, NT, 0, s>>>(x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<false, 32>, g, NT, 0, x, out, rows, n);
     GKC_LAUNCHED(b, "softmax", "one_pass");
     return GPUK_OK;
 }

@@ -20,6 +20,7 @@ GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
 GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
 GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_wide_o2); GKC_KERNEL(gkc_matmul_wide_o9); GKC_KERNEL(gkc_matmul_wide_o10);
 GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
@@ -38,7 +39,8 @@ GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
 GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
-GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas);
+GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block);
+GKC_KERNEL(gkc_gemv_float4);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -61,6 +63,9 @@ const gpuk_kernel gkc_kernels[] = {
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls", NULL},
     {GPUK_OP_MATMUL, F32, "warptile_wide", 0, gkc_matmul_warptile_wide,
      "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads", NULL},
+    {GPUK_OP_MATMUL, F32, "wide_o2", 0, gkc_matmul_wide_o2, "scratch", NULL},
+    {GPUK_OP_MATMUL, F32, "wide_o9", 0, gkc_matmul_wide_o9, "scratch", NULL},
+    {GPUK_OP_MATMUL, F32, "wide_o10", 0, gkc_matmul_wide_o10, "scratch", NULL},
     {GPUK_OP_MATMUL, F32, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
@@ -162,7 +167,11 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_SPMV, F32, "cusparse", DEF | LIB, gkc_spmv_cusparse,
      "cusparseSpMV on a CSR descriptor built once per matrix", NULL},
 
+    {GPUK_OP_DOT, F32, "last_block", 0, gkc_dot_last_block,
+     "float4 block sums in one kernel, the last block to finish adding them in block order", NULL},
     {GPUK_OP_DOT, F32, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot, result written on the device", NULL},
+    {GPUK_OP_GEMV, F32, "float4", 0, gkc_gemv_float4,
+     "a warp per row of A, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
 };

@@ -23,6 +23,7 @@ constexpr int B = 32, R = 8;   /* tile edge, thread rows per block */
  * coalesced; the writes y[j][i] of a warp are ldy apart, one transaction each. */
 __global__ void transpose_naive(tp p, int64_t y0)
 {
+    gkc_pdl_enter();
     int64_t j = (int64_t)blockIdx.x * B + threadIdx.x;
     int64_t i = (y0 + blockIdx.y) * B + threadIdx.y;
     if (j >= p.n)
@@ -42,6 +43,7 @@ __global__ void transpose_naive(tp p, int64_t y0)
 template <int PAD>
 __global__ void transpose_tile(tp p, int64_t y0)
 {
+    gkc_pdl_enter();
     __shared__ float tile[B][B + PAD];
     int tx = threadIdx.x, ty = threadIdx.y;
     int64_t i0 = (y0 + blockIdx.y) * B, j0 = (int64_t)blockIdx.x * B;
@@ -67,6 +69,7 @@ __global__ void transpose_tile(tp p, int64_t y0)
 constexpr int B64 = 64, Q64 = (B64 / R) * (B64 / B);   /* 16 elements a thread */
 __global__ void __launch_bounds__(B * R) transpose_tile64(tp p, int64_t y0)
 {
+    gkc_pdl_enter();
     __shared__ float tile[B64][B64 + 1];
     int tx = threadIdx.x, ty = threadIdx.y;
     int64_t i0 = (y0 + blockIdx.y) * B64, j0 = (int64_t)blockIdx.x * B64;
@@ -109,7 +112,7 @@ gpuk_status launch_tile(gpuk_bctx *b, tp p, const char *op, const char *variant)
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, op, variant, gkc_cdiv(p.n, B), gkc_cdiv(p.m, B), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               transpose_tile<PAD><<<g, dim3(B, R), 0, s>>>(p, y0);
+                               gkc_launch_pdl(s, transpose_tile<PAD>, g, dim3(B, R), 0, p, y0);
                            });
 }
 
@@ -130,7 +133,7 @@ GKC_KERNEL(gkc_transpose_naive)
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "transpose", "naive", gkc_cdiv(p.n, B), gkc_cdiv(p.m, B), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               transpose_naive<<<g, dim3(B, R), 0, s>>>(p, y0);
+                               gkc_launch_pdl(s, transpose_naive, g, dim3(B, R), 0, p, y0);
                            });
 }
 
@@ -153,6 +156,6 @@ GKC_KERNEL(gkc_transpose_tile64)
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "transpose", "tile64", gkc_cdiv(p.n, B64), gkc_cdiv(p.m, B64), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               transpose_tile64<<<g, dim3(B, R), 0, s>>>(p, y0);
+                               gkc_launch_pdl(s, transpose_tile64, g, dim3(B, R), 0, p, y0);
                            });
 }
