@@ -57,45 +57,31 @@ __device__ __forceinline__ void acc_start(float (&acc)[8][NC], const gkc_mm &p,
 }
 
 /* acc += A[i0.., kbeg:kend] B[kbeg:kend, j0..] through the pipeline.
- * O: the order of a k step's FMAs (scratch experiment). */
-template <int BK, bool VEC, bool AT, int W, int U, int O = 0>
+ * SNAKE: the order of a k step's 8 x NC FMAs.  false: row by row, x[r]
+ * times every y[c].  true (warptile_wide): column by column, the rows
+ * down then back up (r = 0..7, 7..0, ...), so each FMA shares an operand
+ * with the one before it, across column boundaries too; on the H200 this
+ * made warptile_wide 3% faster at every size measured, and the row-major
+ * snake only 1% (bench/NOTES.md, "Session 5: FMA order"). */
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE = false>
 __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &p, float *smem,
                                          const lane_tile &lt, int64_t i0, int64_t j0,
                                          int64_t kbeg, int64_t kend)
 {
     constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
-    auto fma8 = [&](const float (&x)[8], const float (&y)[NC]) {
-        if constexpr (O == 5) {
+    auto step = [&](const float (&x)[8], const float *brow) {
+        float y[NC];
+#pragma unroll
+        for (int q = 0; q < NC / 4; q++) {
+            float4 bq = *(const float4 *)(brow + 32 * q);
+            y[4 * q] = bq.x, y[4 * q + 1] = bq.y, y[4 * q + 2] = bq.z, y[4 * q + 3] = bq.w;
+        }
+        if constexpr (SNAKE) {
 #pragma unroll
             for (int c = 0; c < NC; c++)
 #pragma unroll
                 for (int rr = 0; rr < 8; rr++) {
                     int r = (c & 1) ? 7 - rr : rr;
-                    acc[r][c] += x[r] * y[c];
-                }
-        } else if constexpr (O == 9) {
-#pragma unroll
-            for (int c = 0; c < NC; c += 2)
-#pragma unroll
-                for (int rr = 0; rr < 8; rr++) {
-                    int r = (c & 2) ? 7 - rr : rr;
-                    acc[r][c] += x[r] * y[c];
-                    acc[r][c + 1] += x[r] * y[c + 1];
-                }
-        } else if constexpr (O == 10) {
-#pragma unroll
-            for (int c = 0; c < NC; c++)
-#pragma unroll
-                for (int rr = 0; rr < 8; rr++) {
-                    int r = (c & 1) ? 7 - rr : rr;
-                    acc[r][c] = fmaf(y[c], x[r], acc[r][c]);
-                }
-        } else if constexpr (O == 2) {
-#pragma unroll
-            for (int r = 0; r < 8; r++)
-#pragma unroll
-                for (int cc = 0; cc < NC; cc++) {
-                    int c = (r & 1) ? NC - 1 - cc : cc;
                     acc[r][c] += x[r] * y[c];
                 }
         } else {
@@ -106,32 +92,14 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
                     acc[r][c] += x[r] * y[c];
         }
     };
-    auto loady = [&](float (&y)[NC], const float *brow) {
-#pragma unroll
-        for (int q = 0; q < NC / 4; q++) {
-            float4 bq = *(const float4 *)(brow + 32 * q);
-            y[4 * q] = bq.x, y[4 * q + 1] = bq.y, y[4 * q + 2] = bq.z, y[4 * q + 3] = bq.w;
-        }
-    };
-    auto loadx = [&](float (&x)[8], const float *as, int kk) {
-        const float *arow = as + kk * SA + lt.wm + 4 * lt.lm;
-        float4 a0 = *(const float4 *)arow, a1 = *(const float4 *)(arow + 16);
-        x[0] = a0.x, x[1] = a0.y, x[2] = a0.z, x[3] = a0.w;
-        x[4] = a1.x, x[5] = a1.y, x[6] = a1.z, x[7] = a1.w;
-    };
-    auto step = [&](const float (&x)[8], const float *brow) {
-        float y[NC];
-        loady(y, brow);
-        fma8(x, y);
-    };
     run<BK, VEC, AT, W>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                      [&](const float *as, const float *bs) {
-        if constexpr (false) {
-        } else if constexpr (AT) {
+        if constexpr (AT) {
 #pragma unroll (U)
             for (int kk = 0; kk < BK; kk++) {
-                float x[8];
-                loadx(x, as, kk);
+                const float *arow = as + kk * SA + lt.wm + 4 * lt.lm;
+                float4 a0 = *(const float4 *)arow, a1 = *(const float4 *)(arow + 16);
+                float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
                 step(x, bs + kk * W + lt.wn + lt.ln);
             }
         } else {
@@ -179,7 +147,7 @@ __device__ __forceinline__ void acc_store(float *out, int64_t ldc, const float (
  * to c + batch * sc + split * zstride: with one split that is the batch's
  * output; with more, a dense m x n part in a workspace (bias NULL, sc =
  * splits * m * n, zstride = m * n) that matmul_splitk_sum adds up. */
-template <int BK, bool VEC, bool AT, int W, int U, int O>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE>
 __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t splits, int64_t zstride, int64_t y0,
                        int64_t z0)
@@ -192,7 +160,7 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     int64_t kbeg = split * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
     float acc[8][W / 16];
     acc_start(acc, p, lt, j0, true);
-    acc_tile<BK, VEC, AT, W, U, O>(acc, p, smem, lt, i0, j0, kbeg, kend);
+    acc_tile<BK, VEC, AT, W, U, SNAKE>(acc, p, smem, lt, i0, j0, kbeg, kend);
     acc_store<AT>(p.c + split * zstride, p.ldc, acc, lt, i0, j0, p.m, p.n);
 }
 
@@ -228,12 +196,12 @@ int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p, int W)
     return s < 2 ? 1 : s;
 }
 
-template <int BK, bool VEC, bool AT, int W, int U, int O>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE>
 gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t splits,
                       int64_t zstride, const char *variant)
 {
     constexpr size_t smem = geom<BK, AT, W>::SMEM_BYTES;
-    auto kern = matmul_warptile_db<BK, VEC, AT, W, U, O>;
+    auto kern = matmul_warptile_db<BK, VEC, AT, W, U, SNAKE>;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
@@ -244,7 +212,7 @@ gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t spl
 }
 
 /* The whole op: one launch, or split-k parts into the workspace and a sum. */
-template <int BK, bool AT, int W = BN, int U = BK, int O = 0>
+template <int BK, bool AT, int W = BN, int U = BK, bool SNAKE = false>
 gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *variant)
 {
     GKC_TRY(gkc_enter(b));
@@ -253,8 +221,8 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     int64_t splits = choose_splits(b, p, W);
     if (splits == 1) {
         int64_t kchunk = p.k > 0 ? p.k : 1;
-        return vec ? launch_db<BK, true, AT, W, U, O>(b, p, kchunk, 1, 0, variant)
-                   : launch_db<BK, false, AT, W, U, O>(b, p, kchunk, 1, 0, variant);
+        return vec ? launch_db<BK, true, AT, W, U, SNAKE>(b, p, kchunk, 1, 0, variant)
+                   : launch_db<BK, false, AT, W, U, SNAKE>(b, p, kchunk, 1, 0, variant);
     }
     int64_t kchunk = gkc_cdiv(gkc_cdiv(p.k, splits), BK) * BK;
     splits = gkc_cdiv(p.k, kchunk);
@@ -267,8 +235,8 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     q.ldc = p.n;
     q.sc = splits * mn;
     q.bias = NULL;
-    gpuk_status st = vec ? launch_db<BK, true, AT, W, U, O>(b, q, kchunk, splits, mn, variant)
-                         : launch_db<BK, false, AT, W, U, O>(b, q, kchunk, splits, mn, variant);
+    gpuk_status st = vec ? launch_db<BK, true, AT, W, U, SNAKE>(b, q, kchunk, splits, mn, variant)
+                         : launch_db<BK, false, AT, W, U, SNAKE>(b, q, kchunk, splits, mn, variant);
     if (st != GPUK_OK)
         return st;
     matmul_splitk_sum<<<gkc_blocks(p.batch * mn, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
@@ -307,13 +275,9 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * unrolled 8 deep, not fully: a fully unrolled slice is tens of KB of
  * machine code and measured slower (cycles with no instruction fetched).
  * The costs: half the warps per SM to hide a barrier, a coarser grid
- * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block. */
+ * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block.  Its
+ * FMAs run in the column snake of acc_tile (SNAKE), 3% faster here. */
 GKC_KERNEL(gkc_matmul_warptile_wide)
 {
-    return matmul_pipelined<32, true, 256, 8, 5>(b, args, "warptile_wide");
+    return matmul_pipelined<32, true, 256, 8, true>(b, args, "warptile_wide");
 }
-
-/* scratch experiment rungs */
-GKC_KERNEL(gkc_matmul_wide_o2) { return matmul_pipelined<32, true, 256, 8, 2>(b, args, "wide_o2"); }
-GKC_KERNEL(gkc_matmul_wide_o9) { return matmul_pipelined<32, true, 256, 8, 9>(b, args, "wide_o9"); }
-GKC_KERNEL(gkc_matmul_wide_o10) { return matmul_pipelined<32, true, 256, 8, 10>(b, args, "wide_o10"); }

@@ -20,7 +20,6 @@ GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
 GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
 GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_cublas);
-GKC_KERNEL(gkc_matmul_wide_o2); GKC_KERNEL(gkc_matmul_wide_o9); GKC_KERNEL(gkc_matmul_wide_o10);
 GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
@@ -62,10 +61,7 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "warptile_at", 0, gkc_matmul_warptile_at,
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls", NULL},
     {GPUK_OP_MATMUL, F32, "warptile_wide", 0, gkc_matmul_warptile_wide,
-     "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads", NULL},
-    {GPUK_OP_MATMUL, F32, "wide_o2", 0, gkc_matmul_wide_o2, "scratch", NULL},
-    {GPUK_OP_MATMUL, F32, "wide_o9", 0, gkc_matmul_wide_o9, "scratch", NULL},
-    {GPUK_OP_MATMUL, F32, "wide_o10", 0, gkc_matmul_wide_o10, "scratch", NULL},
+     "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads, in a column snake", NULL},
     {GPUK_OP_MATMUL, F32, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
