@@ -272,12 +272,13 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * With the registers to spare, k slices are 32 deep (at the 128-register
  * cap of warptile_at, 32 spilled and lost): the barrier, the wait and the
  * copies of a slice are spread over 4096 FMAs a thread.  The k loop is
- * unrolled 8 deep, not fully: a fully unrolled slice is tens of KB of
- * machine code and measured slower (cycles with no instruction fetched).
+ * unrolled 16 deep, not fully: a fully unrolled slice is tens of KB of
+ * machine code and measured slower (cycles with no instruction fetched)
+ * except on the largest products; 16 beat 8 and 4 (bench/NOTES.md).
  * The costs: half the warps per SM to hide a barrier, a coarser grid
  * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block.  Its
  * FMAs run in the column snake of acc_tile (SNAKE), 3% faster here. */
 GKC_KERNEL(gkc_matmul_warptile_wide)
 {
-    return matmul_pipelined<32, true, 256, 8, true>(b, args, "warptile_wide");
+    return matmul_pipelined<32, true, 256, 16, true>(b, args, "warptile_wide");
 }
