@@ -21,8 +21,9 @@
  * of the session that added the hand-written dot and gemv rungs and
  * programmatic dependent launch (bench/results/nvidia-h200-2026-11-24c.md)
  * gave three more: last_block over cuBLAS's dot (1.06-2.5x), float4 over
- * cuBLAS's gemv (1.3-1.8x), and smem_tree as the reduction along
- * contiguous rows (3-7% ahead of warp_shuffle).  It also named coalesced
+ * cuBLAS's gemv (1.3-1.8x), and a block a row as the reduction along
+ * contiguous rows (smem_tree, 3-7% ahead of warp_shuffle; since then
+ * row_float4, below).  It also named coalesced
  * for copies of 64K floats, a launch-bound 4 us call where both rungs sit
  * within the timing's own spread: not taken.
  *
@@ -70,11 +71,13 @@ static const gkc_rule rules_i32[] = {
     {GPUK_OP_MINPLUS, 22, ANY_HI, "dpx_i16x2"},
 };
 
-/* smem_tree gives each output a block: measured with 1024 to 8192
- * outputs of contiguous rows, where it beat lanes_inner by 6-13% and
- * warp_shuffle by 3-7%.  Fewer outputs leave SMs idle (one output would be
- * one block on the whole GPU), and a non-last axis is lanes_inner's own
- * case: both stay with it. */
+/* row_float4 gives each output a block with all its loads in flight:
+ * measured with 1024 to 8192 outputs of contiguous rows, where it beat
+ * smem_tree by 2-5% and lanes_inner by 6-19% (the session-5 run,
+ * bench/results/nvidia-h200-2026-11-24e.md); rows it cannot read as
+ * float4 go to smem_tree inside it.  Fewer outputs leave SMs idle (one
+ * output would be one block on the whole GPU), and a non-last axis is
+ * lanes_inner's own case: both stay with it. */
 #define GKC_REDUCE_ROWS_MIN_OUTPUTS 1024
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
@@ -94,7 +97,7 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
     if (args->op == GPUK_OP_REDUCE) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
-        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_ROWS_MIN_OUTPUTS ? "smem_tree" : NULL;
+        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_ROWS_MIN_OUTPUTS ? "row_float4" : NULL;
     }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].op == args->op && shape_class >= rules[i].lo && shape_class <= rules[i].hi)

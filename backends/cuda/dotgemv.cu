@@ -12,7 +12,8 @@
  * would pay the GPU's per-kernel start and drain twice.
  *
  * gemv, float4: y = alpha A x + beta y takes a warp per row of A, four
- * float4 of the row in flight a lane; y = alpha A^T x + beta y takes a
+ * float4 of the row in flight a lane (rows of 2049 to 4096 floats: a
+ * block a row, all its loads in flight at once); y = alpha A^T x + beta y takes a
  * thread per 4 columns and a block per strip of columns and slice of
  * rows, so that a short, wide A still fills the GPU; the last slice of a
  * strip to finish adds the slices' partial sums in slice order.
@@ -147,6 +148,37 @@ __global__ void __launch_bounds__(NT) gemv_n_warp_rows(const float *a, int64_t l
     }
 }
 
+/* gemv, y = alpha A x + beta y on rows of 2049 to 4096 floats, a
+ * multiple of 4 (VEC): a block of 512 a row, each thread's two float4 of A
+ * and two of x issued before any product, so a row arrives in one round
+ * trip where a warp's lanes wait on eight; at 4096^2 on the H200 16.7 us a
+ * call against 18.1 (bench/NOTES.md, "Rows in one round trip").  A loop
+ * for the last n % 4 floats, even one that never ran, made it 23 us, so
+ * such rows keep the warp a row, as do longer ones (faster at 8192^2). */
+constexpr int RNT = 512;
+__global__ void __launch_bounds__(RNT) gemv_n_block_rows(const float *a, int64_t lda,
+                                                         const float *x, float *y, int64_t m,
+                                                         int64_t n, float alpha, float beta)
+{
+    gkc_pdl_enter();
+    __shared__ float sh[32];
+    const float4 *x4 = (const float4 *)x, z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    int64_t n4 = n / 4;
+    int c0 = threadIdx.x, c1 = threadIdx.x + RNT;
+    for (int64_t i = blockIdx.x; i < m; i += gridDim.x) {
+        float s = 0.0f;
+        if (alpha != 0.0f) {
+            const float4 *r = (const float4 *)(a + i * lda);
+            float4 a0 = c0 < n4 ? __ldcs(r + c0) : z, a1 = c1 < n4 ? __ldcs(r + c1) : z;
+            float4 v0 = c0 < n4 ? __ldg(x4 + c0) : z, v1 = c1 < n4 ? __ldg(x4 + c1) : z;
+            s = dot4(a0, v0) + dot4(a1, v1);
+        }
+        s = gkc_block_sum(s, sh);
+        if (threadIdx.x == 0)
+            y[i] = axpby(alpha, s, beta, y + i);
+    }
+}
+
 /* gemv, y = alpha A^T x + beta y: thread t of block (strip, slice) owns
  * columns c0 = 4 (strip NT + t) ... c0 + 3 (VEC; else one column) over the
  * rows of its slice, four rows' loads in flight.  One slice: the block
@@ -264,6 +296,12 @@ GKC_KERNEL(gkc_gemv_float4)
         if (m == 0)
             return GPUK_OK;
         bool vec = rows16 && gkc_aligned16(x);
+        if (vec && n % 4 == 0 && n / 4 > RNT && n / 4 <= 2 * RNT) {
+            gkc_launch_pdl(b->stream, gemv_n_block_rows, gkc_blocks(m, 1, 1 << 20), RNT, 0, a, lda,
+                           x, y, m, n, alpha, beta);
+            GKC_LAUNCHED(b, "gemv", "float4 (a block a row)");
+            return GPUK_OK;
+        }
         unsigned g = gkc_blocks(m, NT / 32, gkc_grid_cap(b));
         if (vec)
             gkc_launch_pdl(b->stream, gemv_n_warp_rows<true>, g, NT, 0, a, lda, x, y, m, n, alpha,

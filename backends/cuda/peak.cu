@@ -19,8 +19,9 @@
  *           instruction: the ceiling of a GPUK_KF_PACKED16 rung;
  *   READ    read bandwidth, GB/s of bytes read: a sum of 256 MiB in
  *           contiguous chunks a block, with float4 loads, with unrolled
- *           4-byte loads, and with one 4-byte load in flight a thread
- *           (reduce's smem_tree), whichever is fastest.
+ *           4-byte loads, with one 4-byte load in flight a thread
+ *           (reduce's smem_tree), and with all of a thread's float4 in
+ *           flight at once (reduce's row_float4), whichever is fastest.
  * Each timing covers launches back to back for some 2 ms, so one
  * launch's latency from an idle device (some 5 us) is not charged to a
  * 66 us read: the bench times a short op's calls the same way
@@ -90,8 +91,7 @@ __global__ void __launch_bounds__(NT) peak_read_scalar(const float *src, float *
  * shared memory.  On the H200 smem_tree read 268 MB from DRAM in 62-64 us
  * (ncu: 0.3% L2 hits, so not a cache effect) where the two kernels above
  * took 66: fewer loads in flight, issued in row order, read HBM faster
- * (bench/NOTES.md, "The read ceiling").  The ceiling is the best of the
- * three. */
+ * (bench/NOTES.md, "The read ceiling"). */
 __global__ void __launch_bounds__(NT) peak_read_rows(const float *src, float *out, int len)
 {
     gkc_pdl_enter();
@@ -108,6 +108,27 @@ __global__ void __launch_bounds__(NT) peak_read_rows(const float *src, float *ou
     }
     if (threadIdx.x == 0)
         out[blockIdx.x] = sh[0];
+}
+
+/* The same rows as reduce's row_float4 reads them: a block of 512, each
+ * thread's four float4 issued before any add, so a row arrives in one
+ * round trip.  On the H200 this read 8192^2 at 4448 GB/s where the three
+ * above reached 4405 (bench/NOTES.md, "Rows in one round trip"); the
+ * ceiling is the best of the four. */
+constexpr int RNT = 512;
+__global__ void __launch_bounds__(RNT) peak_read_rows4(const float4 *src, float *out)
+{
+    gkc_pdl_enter();
+    __shared__ float sh[32];
+    const float4 *x = src + (int64_t)blockIdx.x * (READ_CHUNK1 / 4);
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+        v[u] = x[threadIdx.x + u * RNT];
+    float s = (sum4(v[0]) + sum4(v[1])) + (sum4(v[2]) + sum4(v[3]));
+    s = gkc_block_sum(s, sh);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = s;
 }
 
 /* The shared rows cycle through 64 entries so the compiler cannot keep the
@@ -330,6 +351,12 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
             st = time_median(b, "read (rows, one load in flight)", [&] {
                 gkc_launch_pdl(s, peak_read_rows, g1, NT, 0, (const float *)src, (float *)out,
                                READ_CHUNK1);
+            }, &ms);
+        if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
+            *value = (double)bytes / (ms * 1.0e6);
+        if (st == GPUK_OK)
+            st = time_median(b, "read (rows, all loads in flight)", [&] {
+                gkc_launch_pdl(s, peak_read_rows4, g1, RNT, 0, (const float4 *)src, (float *)out);
             }, &ms);
         if (st == GPUK_OK && (double)bytes / (ms * 1.0e6) > *value)
             *value = (double)bytes / (ms * 1.0e6);

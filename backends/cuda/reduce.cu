@@ -4,7 +4,8 @@
  * inner apart, starting at x + o * len * inner + i.
  *
  * The ladder changes who reduces one output: a block with a shared-memory
- * tree, a warp with shuffles, or several blocks at once.  An
+ * tree, a warp with shuffles, or several blocks at once; then how a
+ * block's loads are issued (row_float4).  An
  * empty len gives 0 for a sum and 0/0 = NaN for a mean.
  */
 #include "cuda_internal.h"
@@ -188,6 +189,39 @@ __global__ void reduce_lanes_parts(rd p, int parts, const float *partial)
     }
 }
 
+/* 5. row_float4: contiguous rows (inner == 1), 16-byte aligned, a block
+ * of 512 a row and V float4 a thread, every load of a pass issued before
+ * the first add.  smem_tree's loop waits on memory several times a row,
+ * so at 4096^2 the grid's last blocks ran on after the rest were done and
+ * the call cost 3 us over its bytes; here a row of up to 8192 floats
+ * arrives in one round trip (bench/NOTES.md, "Rows in one round trip").
+ * Longer rows take passes of 2048 float4. */
+constexpr int RNT = 512;
+template <int V>
+__global__ void __launch_bounds__(RNT) reduce_row_float4(rd p)
+{
+    gkc_pdl_enter();
+    __shared__ float sh[32];
+    int64_t len4 = p.len / 4;
+    for (int64_t g = blockIdx.x; g < p.outputs; g += gridDim.x) {
+        const float4 *x = (const float4 *)(p.x + g * p.len);
+        float s = 0.0f;
+        for (int64_t c0 = threadIdx.x; c0 < len4; c0 += (int64_t)V * RNT) {
+            float4 a[V];
+#pragma unroll
+            for (int u = 0; u < V; u++)
+                a[u] = c0 + u * RNT < len4 ? __ldcs(x + c0 + u * RNT)
+                                           : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+            for (int u = 0; u < V; u++)
+                s += (a[u].x + a[u].y) + (a[u].z + a[u].w);
+        }
+        s = gkc_block_sum(s, sh);
+        if (threadIdx.x == 0)
+            p.out[g] = rd_finish(p, s);
+    }
+}
+
 rd rd_from(const gpuk_args *args)
 {
     rd p;
@@ -303,5 +337,23 @@ GKC_KERNEL(gkc_reduce_lanes_inner)
                        NT, 0, p, (int)parts, partial);
         GKC_LAUNCHED(b, "reduce", "lanes_inner (combine)");
     }
+    return GPUK_OK;
+}
+
+GKC_KERNEL(gkc_reduce_row_float4)
+{
+    rd p = rd_from(args);
+    if (p.inner != 1 || p.len % 4 != 0 || !gkc_aligned16(p.x))
+        return gkc_reduce_smem_tree(b, args);   /* not rows of whole aligned float4 */
+    GKC_TRY(gkc_enter(b));
+    int64_t len4 = p.len / 4;
+    unsigned g = gkc_blocks(p.outputs, 1, 1 << 20);
+    if (len4 <= RNT)
+        gkc_launch_pdl(b->stream, reduce_row_float4<1>, g, RNT, 0, p);
+    else if (len4 <= 2 * RNT)
+        gkc_launch_pdl(b->stream, reduce_row_float4<2>, g, RNT, 0, p);
+    else
+        gkc_launch_pdl(b->stream, reduce_row_float4<4>, g, RNT, 0, p);
+    GKC_LAUNCHED(b, "reduce", "row_float4");
     return GPUK_OK;
 }

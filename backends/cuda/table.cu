@@ -38,7 +38,7 @@ GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
 GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
-GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block);
+GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
 GKC_KERNEL(gkc_gemv_float4);
 
 const gpuk_kernel gkc_kernels[] = {
@@ -129,6 +129,8 @@ const gpuk_kernel gkc_kernels[] = {
      "several blocks per long output (grid-stride), block partials combined by a second pass: fills the GPU for any shape", NULL},
     {GPUK_OP_REDUCE, F32, "lanes_inner", DEF, gkc_reduce_lanes_inner,
      "along a non-last axis, lanes walk the inner dimension: a 128-byte line (float4: 512) per warp load; contiguous rows go to grid_stride", NULL},
+    {GPUK_OP_REDUCE, F32, "row_float4", 0, gkc_reduce_row_float4,
+     "contiguous aligned rows: a block of 512 a row, all of a thread's float4 loads issued before its adds; else smem_tree", NULL},
 
     {GPUK_OP_ADD, F32, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one float per thread per step", NULL},
     {GPUK_OP_ADD, F32, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
