@@ -272,13 +272,19 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * With the registers to spare, k slices are 32 deep (at the 128-register
  * cap of warptile_at, 32 spilled and lost): the barrier, the wait and the
  * copies of a slice are spread over 4096 FMAs a thread.  The k loop is
- * unrolled 16 deep, not fully: a fully unrolled slice is tens of KB of
- * machine code and measured slower (cycles with no instruction fetched)
- * except on the largest products; 16 beat 8 and 4 (bench/NOTES.md).
+ * unrolled 16 deep (16 beat 8 and 4), and fully, 32, when the output has
+ * 8 or more waves of tiles: on the H200 the full unroll was 1.2-1.7%
+ * faster at 16 waves (8192 x 8192, k 2048 or 8192) and 1.3-3.5% slower at
+ * 2 and 4 (bench/NOTES.md, "Session 5: FMA order").
  * The costs: half the warps per SM to hide a barrier, a coarser grid
  * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block.  Its
  * FMAs run in the column snake of acc_tile (SNAKE), 3% faster here. */
 GKC_KERNEL(gkc_matmul_warptile_wide)
 {
+    gkc_mm p = gkc_mm_from(args);
+    int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, 256) * p.batch;
+    int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+    if (tiles >= 8 * sms)
+        return matmul_pipelined<32, true, 256, 32, true>(b, args, "warptile_wide");
     return matmul_pipelined<32, true, 256, 16, true>(b, args, "warptile_wide");
 }
