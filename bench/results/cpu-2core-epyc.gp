@@ -1,4 +1,4 @@
-# gpuk-bench charts, 2026-11-24T05:36:29Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
+# gpuk-bench charts, 2026-11-24T09:51:37Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
 
 # ---- roofline
 reset
@@ -9,59 +9,59 @@ set grid
 set key outside right top
 set samples 600
 set xrange [0.0416667:2048]
-set yrange [0.0695031:702.954]
+set yrange [0.0686575:687.602]
 set xlabel 'arithmetic intensity: flop (min-plus: op) per byte of minimum traffic'
 set ylabel 'GFLOP/s (min-plus: Gop/s)'
-set title "libgpuk roofline: every rung at its largest size, 2026-11-24T05:36:29Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
+set title "libgpuk roofline: every rung at its largest size, 2026-11-24T09:51:37Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
 roof(x, p, bw) = (x * bw < p) ? x * bw : p
 $be0 << EOD
-170.667 0.586619 5 ""
-341.333 17.7529 5 ""
-682.667 180.066 5 ""
-682.667 206.454 5 "matmul openblas"
-85.3333 1.04887 7 ""
-170.667 18.0522 7 ""
-341.333 177.828 7 ""
-341.333 197.228 7 "batched_matmul openblas"
-170.667 0.543983 9 ""
-170.667 1.09899 9 ""
-341.333 6.31082 9 ""
-341.333 12.9875 9 ""
-682.667 20.9267 9 ""
-682.667 79.2617 9 ""
-682.667 103.042 9 "minplus packed"
-170.667 0.727934 9 ""
-682.667 100.612 9 ""
-0.249969 1.19469 13 ""
-0.249969 7.9003 13 "reduce simd"
-0.0833333 2.52823 4 ""
-0.0833333 3.72274 4 "add simd"
-0.125 3.48156 6 ""
-0.125 5.61275 6 "scale simd"
-0.125 0.208509 8 ""
-0.125 5.50444 8 "relu simd"
-0.249985 0.380797 10 ""
-0.249985 12.1358 10 "bias_relu simd"
-0.625 1.06384 1 ""
-0.625 17.3044 1 "softmax simd"
-0.249027 1.02358 3 ""
-0.249027 7.27377 3 "meanpool simd"
-0.228571 0.569651 14 ""
-0.228571 1.46231 14 "spmv omp"
-0.228571 1.4356 14 ""
-0.25 2.39732 15 ""
-0.25 8.32372 15 "dot simd"
-0.25 7.19774 15 ""
-0.499878 2.29109 2 ""
-0.499878 13.6934 2 ""
-0.499878 14.461 2 "gemv openblas"
-170.667 0.629785 11 ""
-682.667 187.548 11 ""
-682.667 206.564 11 "gemm openblas"
+170.667 0.53063 5 ""
+341.333 15.4147 5 ""
+682.667 170.79 5 ""
+682.667 207.28 5 "matmul openblas"
+85.3333 1.01639 7 ""
+170.667 17.3868 7 ""
+341.333 180.624 7 ""
+341.333 206.232 7 "batched_matmul openblas"
+170.667 0.528529 9 ""
+170.667 1.02504 9 ""
+341.333 6.52424 9 ""
+341.333 13.7517 9 ""
+682.667 22.9647 9 ""
+682.667 83.5473 9 ""
+682.667 103.739 9 "minplus packed"
+170.667 0.636374 9 ""
+682.667 99.59 9 ""
+0.249969 1.19932 13 ""
+0.249969 8.48572 13 "reduce simd"
+0.0833333 2.29915 4 ""
+0.0833333 3.60075 4 "add simd"
+0.125 3.33019 6 ""
+0.125 5.93846 6 "scale simd"
+0.125 0.205973 8 ""
+0.125 6.07723 8 "relu simd"
+0.249985 0.38816 10 ""
+0.249985 12.0256 10 "bias_relu simd"
+0.625 1.0615 1 ""
+0.625 16.476 1 "softmax simd"
+0.249027 0.992896 3 ""
+0.249027 8.29279 3 "meanpool simd"
+0.228571 0.487125 14 ""
+0.228571 1.55731 14 "spmv omp"
+0.228571 1.44674 14 ""
+0.25 2.18061 15 ""
+0.25 8.37313 15 "dot simd"
+0.25 7.48109 15 ""
+0.499878 2.29387 2 ""
+0.499878 15.8923 2 "gemv simd"
+0.499878 15.4834 2 ""
+170.667 0.594737 11 ""
+682.667 169.88 11 ""
+682.667 203.949 11 "gemm openblas"
 EOD
 plot \
-  roof(x, 234.318, 49.6004) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 234.3, copy 49.6 GB/s', \
-  roof(x, 117.168, 49.6004) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 117.2, copy 49.6 GB/s', \
+  roof(x, 229.201, 50.4505) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 229.2, copy 50.45 GB/s', \
+  roof(x, 115.655, 50.4505) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 115.7, copy 50.45 GB/s', \
   NaN w p pt 7 ps 1.4 lc rgb '#1f77b4' t 'cpu rungs: AMD EPYC', \
   $be0 u 1:2:3 w p pt variable ps 1.4 lc rgb '#1f77b4' notitle, \
   $be0 u 1:2:4 w labels left offset 1,0 font ',8' tc rgb '#1f77b4' notitle, \
@@ -82,10 +82,10 @@ plot \
 
 # ---- ladder: matmul
 $ladder_matmul << EOD
-0 "cpu naive" 13.072 12.9764 13.1821 3660.78 3660.78 3660.78 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 1.49784 1.46697 1.52648 113.354 111.952 116.111 967.723 907.768 989.753 NaN NaN NaN NaN NaN NaN
-2 "cpu simd" 0.20088 0.195493 0.26902 12.6711 12.1758 13.5715 96.1308 94.0475 97.4065 763.268 747.11 802.242 NaN NaN NaN
-3 "cpu openblas" 0.175255 0.173269 0.990033 10.9454 10.745 11.8272 84.69 82.5963 88.6249 665.713 659.364 838.717 NaN NaN NaN
+0 "cpu naive" 13.3244 13.126 13.7436 4047.04 4047.04 4047.04 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 1.8293 1.75791 1.91103 130.719 125.005 156.752 1114.51 1058.57 1300.89 NaN NaN NaN NaN NaN NaN
+2 "cpu simd" 0.226427 0.221594 0.272534 13.6861 13.498 14.4022 102.756 94.2514 109.108 804.723 736.425 837.196 NaN NaN NaN
+3 "cpu openblas" 0.335775 0.325473 0.346223 11.0364 10.7849 12.4228 83.6758 81.678 84.9502 663.059 659.733 668.429 NaN NaN NaN
 
 EOD
 reset
@@ -97,7 +97,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk matmul ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk matmul ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -107,10 +107,10 @@ plot \
 
 # ---- ladder: batched_matmul
 $ladder_batched_matmul << EOD
-0 "cpu naive" 2.08888 2.06308 2.20284 230.009 227.813 240.993 4094.86 4094.86 4094.86 NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 0.439353 0.434104 0.450766 24.0391 23.4682 27.796 231.769 216.322 246.012 1903.35 1885.07 1909.7 NaN NaN NaN
-2 "cpu simd" 0.113675 0.111277 0.127474 4.55221 3.96044 4.89821 29.1248 27.987 46.2608 213.183 194.315 221.413 1545.75 1526.35 1561.49
-3 "cpu openblas" 0.074152 0.0735042 0.0753488 3.23082 3.15524 3.75476 22.6597 22.5073 24.1163 196.511 194.411 200.031 1393.7 1374.67 1439.44
+0 "cpu naive" 2.11115 2.07776 2.18386 234.843 234.396 237.639 4225.69 4225.69 4225.69 NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 0.441157 0.43482 0.453035 28.4278 23.5493 28.9339 290.047 237.425 360.137 1976.2 1942.39 1997.97 NaN NaN NaN
+2 "cpu simd" 0.111091 0.108663 0.118773 7.61119 7.55842 7.73683 29.8033 28.5613 30.3529 202.986 195.627 214.165 1521.83 1512.98 1536.9
+3 "cpu openblas" 0.0760367 0.0736444 0.0812127 5.55776 3.01747 5.9243 22.7099 22.4969 23.9705 171.064 169.384 177.15 1332.86 1319.26 1352.76
 
 EOD
 reset
@@ -122,7 +122,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_batched_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x64x64 b16', \
   $ladder_batched_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256 b16', \
@@ -132,13 +132,13 @@ plot \
 
 # ---- ladder: minplus
 $ladder_minplus << EOD
-0 "cpu naive" 14.0213 13.9256 14.3421 3947.7 3947.7 3947.7 NaN NaN NaN NaN NaN NaN 14.6926 14.3991 14.9189 2950.11 2949.24 2950.98 NaN NaN NaN NaN NaN NaN
-1 "cpu omp" 14.3216 13.886 15.9434 1954.05 1951.94 1965.53 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-2 "cpu transposed" 14.2278 14.0197 16.6145 323.542 322.19 326.923 2722.29 2707.14 2737.43 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-3 "cpu ilp" 14.5472 14.4013 15.2495 153.606 152.571 157.113 1322.8 1249.64 1673.64 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 "cpu simd_k" 0.713869 0.697028 0.871332 29.518 28.2682 38.5204 282.454 269.794 297.083 6567.64 6567.64 6567.64 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 "cpu regtile" 0.434305 0.420364 0.518256 21.5 20.9381 22.291 204.438 190.329 221.195 1733.99 1671.51 1767.54 0.202666 0.196798 0.289823 16.8697 15.9958 17.6037 140.051 127.202 166.507 1366.03 1357.99 1416.83
-6 "cpu packed" 0.439302 0.435931 0.449694 21.708 21.4321 22.5002 179.289 168.885 186.656 1333.81 1310.38 1381.05 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 "cpu naive" 13.9641 13.8739 14.0824 4063.13 4063.13 4063.13 NaN NaN NaN NaN NaN NaN 11.9354 11.4649 12.9295 3374.56 3374.56 3374.56 NaN NaN NaN NaN NaN NaN
+1 "cpu omp" 14.1221 13.9578 16.474 2095.02 2076.76 2167.15 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+2 "cpu transposed" 14.1537 14.0265 15.1099 325.533 322.585 328.204 2633.24 2628.94 2637.53 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+3 "cpu ilp" 14.4554 14.3413 14.5611 155.236 153.027 160.304 1249.29 1224.95 1294.32 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 "cpu simd_k" 0.641829 0.633246 0.677058 28.7387 28.2987 30.3871 332.204 297.274 367.716 5984.79 5984.79 5984.79 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 "cpu regtile" 0.375721 0.371563 0.394245 21.4755 21.2623 22.758 193.515 187.941 243.729 1645.04 1612.57 1694.07 0.239524 0.232532 0.278199 16.4869 16.0781 18.7016 132.293 123.853 143.493 1380.05 1369.66 1404.25
+6 "cpu packed" 0.381383 0.374055 0.410641 22.1856 22.0034 22.6894 166.944 165.288 170.172 1324.85 1314.42 1361.1 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
 
 EOD
 reset
@@ -150,7 +150,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:6.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk minplus ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk minplus ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_minplus u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_minplus u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -163,8 +163,8 @@ plot \
 
 # ---- ladder: transpose
 $ladder_transpose << EOD
-0 "cpu naive" 6.17147 6.07507 6.27151 116.427 112.398 116.955 477.42 470.308 480.679
-1 "cpu blocked" 0.134472 0.131403 0.143484 5.72777 3.76554 8.46966 21.5558 15.9937 31.4768
+0 "cpu naive" 5.92628 5.89104 6.04962 116.529 115.887 125.408 476.194 471.479 480.361
+1 "cpu blocked" 0.128678 0.12639 0.134285 7.04087 6.64791 7.80438 18.366 16.1854 22.3997
 
 EOD
 reset
@@ -176,7 +176,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk transpose ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk transpose ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_transpose u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_transpose u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -184,8 +184,8 @@ plot \
 
 # ---- ladder: reduce
 $ladder_reduce << EOD
-0 "cpu naive" 0.829313 0.816005 0.896925 13.8811 13.7324 14.5827 56.1727 55.3785 58.9305
-1 "cpu simd" 0.0235924 0.0230905 0.0247654 1.52441 1.35537 1.99891 8.49447 8.03827 9.12582
+0 "cpu naive" 0.83444 0.816271 0.863416 13.935 13.695 14.2126 55.9558 55.5132 56.4232
+1 "cpu simd" 0.0234763 0.0229899 0.0243408 1.64793 1.52099 2.04641 7.90844 7.72076 9.29122
 
 EOD
 reset
@@ -197,7 +197,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk reduce ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk reduce ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_reduce u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_reduce u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -205,8 +205,8 @@ plot \
 
 # ---- ladder: add
 $ladder_add << EOD
-0 "cpu naive" 0.0201221 0.0194908 0.0261308 0.340263 0.323417 0.392169 6.71461 6.57187 6.84402 26.5439 26.2022 28.3272
-1 "cpu simd" 0.00471492 0.00453537 0.00595608 0.0705536 0.0688373 0.0775803 4.71335 4.52452 6.38856 18.0268 17.7268 18.6041
+0 "cpu naive" 0.0225078 0.0200293 0.0312267 0.330081 0.324007 0.361613 10.2341 7.81806 13.537 29.1886 27.4336 38.3211
+1 "cpu simd" 0.0064703 0.00465861 0.0112619 0.0808136 0.0669127 0.0900427 4.04551 3.93085 5.3917 18.6375 17.9155 19.1293
 
 EOD
 reset
@@ -218,7 +218,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk add ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk add ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_add u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_add u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -227,8 +227,8 @@ plot \
 
 # ---- ladder: scale
 $ladder_scale << EOD
-0 "cpu naive" 0.018477 0.0180894 0.0215753 0.301128 0.284968 0.349263 4.74962 4.70474 4.84651 19.2755 19.0826 20.8994
-1 "cpu simd" 0.00360767 0.00356233 0.00921421 0.0463363 0.0452412 0.0486891 2.50891 2.45186 2.72428 11.9565 10.8834 13.032
+0 "cpu naive" 0.0185529 0.0181612 0.020553 0.289456 0.284903 0.352343 4.92445 4.74707 5.52348 20.1517 19.1697 21.3534
+1 "cpu simd" 0.00328535 0.00326008 0.00353119 0.0457585 0.0449788 0.048679 2.79658 2.70508 3.09564 11.3007 11.0432 12.9356
 
 EOD
 reset
@@ -240,7 +240,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk scale ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk scale ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_scale u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_scale u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -249,8 +249,8 @@ plot \
 
 # ---- ladder: relu
 $ladder_relu << EOD
-0 "cpu naive" 0.220087 0.216729 0.237256 4.90373 4.88711 4.93507 78.6143 78.3134 79.0336 321.851 314.844 343.039
-1 "cpu simd" 0.00336908 0.00335232 0.00399152 0.0472751 0.045302 0.0488998 2.7417 2.68279 2.84213 12.1918 11.3666 12.8032
+0 "cpu naive" 0.224282 0.218117 0.239362 4.95281 4.89036 5.14093 78.5372 78.2701 79.3286 325.815 320.749 332.576
+1 "cpu simd" 0.00390619 0.00331537 0.00584381 0.0489674 0.0462022 0.0757803 2.52239 2.41767 2.68141 11.0427 10.8252 11.1708
 
 EOD
 reset
@@ -262,7 +262,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk relu ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk relu ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -271,8 +271,8 @@ plot \
 
 # ---- ladder: bias_relu
 $ladder_bias_relu << EOD
-0 "cpu naive" 5.38036 5.30431 5.99639 86.4563 86.2153 89.4969 352.466 347.985 374.055
-1 "cpu simd" 0.0497523 0.0485873 0.0513461 2.65796 2.58347 3.18849 11.0596 10.9313 11.419
+0 "cpu naive" 5.31143 5.28554 5.38075 86.7602 86.2931 90.1329 345.779 345.457 346.674
+1 "cpu simd" 0.0933217 0.0918689 0.0984565 2.61415 2.51239 4.78479 11.161 10.7362 11.3024
 
 EOD
 reset
@@ -284,7 +284,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_bias_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_bias_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -292,8 +292,8 @@ plot \
 
 # ---- ladder: copy
 $ladder_copy << EOD
-0 "cpu naive" 0.0360095 0.0356272 0.0369147 0.577984 0.568717 0.596956 9.26699 9.22289 9.38686 37.0877 36.8821 37.7082
-1 "cpu simd" 0.00390417 0.00357875 0.00406463 0.0476086 0.0462963 0.0497483 2.55069 2.46514 2.79698 10.9917 10.7117 12.2895
+0 "cpu naive" 0.036233 0.0357499 0.0370792 0.573118 0.568627 0.581696 9.227 9.19832 9.25943 37.1496 36.9374 37.8689
+1 "cpu simd" 0.00332798 0.00331712 0.00356814 0.047063 0.046333 0.124605 2.6949 2.44913 2.8834 11.5363 10.9235 11.7122
 
 EOD
 reset
@@ -305,7 +305,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk copy ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk copy ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_copy u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_copy u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -314,8 +314,8 @@ plot \
 
 # ---- ladder: softmax
 $ladder_softmax << EOD
-0 "cpu naive" 4.88163 4.85301 4.93832 79.1833 78.9733 79.6852 315.41 313.795 319.561
-1 "cpu simd" 0.250313 0.209056 0.25909 5.77463 5.11975 6.63787 19.3906 19.0147 22.7728
+0 "cpu naive" 4.88891 4.85284 5.1933 78.9855 78.7345 79.4917 316.105 314.805 329.782
+1 "cpu simd" 0.210243 0.202454 0.236713 5.06772 4.87596 6.0166 20.3656 19.5568 25.2016
 
 EOD
 reset
@@ -327,7 +327,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk softmax ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk softmax ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_softmax u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_softmax u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -335,8 +335,8 @@ plot \
 
 # ---- ladder: embedding
 $ladder_embedding << EOD
-0 "cpu naive" 4.13568 3.87322 4.50188 18.5174 18.0387 18.8625 72.8157 70.1185 88.5434
-1 "cpu omp" 1.21004 1.12853 1.5144 6.25289 4.45303 6.36795 18.3994 16.9345 22.2177
+0 "cpu naive" 3.82358 3.7036 4.53293 17.1297 15.6878 20.4062 71.4609 62.5916 89.3157
+1 "cpu omp" 0.962037 0.685607 1.08773 4.80073 4.06981 5.98191 18.8914 16.6901 27.4194
 
 EOD
 reset
@@ -348,7 +348,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk embedding ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk embedding ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_embedding u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '16384x256x32768', \
   $ladder_embedding u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '65536x256x32768', \
@@ -356,8 +356,8 @@ plot \
 
 # ---- ladder: meanpool
 $ladder_meanpool << EOD
-0 "cpu naive" 3.64407 3.60171 10.9336 16.0535 15.952 16.1746 65.5626 65.1527 69.3801
-1 "cpu simd" 0.128639 0.127371 0.169101 1.6615 1.6258 1.72554 9.22615 8.1024 11.763
+0 "cpu naive" 4.46182 3.9367 5.32415 17.709 17.0483 18.173 67.589 67.0048 89.7158
+1 "cpu simd" 0.187218 0.175941 0.289262 1.43508 1.36313 1.58367 8.09243 7.88379 8.64093
 
 EOD
 reset
@@ -369,7 +369,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_meanpool u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x256x256', \
   $ladder_meanpool u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
@@ -377,9 +377,9 @@ plot \
 
 # ---- ladder: spmv
 $ladder_spmv << EOD
-0 "cpu naive" 4.06965 3.98861 4.35728 20.6412 20.3164 22.6345 235.614 216.165 270.825 5.03682 4.94775 5.32489 24.7077 23.8797 26.0105 306.271 287.126 330.908
-1 "cpu omp" 2.11653 2.02155 2.17186 10.816 10.54 12.4774 91.7846 84.788 125.672 3.36587 3.27456 3.58663 17.6198 17.096 20.4647 125.311 118.929 161.033
-2 "cpu balanced" 2.11005 2.06604 2.31901 10.8373 10.5807 11.3945 93.4924 86.7316 107.969 3.29128 3.23529 3.50548 18.2126 17.5049 19.6601 134.889 116.012 155.679
+0 "cpu naive" 5.15881 4.95474 5.68647 20.5575 20.0647 21.8995 275.53 246.715 296.485 5.02351 4.93735 5.17263 23.5879 23.2844 25.1745 267.194 229.161 301.692
+1 "cpu omp" 2.50802 2.35408 2.6487 12.0011 10.5124 12.5703 86.1856 76.127 100.122 3.24497 3.2004 3.3392 17.2157 17.1167 17.339 125.133 117.04 144.576
+2 "cpu balanced" 2.48053 2.36591 2.62126 11.9004 10.3966 12.3699 92.7727 78.4064 148.772 3.39675 3.22667 3.71351 17.8593 17.5854 18.8975 130.168 124.407 142.952
 
 EOD
 reset
@@ -391,7 +391,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk spmv ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk spmv ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_spmv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '262144x262144x16', \
   $ladder_spmv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576x1048576x16', \
@@ -402,9 +402,9 @@ plot \
 
 # ---- ladder: dot
 $ladder_dot << EOD
-0 "cpu naive" 0.865869 0.852309 0.903795 14.1783 13.8665 14.5395 55.9866 55.4508 56.2416
-1 "cpu simd" 0.0442577 0.0435059 0.0461139 4.01328 3.84598 4.92437 16.1247 9.19353 16.2491
-2 "cpu openblas" 0.0856808 0.0843268 0.0870535 4.67045 4.38227 4.88831 18.6472 18.1658 19.2425
+0 "cpu naive" 1.10771 0.889929 1.24553 14.5547 13.9724 16.7907 61.5505 55.6714 71.2376
+1 "cpu simd" 0.0518887 0.0507688 0.0540485 3.9762 3.88734 4.36674 16.0296 15.6447 16.6474
+2 "cpu openblas" 0.104755 0.088545 0.109506 4.78172 4.49657 5.63775 17.9409 17.7477 19.1981
 
 EOD
 reset
@@ -416,7 +416,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk dot ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk dot ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_dot u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
   $ladder_dot u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '16777216', \
@@ -424,9 +424,9 @@ plot \
 
 # ---- ladder: gemv
 $ladder_gemv << EOD
-0 "cpu naive" 0.845472 0.835274 0.87633 14.2816 14.259 14.5859 58.5825 57.9898 59.6553
-1 "cpu simd" 0.0251301 0.0242011 0.0269247 1.92252 1.64856 2.41383 9.80166 8.68256 10.3521
-2 "cpu openblas" 0.0282152 0.0280571 0.273239 1.84892 1.66152 2.48986 9.28135 8.85864 9.47277
+0 "cpu naive" 1.1163 1.06579 1.27506 14.1908 14.1404 14.2914 58.5116 58.2238 59.277
+1 "cpu simd" 0.0300377 0.0285519 0.0430711 1.52071 1.4541 1.58549 8.44544 8.31115 8.70958
+2 "cpu openblas" 0.0354791 0.0349261 0.938632 1.51953 1.44885 2.47647 8.6685 8.41657 9.55042
 
 EOD
 reset
@@ -438,7 +438,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemv ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk gemv ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_gemv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_gemv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -446,9 +446,9 @@ plot \
 
 # ---- ladder: gemm
 $ladder_gemm << EOD
-0 "cpu naive" 14.9021 14.8157 15.8896 3409.87 3409.87 3409.87 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu simd" 0.198457 0.193872 0.203598 13.0229 12.0942 13.8742 98.0476 95.0061 103.724 732.82 719.75 766.811 NaN NaN NaN
-2 "cpu openblas" 0.18097 0.177473 1.29537 10.623 10.4363 10.7864 85.831 82.5821 90.7628 665.359 652.546 680.685 NaN NaN NaN
+0 "cpu naive" 14.0998 13.8662 17.2501 3610.81 3610.81 3610.81 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu simd" 0.363115 0.361581 0.38757 12.6638 12.0455 13.1856 108.272 104.296 112.84 809.035 777.434 841.547 NaN NaN NaN
+2 "cpu openblas" 0.31725 0.313905 0.35073 11.0619 10.7238 11.503 95.9288 88.3978 119.84 673.89 663.639 680.031 NaN NaN NaN
 
 EOD
 reset
@@ -460,7 +460,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemm ladder: time per rung, 2026-11-24T05:36:29Z'
+set title 'libgpuk gemm ladder: time per rung, 2026-11-24T09:51:37Z'
 plot \
   $ladder_gemm u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_gemm u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
