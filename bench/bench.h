@@ -35,6 +35,11 @@
  * long: the calls run back to back (measure.c). */
 #define BENCH_REP_MS 2.0
 #define BENCH_MAX_CALLS 200
+/* auto counts as the best rung when within this fraction of its time */
+#define AUTO_SLACK 0.05
+/* An auto row over AUTO_SLACK behind its case's best rung is timed again,
+ * alternating with that rung, this many times each (main.c, pair_auto). */
+#define AUTO_PAIRS 5
 
 /* The shape of one case.  What m, n and k mean depends on the op (the
  * man page has the table); unused ones are 1.  batch > 1 only for
@@ -139,6 +144,10 @@ typedef struct brow {
     double ms_med, ms_min, ms_max;    /* NaN unless measured; per call */
     double xfer_in_ms, xfer_out_ms;   /* host clock, per backend/op/size, pageable buffers */
     double xfer_in_pin_ms, xfer_out_pin_ms;   /* the same from gpuk_host_alloc memory */
+    /* auto over AUTO_SLACK behind the best rung: the median of its time over
+     * the best rung's, the two timed again in alternation (NaN: not) */
+    double paired;
+    char paired_with[48];
     /* derived (report_derive) */
     double gflops, gbps, intensity, pct;
     const char *ceiling;              /* "fma", "addmin", "copy" or "" */
@@ -241,6 +250,9 @@ int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, bxfer *x, char 
                       size_t errlen);
 /* Run one row: skip if predicted too slow, else warm up, time, check. */
 void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r);
+/* One repetition of `calls` calls of variant back to back: ms a call, or
+ * NaN when a call fails. */
+double measure_calls(bbackend *be, bcase *c, bdev *d, const char *variant, int calls);
 /* "what: status text: context message" */
 void api_error(char *buf, size_t len, gpuk_context *ctx, const char *what, gpuk_status st);
 

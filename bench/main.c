@@ -428,7 +428,7 @@ static void case_row(bench *b, int i, gpuk_op op, gpuk_dtype dt, int matrix, int
     r.shape_class = -1;
     r.size_idx = si;
     r.matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
-    r.ms_med = r.ms_min = r.ms_max = NAN;
+    r.ms_med = r.ms_min = r.ms_max = r.paired = NAN;
     r.xfer_in_ms = x->in_ms;
     r.xfer_out_ms = x->out_ms;
     r.xfer_in_pin_ms = x->in_pinned_ms;
@@ -471,6 +471,48 @@ static void case_row(bench *b, int i, gpuk_op op, gpuk_dtype dt, int matrix, int
     add_row(b, &r);
 }
 
+/* The auto row just added, when over AUTO_SLACK behind the best non-TF32
+ * rung of its case: the two are timed again in turns, AUTO_PAIRS
+ * repetitions each with the auto row's calls, and the median of auto's
+ * time over the rung's goes to the row (paired).  Timed minutes apart on
+ * a shared machine, one kernel can differ from itself by more than
+ * AUTO_SLACK; in turns, drift reaches both alike.  The row's own median
+ * stays as measured; the report shows both. */
+static void pair_auto(bench *b, int i, bcase *c, bdev *d)
+{
+    brow *a = &b->rows[b->n_rows - 1];
+    a->paired = NAN;
+    if (!a->is_auto || a->be != i || a->status != ROW_OK || a->calls < 1)
+        return;
+    const brow *best = NULL;
+    for (size_t k = 0; k + 1 < b->n_rows; k++) {
+        const brow *o = &b->rows[k];
+        if (o->be == i && o->op == a->op && o->dtype == a->dtype && o->size_idx == a->size_idx &&
+            o->matrix == a->matrix && !o->is_auto && o->status == ROW_OK &&
+            !(o->flags & GPUK_VARIANT_TF32) && (!best || o->ms_med < best->ms_med))
+            best = o;
+    }
+    if (!best || !(a->ms_med > best->ms_med * (1 + AUTO_SLACK)))
+        return;
+    /* no more than the row's own budget again */
+    double budget = b->conf.max_seconds * 1e3, per = (a->ms_med + best->ms_med) * a->calls;
+    int pairs = AUTO_PAIRS;
+    if (budget > 0 && per * pairs > budget)
+        pairs = (int)(budget / per);
+    double ratio[AUTO_PAIRS];
+    int n = 0;
+    for (int p = 0; p < pairs; p++) {
+        double ta = measure_calls(&b->be[i], c, d, a->variant, a->calls);
+        double tb = measure_calls(&b->be[i], c, d, best->variant, a->calls);
+        if (ta > 0 && tb > 0)
+            ratio[n++] = ta / tb;
+    }
+    if (n > 0) {
+        a->paired = median_of(ratio, n);
+        snprintf(a->paired_with, sizeof a->paired_with, "%s", best->variant);
+    }
+}
+
 /* One size (and for spmv one matrix) of (op, dtype) on every backend; si
  * tells the rows of this case from the op's others. */
 static void run_case(bench *b, gpuk_op op, gpuk_dtype dt, int matrix, int si,
@@ -511,9 +553,12 @@ static void run_case(bench *b, gpuk_op op, gpuk_dtype dt, int matrix, int si,
         for (size_t k = 0; k < nv; k++)
             case_row(b, i, op, dt, matrix, si, &v[k], made, &c, &d, label, &x, setup_err, done,
                      total);
-        if (with_auto)
+        if (with_auto) {
             case_row(b, i, op, dt, matrix, si, NULL, made, &c, &d, label, &x, setup_err, done,
                      total);
+            if (made && !setup_err[0])
+                pair_auto(b, i, &c, &d);
+        }
         if (made)
             dev_destroy(be->ctx, &d);
     }

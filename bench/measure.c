@@ -370,3 +370,18 @@ out:
         r->ms_med = r->ms_min = r->ms_max = NAN;
     free(t);
 }
+
+double measure_calls(bbackend *be, bcase *c, bdev *d, const char *variant, int calls)
+{
+    double t = NAN;
+    if (gpuk_timer_start(be->ctx) != GPUK_OK)
+        return NAN;
+    for (int j = 0; j < calls; j++)
+        if (dev_run(be->ctx, c, d, variant) != GPUK_OK) {
+            gpuk_timer_stop(be->ctx, &t);
+            return NAN;
+        }
+    if (gpuk_timer_stop(be->ctx, &t) != GPUK_OK)
+        return NAN;
+    return t / calls;
+}
