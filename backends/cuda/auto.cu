@@ -71,13 +71,17 @@ static const gkc_rule rules_i32[] = {
     {GPUK_OP_MINPLUS, 22, ANY_HI, "dpx_i16x2"},
 };
 
-/* row_float4 gives each output a block with all its loads in flight:
- * measured with 1024 to 8192 outputs of contiguous rows, where it beat
- * smem_tree by 2-5% and lanes_inner by 6-19% (the session-5 run,
- * bench/results/nvidia-h200-2026-11-24e.md); rows it cannot read as
- * float4 go to smem_tree inside it.  Fewer outputs leave SMs idle (one
- * output would be one block on the whole GPU), and a non-last axis is
- * lanes_inner's own case: both stay with it. */
+/* Contiguous rows, 1024 outputs or more: row_float4 gives each output a
+ * block of 512 with all its loads in flight, and on rows of 4096 and 8192
+ * floats beat smem_tree by 2-5% and lanes_inner by 6-19% in every run of
+ * session 5 (bench/results/nvidia-h200-2026-11-24e.md and after); rows it
+ * cannot read as float4 go to smem_tree inside it.  On rows of 1024 half
+ * its threads have nothing to load, and warp_shuffle (a warp an output)
+ * was faster in two runs of three (by 5% and, timed in turns, 20%), so
+ * rows under GKC_REDUCE_ROW_FLOAT4_LEN keep warp_shuffle.  Fewer outputs
+ * leave SMs idle (one output would be one block on the whole GPU), and a
+ * non-last axis is lanes_inner's own case: both stay with it. */
+#define GKC_REDUCE_ROW_FLOAT4_LEN 2048
 #define GKC_REDUCE_ROWS_MIN_OUTPUTS 1024
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
@@ -97,7 +101,9 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
     if (args->op == GPUK_OP_REDUCE) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
-        return x->shape[2] == 1 && x->shape[0] >= GKC_REDUCE_ROWS_MIN_OUTPUTS ? "row_float4" : NULL;
+        if (x->shape[2] != 1 || x->shape[0] < GKC_REDUCE_ROWS_MIN_OUTPUTS)
+            return NULL;
+        return x->shape[1] >= GKC_REDUCE_ROW_FLOAT4_LEN ? "row_float4" : "warp_shuffle";
     }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].op == args->op && shape_class >= rules[i].lo && shape_class <= rules[i].hi)
