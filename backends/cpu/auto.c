@@ -12,7 +12,8 @@
  *   few   2 threads: a 2-core AMD EPYC with AVX-512
  *         (bench/results/cpu-2core-epyc.csv): packed min-plus, whose
  *         k-blocking keeps the panels in L2, wins at every size (1.75x at
- *         4096); OpenBLAS beats simd on the BLAS-like ops;
+ *         4096); OpenBLAS beats simd on the BLAS-like ops; omp spmv
+ *         beats balanced from 1M rows on;
  *   many  16 threads: the Intel Xeon (AVX-512) host of the H200
  *         (bench/results/nvidia-h200.csv): OpenBLAS beats simd by 9-24%
  *         on matmul, gemm and batched matmul above the smallest sizes
@@ -55,6 +56,10 @@ static const cpu_rule few[] = {
     {GPUK_OP_BATCHED_MATMUL, 0, ANY_HI, "openblas"}, /* 64..2048 b16: simd 1.21-1.88x */
     {GPUK_OP_GEMV, 23, ANY_HI, "openblas"},      /* 4096^2, 8192^2: simd 1.05x, 1.22x */
 #endif
+    /* from the run of 2026-11-24 with auto timed in turns: omp within 2.8%
+     * of the best from 1M rows on, balanced 1.08x at 1M random and 1.09x
+     * (in turns) at 4M power-law; the run before had it 1.14x at 4M random */
+    {GPUK_OP_SPMV, 24, ANY_HI, "omp"},
 };
 
 /* 16 threads: bench/auto-rules.py, "cpu on nvidia-h200 (16 threads)" */

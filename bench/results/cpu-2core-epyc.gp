@@ -1,4 +1,4 @@
-# gpuk-bench charts, 2026-11-24T09:51:37Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
+# gpuk-bench charts, 2026-11-24T10:26:48Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
 
 # ---- roofline
 reset
@@ -9,59 +9,59 @@ set grid
 set key outside right top
 set samples 600
 set xrange [0.0416667:2048]
-set yrange [0.0686575:687.602]
+set yrange [0.0710054:702.552]
 set xlabel 'arithmetic intensity: flop (min-plus: op) per byte of minimum traffic'
 set ylabel 'GFLOP/s (min-plus: Gop/s)'
-set title "libgpuk roofline: every rung at its largest size, 2026-11-24T09:51:37Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
+set title "libgpuk roofline: every rung at its largest size, 2026-11-24T10:26:48Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
 roof(x, p, bw) = (x * bw < p) ? x * bw : p
 $be0 << EOD
-170.667 0.53063 5 ""
-341.333 15.4147 5 ""
-682.667 170.79 5 ""
-682.667 207.28 5 "matmul openblas"
-85.3333 1.01639 7 ""
-170.667 17.3868 7 ""
-341.333 180.624 7 ""
-341.333 206.232 7 "batched_matmul openblas"
-170.667 0.528529 9 ""
-170.667 1.02504 9 ""
-341.333 6.52424 9 ""
-341.333 13.7517 9 ""
-682.667 22.9647 9 ""
-682.667 83.5473 9 ""
-682.667 103.739 9 "minplus packed"
-170.667 0.636374 9 ""
-682.667 99.59 9 ""
-0.249969 1.19932 13 ""
-0.249969 8.48572 13 "reduce simd"
-0.0833333 2.29915 4 ""
-0.0833333 3.60075 4 "add simd"
-0.125 3.33019 6 ""
-0.125 5.93846 6 "scale simd"
-0.125 0.205973 8 ""
-0.125 6.07723 8 "relu simd"
-0.249985 0.38816 10 ""
-0.249985 12.0256 10 "bias_relu simd"
-0.625 1.0615 1 ""
-0.625 16.476 1 "softmax simd"
-0.249027 0.992896 3 ""
-0.249027 8.29279 3 "meanpool simd"
-0.228571 0.487125 14 ""
-0.228571 1.55731 14 "spmv omp"
-0.228571 1.44674 14 ""
-0.25 2.18061 15 ""
-0.25 8.37313 15 "dot simd"
-0.25 7.48109 15 ""
-0.499878 2.29387 2 ""
-0.499878 15.8923 2 "gemv simd"
-0.499878 15.4834 2 ""
-170.667 0.594737 11 ""
-682.667 169.88 11 ""
-682.667 203.949 11 "gemm openblas"
+170.667 0.588214 5 ""
+341.333 16.8184 5 ""
+682.667 184.352 5 ""
+682.667 208.844 5 "matmul openblas"
+85.3333 1.02144 7 ""
+170.667 16.2322 7 ""
+341.333 176.889 7 ""
+341.333 194.083 7 "batched_matmul openblas"
+170.667 0.463415 9 ""
+170.667 0.9375 9 ""
+341.333 6.40753 9 ""
+341.333 13.8765 9 ""
+682.667 21.9406 9 ""
+682.667 86.2846 9 ""
+682.667 105.395 9 "minplus packed"
+170.667 0.681751 9 ""
+682.667 90.5555 9 ""
+0.249969 1.22095 13 ""
+0.249969 8.66661 13 "reduce simd"
+0.0833333 2.22704 4 ""
+0.0833333 3.65213 4 "add simd"
+0.125 3.3045 6 ""
+0.125 5.40734 6 "scale simd"
+0.125 0.213016 8 ""
+0.125 5.98019 8 "relu simd"
+0.249985 0.373127 10 ""
+0.249985 11.1162 10 "bias_relu simd"
+0.625 1.04085 1 ""
+0.625 16.4785 1 "softmax simd"
+0.249027 1.01058 3 ""
+0.249027 6.71878 3 "meanpool simd"
+0.228571 0.319441 14 ""
+0.228571 0.513634 14 ""
+0.228571 0.597356 14 "spmv balanced"
+0.25 2.3501 15 ""
+0.25 8.19846 15 "dot simd"
+0.25 7.04179 15 ""
+0.499878 2.21992 2 ""
+0.499878 13.9886 2 "gemv simd"
+0.499878 13.2192 2 ""
+170.667 0.585845 11 ""
+682.667 183.838 11 ""
+682.667 206.95 11 "gemm openblas"
 EOD
 plot \
-  roof(x, 229.201, 50.4505) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 229.2, copy 50.45 GB/s', \
-  roof(x, 115.655, 50.4505) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 115.7, copy 50.45 GB/s', \
+  roof(x, 234.184, 51.8137) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 234.2, copy 51.81 GB/s', \
+  roof(x, 117.289, 51.8137) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 117.3, copy 51.81 GB/s', \
   NaN w p pt 7 ps 1.4 lc rgb '#1f77b4' t 'cpu rungs: AMD EPYC', \
   $be0 u 1:2:3 w p pt variable ps 1.4 lc rgb '#1f77b4' notitle, \
   $be0 u 1:2:4 w labels left offset 1,0 font ',8' tc rgb '#1f77b4' notitle, \
@@ -82,10 +82,10 @@ plot \
 
 # ---- ladder: matmul
 $ladder_matmul << EOD
-0 "cpu naive" 13.3244 13.126 13.7436 4047.04 4047.04 4047.04 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 1.8293 1.75791 1.91103 130.719 125.005 156.752 1114.51 1058.57 1300.89 NaN NaN NaN NaN NaN NaN
-2 "cpu simd" 0.226427 0.221594 0.272534 13.6861 13.498 14.4022 102.756 94.2514 109.108 804.723 736.425 837.196 NaN NaN NaN
-3 "cpu openblas" 0.335775 0.325473 0.346223 11.0364 10.7849 12.4228 83.6758 81.678 84.9502 663.059 659.733 668.429 NaN NaN NaN
+0 "cpu naive" 14.3174 14.0648 15.143 3650.86 3650.86 3650.86 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 1.76951 1.75615 1.8462 120.513 111.105 140.28 1021.49 992.498 1257.84 NaN NaN NaN NaN NaN NaN
+2 "cpu simd" 0.215967 0.199848 0.272955 14.8394 14.4312 15.0566 94.5433 93.7391 96.3153 745.526 735.014 851.554 NaN NaN NaN
+3 "cpu openblas" 0.330439 0.182571 0.371505 11.6252 10.9878 11.8936 82.478 81.7313 86.859 658.095 649.226 669.341 NaN NaN NaN
 
 EOD
 reset
@@ -97,7 +97,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk matmul ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk matmul ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -107,10 +107,10 @@ plot \
 
 # ---- ladder: batched_matmul
 $ladder_batched_matmul << EOD
-0 "cpu naive" 2.11115 2.07776 2.18386 234.843 234.396 237.639 4225.69 4225.69 4225.69 NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 0.441157 0.43482 0.453035 28.4278 23.5493 28.9339 290.047 237.425 360.137 1976.2 1942.39 1997.97 NaN NaN NaN
-2 "cpu simd" 0.111091 0.108663 0.118773 7.61119 7.55842 7.73683 29.8033 28.5613 30.3529 202.986 195.627 214.165 1521.83 1512.98 1536.9
-3 "cpu openblas" 0.0760367 0.0736444 0.0812127 5.55776 3.01747 5.9243 22.7099 22.4969 23.9705 171.064 169.384 177.15 1332.86 1319.26 1352.76
+0 "cpu naive" 2.4345 2.06573 2.78685 238.815 234.684 248.651 4204.83 4204.83 4204.83 NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 0.510496 0.437223 0.800279 25.7442 23.8158 31.2517 230.844 215.804 237.143 2116.77 1922.59 2265.84 NaN NaN NaN
+2 "cpu simd" 0.115195 0.0983798 0.131601 5.08909 4.76649 5.68907 29.3905 28.6111 31.5192 202.105 197.224 229.646 1553.96 1522.44 1593.93
+3 "cpu openblas" 0.0752199 0.0740486 0.0850695 4.56078 4.3894 4.76676 23.2218 22.6254 28.7223 170.661 168.637 178.02 1416.29 1389.69 1427.41
 
 EOD
 reset
@@ -122,7 +122,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_batched_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x64x64 b16', \
   $ladder_batched_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256 b16', \
@@ -132,13 +132,13 @@ plot \
 
 # ---- ladder: minplus
 $ladder_minplus << EOD
-0 "cpu naive" 13.9641 13.8739 14.0824 4063.13 4063.13 4063.13 NaN NaN NaN NaN NaN NaN 11.9354 11.4649 12.9295 3374.56 3374.56 3374.56 NaN NaN NaN NaN NaN NaN
-1 "cpu omp" 14.1221 13.9578 16.474 2095.02 2076.76 2167.15 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-2 "cpu transposed" 14.1537 14.0265 15.1099 325.533 322.585 328.204 2633.24 2628.94 2637.53 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-3 "cpu ilp" 14.4554 14.3413 14.5611 155.236 153.027 160.304 1249.29 1224.95 1294.32 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 "cpu simd_k" 0.641829 0.633246 0.677058 28.7387 28.2987 30.3871 332.204 297.274 367.716 5984.79 5984.79 5984.79 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 "cpu regtile" 0.375721 0.371563 0.394245 21.4755 21.2623 22.758 193.515 187.941 243.729 1645.04 1612.57 1694.07 0.239524 0.232532 0.278199 16.4869 16.0781 18.7016 132.293 123.853 143.493 1380.05 1369.66 1404.25
-6 "cpu packed" 0.381383 0.374055 0.410641 22.1856 22.0034 22.6894 166.944 165.288 170.172 1324.85 1314.42 1361.1 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 "cpu naive" 14.4212 14.3497 14.5525 4634.04 4634.04 4634.04 NaN NaN NaN NaN NaN NaN 13.1953 12.8442 14.2454 3149.95 3073.84 3226.07 NaN NaN NaN NaN NaN NaN
+1 "cpu omp" 14.041 13.8599 14.2013 2290.65 2281.09 2291 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+2 "cpu transposed" 14.2242 14.1896 14.3117 325.806 323.388 331.424 2681.2 2675.84 2686.56 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+3 "cpu ilp" 14.5932 14.5385 17.9144 155.639 152.896 166.423 1238.06 1234.06 1280.98 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 "cpu simd_k" 0.714547 0.702512 0.813146 28.6441 28.2118 30.4191 259.676 245.913 286.609 6264.15 6264.15 6264.15 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 "cpu regtile" 0.427304 0.420023 0.46539 21.2075 21.0178 21.9454 174.733 170.462 183.112 1592.86 1587.12 1602.75 0.233014 0.225761 0.243897 16.2135 16.0292 22.1045 142.167 135.585 155.494 1517.73 1499.03 1524.91
+6 "cpu packed" 0.438822 0.430193 0.45181 22.11 21.5674 22.4538 170.269 166.587 171.976 1304.03 1300.09 1349.71 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
 
 EOD
 reset
@@ -150,7 +150,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:6.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk minplus ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk minplus ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_minplus u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_minplus u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -163,8 +163,8 @@ plot \
 
 # ---- ladder: transpose
 $ladder_transpose << EOD
-0 "cpu naive" 5.92628 5.89104 6.04962 116.529 115.887 125.408 476.194 471.479 480.361
-1 "cpu blocked" 0.128678 0.12639 0.134285 7.04087 6.64791 7.80438 18.366 16.1854 22.3997
+0 "cpu naive" 6.20653 6.10896 6.33236 116.523 105.57 118.745 477.978 473.048 479.833
+1 "cpu blocked" 0.144813 0.138011 0.164355 3.83458 3.41821 4.297 18.1762 16.9696 18.6126
 
 EOD
 reset
@@ -176,7 +176,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk transpose ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk transpose ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_transpose u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_transpose u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -184,8 +184,8 @@ plot \
 
 # ---- ladder: reduce
 $ladder_reduce << EOD
-0 "cpu naive" 0.83444 0.816271 0.863416 13.935 13.695 14.2126 55.9558 55.5132 56.4232
-1 "cpu simd" 0.0234763 0.0229899 0.0243408 1.64793 1.52099 2.04641 7.90844 7.72076 9.29122
+0 "cpu naive" 0.822269 0.816055 0.865649 13.6915 13.6196 13.8811 54.9646 54.8634 55.1182
+1 "cpu simd" 0.0242702 0.0240356 0.0252688 1.37321 1.27985 1.94205 7.74338 7.60923 8.05751
 
 EOD
 reset
@@ -197,7 +197,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk reduce ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk reduce ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_reduce u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_reduce u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -205,8 +205,8 @@ plot \
 
 # ---- ladder: add
 $ladder_add << EOD
-0 "cpu naive" 0.0225078 0.0200293 0.0312267 0.330081 0.324007 0.361613 10.2341 7.81806 13.537 29.1886 27.4336 38.3211
-1 "cpu simd" 0.0064703 0.00465861 0.0112619 0.0808136 0.0669127 0.0900427 4.04551 3.93085 5.3917 18.6375 17.9155 19.1293
+0 "cpu naive" 0.0202588 0.0198572 0.024696 0.40014 0.325477 0.424415 7.16808 7.02686 7.88621 30.1336 27.4589 70.2796
+1 "cpu simd" 0.00509341 0.00448535 0.00714154 0.0680652 0.066747 0.0772025 4.86821 4.40964 5.67237 18.3752 17.9602 19.0327
 
 EOD
 reset
@@ -218,7 +218,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk add ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk add ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_add u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_add u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -227,8 +227,8 @@ plot \
 
 # ---- ladder: scale
 $ladder_scale << EOD
-0 "cpu naive" 0.0185529 0.0181612 0.020553 0.289456 0.284903 0.352343 4.92445 4.74707 5.52348 20.1517 19.1697 21.3534
-1 "cpu simd" 0.00328535 0.00326008 0.00353119 0.0457585 0.0449788 0.048679 2.79658 2.70508 3.09564 11.3007 11.0432 12.9356
+0 "cpu naive" 0.0186686 0.0179832 0.0237555 0.288626 0.284986 0.315243 4.93262 4.79311 6.47476 20.3083 19.4436 25.3716
+1 "cpu simd" 0.00550601 0.00547236 0.00569424 0.0558263 0.05308 0.0598427 2.67257 2.61904 3.17305 12.4107 11.1846 19.8546
 
 EOD
 reset
@@ -240,7 +240,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk scale ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk scale ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_scale u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_scale u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -249,8 +249,8 @@ plot \
 
 # ---- ladder: relu
 $ladder_relu << EOD
-0 "cpu naive" 0.224282 0.218117 0.239362 4.95281 4.89036 5.14093 78.5372 78.2701 79.3286 325.815 320.749 332.576
-1 "cpu simd" 0.00390619 0.00331537 0.00584381 0.0489674 0.0462022 0.0757803 2.52239 2.41767 2.68141 11.0427 10.8252 11.1708
+0 "cpu naive" 0.225037 0.21661 0.243432 4.8893 4.86243 4.91911 78.4301 78.2176 78.8744 315.041 314.322 316.075
+1 "cpu simd" 0.00359984 0.00334786 0.00397069 0.0471317 0.0445233 0.0478925 2.60123 2.54414 2.70623 11.2219 11.0127 11.5245
 
 EOD
 reset
@@ -262,7 +262,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk relu ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk relu ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -271,8 +271,8 @@ plot \
 
 # ---- ladder: bias_relu
 $ladder_bias_relu << EOD
-0 "cpu naive" 5.31143 5.28554 5.38075 86.7602 86.2931 90.1329 345.779 345.457 346.674
-1 "cpu simd" 0.0933217 0.0918689 0.0984565 2.61415 2.51239 4.78479 11.161 10.7362 11.3024
+0 "cpu naive" 5.32797 5.29418 5.71385 87.3822 86.9442 98.8449 359.711 346.458 372.585
+1 "cpu simd" 0.0493151 0.04482 0.0558696 2.99525 2.81126 3.65964 12.0741 11.6307 13.2285
 
 EOD
 reset
@@ -284,7 +284,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_bias_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_bias_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -292,8 +292,8 @@ plot \
 
 # ---- ladder: copy
 $ladder_copy << EOD
-0 "cpu naive" 0.036233 0.0357499 0.0370792 0.573118 0.568627 0.581696 9.227 9.19832 9.25943 37.1496 36.9374 37.8689
-1 "cpu simd" 0.00332798 0.00331712 0.00356814 0.047063 0.046333 0.124605 2.6949 2.44913 2.8834 11.5363 10.9235 11.7122
+0 "cpu naive" 0.0361683 0.0356489 0.0409664 0.582719 0.56886 0.614962 9.28149 9.22459 9.69824 37.2243 36.9943 43.4466
+1 "cpu simd" 0.00522335 0.0048585 0.00676258 0.0508018 0.0471533 0.0661519 1.84784 1.68513 2.05034 7.44984 7.21009 8.73603
 
 EOD
 reset
@@ -305,7 +305,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk copy ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk copy ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_copy u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_copy u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -314,8 +314,8 @@ plot \
 
 # ---- ladder: softmax
 $ladder_softmax << EOD
-0 "cpu naive" 4.88891 4.85284 5.1933 78.9855 78.7345 79.4917 316.105 314.805 329.782
-1 "cpu simd" 0.210243 0.202454 0.236713 5.06772 4.87596 6.0166 20.3656 19.5568 25.2016
+0 "cpu naive" 4.91064 4.85675 5.42556 78.9084 78.7969 80.1331 322.375 314.751 346.341
+1 "cpu simd" 0.210761 0.203226 0.23991 5.03608 4.92847 5.26824 20.3626 19.8782 22.8702
 
 EOD
 reset
@@ -327,7 +327,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk softmax ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk softmax ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_softmax u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_softmax u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -335,8 +335,8 @@ plot \
 
 # ---- ladder: embedding
 $ladder_embedding << EOD
-0 "cpu naive" 3.82358 3.7036 4.53293 17.1297 15.6878 20.4062 71.4609 62.5916 89.3157
-1 "cpu omp" 0.962037 0.685607 1.08773 4.80073 4.06981 5.98191 18.8914 16.6901 27.4194
+0 "cpu naive" 4.6792 4.52074 5.23904 21.1137 20.5438 21.7509 84.6448 82.0703 89.6039
+1 "cpu omp" 1.54915 1.33544 1.76844 7.27732 6.89372 7.73905 35.2403 33.921 37.2374
 
 EOD
 reset
@@ -348,7 +348,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk embedding ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk embedding ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_embedding u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '16384x256x32768', \
   $ladder_embedding u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '65536x256x32768', \
@@ -356,8 +356,8 @@ plot \
 
 # ---- ladder: meanpool
 $ladder_meanpool << EOD
-0 "cpu naive" 4.46182 3.9367 5.32415 17.709 17.0483 18.173 67.589 67.0048 89.7158
-1 "cpu simd" 0.187218 0.175941 0.289262 1.43508 1.36313 1.58367 8.09243 7.88379 8.64093
+0 "cpu naive" 3.99142 3.93027 4.08302 16.3381 16.2808 16.8835 66.4062 64.9674 71.4105
+1 "cpu simd" 0.226376 0.220782 0.332548 2.29885 2.16548 3.03093 9.98826 9.06633 10.7093
 
 EOD
 reset
@@ -369,7 +369,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_meanpool u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x256x256', \
   $ladder_meanpool u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
@@ -377,9 +377,9 @@ plot \
 
 # ---- ladder: spmv
 $ladder_spmv << EOD
-0 "cpu naive" 5.15881 4.95474 5.68647 20.5575 20.0647 21.8995 275.53 246.715 296.485 5.02351 4.93735 5.17263 23.5879 23.2844 25.1745 267.194 229.161 301.692
-1 "cpu omp" 2.50802 2.35408 2.6487 12.0011 10.5124 12.5703 86.1856 76.127 100.122 3.24497 3.2004 3.3392 17.2157 17.1167 17.339 125.133 117.04 144.576
-2 "cpu balanced" 2.48053 2.36591 2.62126 11.9004 10.3966 12.3699 92.7727 78.4064 148.772 3.39675 3.22667 3.71351 17.8593 17.5854 18.8975 130.168 124.407 142.952
+0 "cpu naive" 4.56937 4.3054 5.77154 22.0429 21.352 26.609 420.164 382.53 463.947 5.27003 5.16784 5.69713 25.7762 25.1251 27.8975 394.102 356.912 429.155
+1 "cpu omp" 3.3829 3.3061 3.99532 13.4233 12.6849 14.0492 261.31 205.268 295.769 3.7029 3.61196 3.8999 18.2977 17.9933 18.9641 233.706 209.901 246.691
+2 "cpu balanced" 3.31482 3.29242 5.79278 12.994 11.7538 16.6034 224.686 210.323 263.691 3.8177 3.69819 3.98572 18.8146 18.4223 22.1426 243.541 227.697 268.42
 
 EOD
 reset
@@ -391,7 +391,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk spmv ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk spmv ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_spmv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '262144x262144x16', \
   $ladder_spmv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576x1048576x16', \
@@ -402,9 +402,9 @@ plot \
 
 # ---- ladder: dot
 $ladder_dot << EOD
-0 "cpu naive" 1.10771 0.889929 1.24553 14.5547 13.9724 16.7907 61.5505 55.6714 71.2376
-1 "cpu simd" 0.0518887 0.0507688 0.0540485 3.9762 3.88734 4.36674 16.0296 15.6447 16.6474
-2 "cpu openblas" 0.104755 0.088545 0.109506 4.78172 4.49657 5.63775 17.9409 17.7477 19.1981
+0 "cpu naive" 1.02495 0.99479 1.09691 13.9704 13.8979 14.9316 57.1115 55.3326 65.7549
+1 "cpu simd" 0.0483911 0.0461173 0.0528529 5.06804 4.82696 5.25435 16.3711 16.0383 16.9807
+2 "cpu openblas" 0.0943527 0.0885595 0.154132 4.95885 4.82312 5.227 19.0602 18.5501 20.0049
 
 EOD
 reset
@@ -416,7 +416,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk dot ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk dot ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_dot u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
   $ladder_dot u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '16777216', \
@@ -424,9 +424,9 @@ plot \
 
 # ---- ladder: gemv
 $ladder_gemv << EOD
-0 "cpu naive" 1.1163 1.06579 1.27506 14.1908 14.1404 14.2914 58.5116 58.2238 59.277
-1 "cpu simd" 0.0300377 0.0285519 0.0430711 1.52071 1.4541 1.58549 8.44544 8.31115 8.70958
-2 "cpu openblas" 0.0354791 0.0349261 0.938632 1.51953 1.44885 2.47647 8.6685 8.41657 9.55042
+0 "cpu naive" 0.849723 0.835289 0.896765 14.9325 14.2617 18.5473 60.4606 59.0105 67.7801
+1 "cpu simd" 0.0284068 0.026664 0.0296153 2.16679 1.97044 2.35227 9.59478 9.12483 10.6866
+2 "cpu openblas" 0.0598426 0.057996 0.12876 1.96459 1.84126 2.86962 10.1532 9.63883 10.5772
 
 EOD
 reset
@@ -438,7 +438,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemv ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk gemv ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_gemv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_gemv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -446,9 +446,9 @@ plot \
 
 # ---- ladder: gemm
 $ladder_gemm << EOD
-0 "cpu naive" 14.0998 13.8662 17.2501 3610.81 3610.81 3610.81 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu simd" 0.363115 0.361581 0.38757 12.6638 12.0455 13.1856 108.272 104.296 112.84 809.035 777.434 841.547 NaN NaN NaN
-2 "cpu openblas" 0.31725 0.313905 0.35073 11.0619 10.7238 11.503 95.9288 88.3978 119.84 673.89 663.639 680.031 NaN NaN NaN
+0 "cpu naive" 14.8322 14.2961 17.4144 3665.62 3665.62 3665.62 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu simd" 0.368271 0.362634 0.37911 15.4432 12.4803 18.6238 94.2777 93.6063 98.194 747.61 734.35 794.447 NaN NaN NaN
+2 "cpu openblas" 0.350381 0.337258 0.393391 10.9416 10.53 21.8601 82.9896 82.2369 92.5474 664.117 657.546 669.398 NaN NaN NaN
 
 EOD
 reset
@@ -460,7 +460,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemm ladder: time per rung, 2026-11-24T09:51:37Z'
+set title 'libgpuk gemm ladder: time per rung, 2026-11-24T10:26:48Z'
 plot \
   $ladder_gemm u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_gemm u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
