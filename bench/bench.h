@@ -250,9 +250,10 @@ int measure_transfers(bench *b, bbackend *be, bcase *c, bdev *d, bxfer *x, char 
                       size_t errlen);
 /* Run one row: skip if predicted too slow, else warm up, time, check. */
 void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r);
-/* One repetition of `calls` calls of variant back to back: ms a call, or
- * NaN when a call fails. */
-double measure_calls(bbackend *be, bcase *c, bdev *d, const char *variant, int calls);
+/* One timed repetition of `calls` calls of variant back to back: ms a
+ * call, or NaN when a call failed, which then also fails r (may be NULL). */
+double measure_calls(bbackend *be, const bcase *c, const bdev *d, const char *variant, int calls,
+                     brow *r);
 /* "what: status text: context message" */
 void api_error(char *buf, size_t len, gpuk_context *ctx, const char *what, gpuk_status st);
 
@@ -266,6 +267,9 @@ void link_json(const bench *b, FILE *f);
 void report_derive(bench *b);
 /* The rows a ladder shows: every rung, not the auto row. */
 int report_is_rung(const brow *r);
+/* The fastest measured non-TF32 rung of r's case (r itself aside), or NULL:
+ * what an auto row is held against. */
+const brow *report_best_rung(const bench *b, const brow *r);
 int report_write(bench *b, FILE *f, int fmt);
 void report_peaks(bench *b, FILE *f);
 int report_failures(const bench *b);

@@ -484,14 +484,7 @@ static void pair_auto(bench *b, int i, bcase *c, bdev *d)
     a->paired = NAN;
     if (!a->is_auto || a->be != i || a->status != ROW_OK || a->calls < 1)
         return;
-    const brow *best = NULL;
-    for (size_t k = 0; k + 1 < b->n_rows; k++) {
-        const brow *o = &b->rows[k];
-        if (o->be == i && o->op == a->op && o->dtype == a->dtype && o->size_idx == a->size_idx &&
-            o->matrix == a->matrix && !o->is_auto && o->status == ROW_OK &&
-            !(o->flags & GPUK_VARIANT_TF32) && (!best || o->ms_med < best->ms_med))
-            best = o;
-    }
+    const brow *best = report_best_rung(b, a);
     if (!best || !(a->ms_med > best->ms_med * (1 + AUTO_SLACK)))
         return;
     /* no more than the row's own budget again */
@@ -502,8 +495,8 @@ static void pair_auto(bench *b, int i, bcase *c, bdev *d)
     double ratio[AUTO_PAIRS];
     int n = 0;
     for (int p = 0; p < pairs; p++) {
-        double ta = measure_calls(&b->be[i], c, d, a->variant, a->calls);
-        double tb = measure_calls(&b->be[i], c, d, best->variant, a->calls);
+        double ta = measure_calls(&b->be[i], c, d, a->variant, a->calls, NULL);
+        double tb = measure_calls(&b->be[i], c, d, best->variant, a->calls, NULL);
         if (ta > 0 && tb > 0)
             ratio[n++] = ta / tb;
     }

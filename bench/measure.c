@@ -261,6 +261,35 @@ static void note_choice(gpuk_context *ctx, brow *r)
     }
 }
 
+/* One timed repetition: `calls` calls of variant back to back between
+ * the context's timer marks; ms a call, or NaN when something failed,
+ * which then fails r (when there is one) naming the call. */
+double measure_calls(bbackend *be, const bcase *c, const bdev *d, const char *variant, int calls,
+                     brow *r)
+{
+    gpuk_context *ctx = be->ctx;
+    gpuk_status st;
+    double t = NAN;
+    if ((st = gpuk_timer_start(ctx)) != GPUK_OK) {
+        if (r)
+            fail(r, ctx, "gpuk_timer_start", st);
+        return NAN;
+    }
+    for (int j = 0; j < calls; j++)
+        if ((st = dev_run(ctx, c, d, variant)) != GPUK_OK) {
+            if (r)
+                fail(r, ctx, gpuk_op_name(c->op), st);
+            gpuk_timer_stop(ctx, &t);   /* close the interval; the row has failed */
+            return NAN;
+        }
+    if ((st = gpuk_timer_stop(ctx, &t)) != GPUK_OK) {
+        if (r)
+            fail(r, ctx, "gpuk_timer_stop", st);
+        return NAN;
+    }
+    return t / calls;
+}
+
 void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
 {
     gpuk_context *ctx = be->ctx;
@@ -335,23 +364,11 @@ void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
     r->ms_min = INFINITY;
     r->ms_max = 0;
     for (int i = 0; i < reps; i++) {
-        if ((st = gpuk_timer_start(ctx)) != GPUK_OK) {
-            fail(r, ctx, "gpuk_timer_start", st);
+        t[i] = measure_calls(be, c, d, r->variant, calls, r);
+        if (r->status == ROW_FAILED)
             goto out;
-        }
-        for (int j = 0; j < calls; j++)
-            if ((st = dev_run(ctx, c, d, r->variant)) != GPUK_OK) {
-                fail(r, ctx, gpuk_op_name(c->op), st);
-                gpuk_timer_stop(ctx, &t[i]);   /* close the interval; the row has failed */
-                goto out;
-            }
         if (i == 0)
             note_choice(ctx, r);
-        if ((st = gpuk_timer_stop(ctx, &t[i])) != GPUK_OK) {
-            fail(r, ctx, "gpuk_timer_stop", st);
-            goto out;
-        }
-        t[i] /= calls;
         r->ms_min = fmin(r->ms_min, t[i]);
         r->ms_max = fmax(r->ms_max, t[i]);
     }
@@ -371,17 +388,3 @@ out:
     free(t);
 }
 
-double measure_calls(bbackend *be, bcase *c, bdev *d, const char *variant, int calls)
-{
-    double t = NAN;
-    if (gpuk_timer_start(be->ctx) != GPUK_OK)
-        return NAN;
-    for (int j = 0; j < calls; j++)
-        if (dev_run(be->ctx, c, d, variant) != GPUK_OK) {
-            gpuk_timer_stop(be->ctx, &t);
-            return NAN;
-        }
-    if (gpuk_timer_stop(be->ctx, &t) != GPUK_OK)
-        return NAN;
-    return t / calls;
-}

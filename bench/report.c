@@ -22,9 +22,6 @@
 static const char *const ENV_SHOWN[] = {"GPUK_BACKEND_PATH", "GPUK_NUM_THREADS",
                                         "OMP_NUM_THREADS", "GPUK_DEVICE", "GPUK_CHECK"};
 
-/* How much slower than the best rung of its case the auto row may be
- * before the report lists it. */
-
 static int same_group(const brow *a, const brow *b)
 {
     return a->be == b->be && a->op == b->op && a->dtype == b->dtype &&
@@ -34,6 +31,18 @@ static int same_group(const brow *a, const brow *b)
 int report_is_rung(const brow *r)
 {
     return !r->is_auto;
+}
+
+const brow *report_best_rung(const bench *b, const brow *r)
+{
+    const brow *best = NULL;
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const brow *o = &b->rows[i];
+        if (o != r && same_group(o, r) && o->status == ROW_OK && !o->is_auto &&
+            !(o->flags & GPUK_VARIANT_TF32) && (!best || o->ms_med < best->ms_med))
+            best = o;
+    }
+    return best;
 }
 
 static void derive_one(bench *b, brow *r)
@@ -73,13 +82,11 @@ static void derive_one(bench *b, brow *r)
         r->pct = 100 * r->gbps / be->peak[mpk];
     }
 
-    const brow *prev = NULL, *naive = NULL, *own = NULL, *best = NULL;
+    const brow *prev = NULL, *naive = NULL, *own = NULL, *best = report_best_rung(b, r);
     for (size_t i = 0; i < b->n_rows; i++) {
         const brow *o = &b->rows[i];
         if (o == r || !same_group(o, r) || o->status != ROW_OK || o->is_auto)
             continue;
-        if (!(o->flags & GPUK_VARIANT_TF32) && (!best || o->ms_med < best->ms_med))
-            best = o;
         if (o->rung == 0)
             naive = o;
         if (o->rung < r->rung && (!prev || o->rung > prev->rung))
