@@ -156,11 +156,16 @@ static inline unsigned gkc_blocks(int64_t n, int64_t per_block, int64_t cap)
     return (unsigned)g;
 }
 
+/* The device's SMs (an H200's 132 when the context could not tell). */
+static inline int64_t gkc_sms(const gpuk_bctx *b)
+{
+    return b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+}
+
 /* A cap for grid-stride kernels: enough blocks to fill every SM several times. */
 static inline int64_t gkc_grid_cap(const gpuk_bctx *b)
 {
-    int sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
-    return (int64_t)sms * 32;
+    return gkc_sms(b) * 32;
 }
 
 #ifdef __CUDACC__

@@ -252,7 +252,7 @@ __global__ void __launch_bounds__(NT) gemv_t_slices(const float *a, int64_t lda,
  * block of this size), the most a last-block sum adds up. */
 int64_t one_wave(const gpuk_bctx *b)
 {
-    return (int64_t)(b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132) * 8;
+    return gkc_sms(b) * 8;
 }
 
 }  // namespace

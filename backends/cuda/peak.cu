@@ -371,7 +371,7 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
 template <bool MINPLUS>
 gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
 {
-    int64_t blocks = (int64_t)(b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132) * 8;
+    int64_t blocks = gkc_sms(b) * 8;
     void *out = NULL;
     GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(float), &out));
     cudaStream_t s = b->stream;
@@ -395,7 +395,7 @@ gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
 template <bool PAIRS>
 gpuk_status peak_int_rate(gpuk_bctx *b, double *value)
 {
-    int64_t blocks = (int64_t)(b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132) * 8;
+    int64_t blocks = gkc_sms(b) * 8;
     void *out = NULL;
     GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(int), &out));
     cudaStream_t s = b->stream;

@@ -184,7 +184,7 @@ __global__ void matmul_splitk_sum(gkc_mm p, const float *w, int splits)
  * allow, at most 16, each at least 64 deep. */
 int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p, int W)
 {
-    int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+    int64_t sms = gkc_sms(b);
     int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, W) * p.batch;
     if (tiles >= sms)
         return 1;
@@ -283,7 +283,7 @@ GKC_KERNEL(gkc_matmul_warptile_wide)
 {
     gkc_mm p = gkc_mm_from(args);
     int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, 256) * p.batch;
-    int64_t sms = b->dev.multiprocessors > 0 ? b->dev.multiprocessors : 132;
+    int64_t sms = gkc_sms(b);
     if (tiles >= 8 * sms)
         return matmul_pipelined<32, true, 256, 32, true>(b, args, "warptile_wide");
     return matmul_pipelined<32, true, 256, 16, true>(b, args, "warptile_wide");
