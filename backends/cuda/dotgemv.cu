@@ -148,14 +148,16 @@ __global__ void __launch_bounds__(NT) gemv_n_warp_rows(const float *a, int64_t l
     }
 }
 
-/* gemv, y = alpha A x + beta y on rows of 2049 to 4096 floats, a
- * multiple of 4 (VEC): a block of 512 a row, each thread's two float4 of A
- * and two of x issued before any product, so a row arrives in one round
- * trip where a warp's lanes wait on eight; at 4096^2 on the H200 16.7 us a
- * call against 18.1 (bench/NOTES.md, "Rows in one round trip").  A loop
- * for the last n % 4 floats, even one that never ran, made it 23 us, so
- * such rows keep the warp a row, as do longer ones (faster at 8192^2). */
+/* gemv, y = alpha A x + beta y on rows of over 2048 floats, a multiple
+ * of 4 (VEC): a block of 512 a row, each thread's V float4 of A and V of x
+ * issued before any product (V = 2 up to 4096 floats, else 4 in passes of
+ * 2048 float4, as reduce's row_float4), so a row arrives in one round trip
+ * where a warp's lanes wait on eight; at 4096^2 on the H200 16.7 us a call
+ * against 18.1 (bench/NOTES.md, "Rows in one round trip").  A loop for the
+ * last n % 4 floats, even one that never ran, made it 23 us, so such rows
+ * keep the warp a row; V = 2 runs its one pass without a loop. */
 constexpr int RNT = 512;
+template <int V>
 __global__ void __launch_bounds__(RNT) gemv_n_block_rows(const float *a, int64_t lda,
                                                          const float *x, float *y, int64_t m,
                                                          int64_t n, float alpha, float beta)
@@ -164,14 +166,31 @@ __global__ void __launch_bounds__(RNT) gemv_n_block_rows(const float *a, int64_t
     __shared__ float sh[32];
     const float4 *x4 = (const float4 *)x, z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     int64_t n4 = n / 4;
-    int c0 = threadIdx.x, c1 = threadIdx.x + RNT;
     for (int64_t i = blockIdx.x; i < m; i += gridDim.x) {
         float s = 0.0f;
         if (alpha != 0.0f) {
             const float4 *r = (const float4 *)(a + i * lda);
-            float4 a0 = c0 < n4 ? __ldcs(r + c0) : z, a1 = c1 < n4 ? __ldcs(r + c1) : z;
-            float4 v0 = c0 < n4 ? __ldg(x4 + c0) : z, v1 = c1 < n4 ? __ldg(x4 + c1) : z;
-            s = dot4(a0, v0) + dot4(a1, v1);
+            auto pass = [&](int64_t c0) {   /* V float4 of A and of x at c0, c0 + RNT, ... */
+                float4 av[V], xv[V];
+#pragma unroll
+                for (int u = 0; u < V; u++)
+                    av[u] = c0 + u * RNT < n4 ? __ldcs(r + c0 + u * RNT) : z;
+#pragma unroll
+                for (int u = 0; u < V; u++)
+                    xv[u] = c0 + u * RNT < n4 ? __ldg(x4 + c0 + u * RNT) : z;
+                float t = 0.0f;
+#pragma unroll
+                for (int u = 0; u < V; u++)
+                    t += dot4(av[u], xv[u]);
+                return t;
+            };
+            /* One pass (V = 2) without a loop: the loop made the same
+             * kernel 14% slower at 4096^2 on the H200 (19.1 us, 16.8 without) */
+            if constexpr (V == 2)
+                s = pass(threadIdx.x);
+            else
+                for (int64_t c0 = threadIdx.x; c0 < n4; c0 += (int64_t)V * RNT)
+                    s += pass(c0);
         }
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0)
@@ -296,9 +315,10 @@ GKC_KERNEL(gkc_gemv_float4)
         if (m == 0)
             return GPUK_OK;
         bool vec = rows16 && gkc_aligned16(x);
-        if (vec && n % 4 == 0 && n / 4 > RNT && n / 4 <= 2 * RNT) {
-            gkc_launch_pdl(b->stream, gemv_n_block_rows, gkc_blocks(m, 1, 1 << 20), RNT, 0, a, lda,
-                           x, y, m, n, alpha, beta);
+        if (vec && n % 4 == 0 && n / 4 > RNT) {
+            auto kern = n / 4 <= 2 * RNT ? gemv_n_block_rows<2> : gemv_n_block_rows<4>;
+            gkc_launch_pdl(b->stream, kern, gkc_blocks(m, 1, 1 << 20), RNT, 0, a, lda, x, y, m, n,
+                           alpha, beta);
             GKC_LAUNCHED(b, "gemv", "float4 (a block a row)");
             return GPUK_OK;
         }

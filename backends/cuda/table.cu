@@ -119,7 +119,7 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_TRANSPOSE, F32, "smem_padded", 0, gkc_transpose_smem_padded,
      "tile padded to [32][33]: a column of the tile spans all 32 banks, no conflicts", NULL},
     {GPUK_OP_TRANSPOSE, F32, "tile64", DEF, gkc_transpose_tile64,
-     "64x64 padded tile, 16 elements per thread, all 16 loads issued before the first shared store: 16 loads in flight, not 1-2", NULL},
+     "64x64 padded tile, 32x16 threads of 8 elements, all 8 loads issued before the first shared store: 8 loads in flight, not 1-2", NULL},
 
     {GPUK_OP_REDUCE, F32, "smem_tree", 0, gkc_reduce_smem_tree,
      "one block per output: strided partial sums, then a shared-memory tree with a barrier per level", NULL},

@@ -60,14 +60,16 @@ __global__ void transpose_tile(tp p, int64_t y0)
     }
 }
 
-/* 4. tile64: a 64x64 padded tile for the same 32x8 threads, so each thread
- * moves 16 elements instead of 4, and all 16 loads are issued before the
- * first store to shared memory (into registers first: a load followed by
- * its own store, as in the 32x32 rungs, lets the store wait for the load
- * and so keeps one or two loads in flight, not 16).  Likewise all 16
- * shared reads precede the global writes. */
-constexpr int B64 = 64, Q64 = (B64 / R) * (B64 / B);   /* 16 elements a thread */
-__global__ void __launch_bounds__(B * R) transpose_tile64(tp p, int64_t y0)
+/* 4. tile64: a 64x64 padded tile for 32x16 threads, so each thread moves
+ * 8 elements instead of 4, and all 8 loads are issued before the first
+ * store to shared memory (into registers first: a load followed by its
+ * own store, as in the 32x32 rungs, lets the store wait for the load and
+ * so keeps one or two loads in flight, not 8).  Likewise all 8 shared
+ * reads precede the global writes.  (32x8 threads with 16 elements each
+ * were 1-2% slower on the H200: fewer warps to cover a block's barrier;
+ * bench/NOTES.md, "Transpose".) */
+constexpr int B64 = 64, R64 = 16, Q64 = (B64 / R64) * (B64 / B);   /* 8 elements a thread */
+__global__ void __launch_bounds__(B * R64) transpose_tile64(tp p, int64_t y0)
 {
     gkc_pdl_enter();
     __shared__ float tile[B64][B64 + 1];
@@ -75,20 +77,20 @@ __global__ void __launch_bounds__(B * R) transpose_tile64(tp p, int64_t y0)
     int64_t i0 = (y0 + blockIdx.y) * B64, j0 = (int64_t)blockIdx.x * B64;
     float v[Q64];
 #pragma unroll
-    for (int q = 0; q < Q64; q++) {   /* row ty + 8 (q / 2), column tx + 32 (q % 2) */
-        int64_t i = i0 + ty + R * (q / 2), j = j0 + tx + B * (q % 2);
+    for (int q = 0; q < Q64; q++) {   /* row ty + 16 (q / 2), column tx + 32 (q % 2) */
+        int64_t i = i0 + ty + R64 * (q / 2), j = j0 + tx + B * (q % 2);
         v[q] = (i < p.m && j < p.n) ? p.x[i * p.ldx + j] : 0.0f;
     }
 #pragma unroll
     for (int q = 0; q < Q64; q++)
-        tile[ty + R * (q / 2)][tx + B * (q % 2)] = v[q];
+        tile[ty + R64 * (q / 2)][tx + B * (q % 2)] = v[q];
     __syncthreads();
 #pragma unroll
-    for (int q = 0; q < Q64; q++)     /* y row j0 + ty + 8 (q / 2) takes tile column */
-        v[q] = tile[tx + B * (q % 2)][ty + R * (q / 2)];
+    for (int q = 0; q < Q64; q++)     /* y row j0 + ty + 16 (q / 2) takes tile column */
+        v[q] = tile[tx + B * (q % 2)][ty + R64 * (q / 2)];
 #pragma unroll
     for (int q = 0; q < Q64; q++) {
-        int64_t j = j0 + ty + R * (q / 2), i = i0 + tx + B * (q % 2);
+        int64_t j = j0 + ty + R64 * (q / 2), i = i0 + tx + B * (q % 2);
         if (j < p.n && i < p.m)
             p.y[j * p.ldy + i] = v[q];
     }
@@ -156,6 +158,6 @@ GKC_KERNEL(gkc_transpose_tile64)
     cudaStream_t s = b->stream;
     return gkc_launch_grid(b, "transpose", "tile64", gkc_cdiv(p.n, B64), gkc_cdiv(p.m, B64), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               gkc_launch_pdl(s, transpose_tile64, g, dim3(B, R), 0, p, y0);
+                               gkc_launch_pdl(s, transpose_tile64, g, dim3(B, R64), 0, p, y0);
                            });
 }

@@ -56,7 +56,9 @@ static int b_gemv(oc_case *c, int i, uint64_t *g)
         /* 16-byte aligned rows (the float4 paths); A^T x in row slices */
         { 0, 67, 1028, 4, 0, OC_DENSE }, { 0, 45, 516, -4, 3, OC_PAD4 },
         { 1, 600, 516, 4, 2, OC_PAD4 }, { 1, 40, 2052, 3, 0, OC_DENSE },
-        { 0, 37, 2052, 4, 1, OC_PAD4 }, { 0, 9, 4096, -2, 0, OC_DENSE } };
+        { 0, 37, 2052, 4, 1, OC_PAD4 }, { 0, 9, 4096, -2, 0, OC_DENSE },
+        /* rows of over 4096 floats: 4 float4 a thread, one pass or two */
+        { 0, 3, 6148, 4, 0, OC_DENSE }, { 0, 5, 8200, 4, 2, OC_PAD4 } };
     static const float nan1[] = { NAN };
     if (i >= NELEM(T))
         return 0;
