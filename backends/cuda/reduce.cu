@@ -205,17 +205,26 @@ __global__ void __launch_bounds__(RNT) reduce_row_float4(rd p)
     int64_t len4 = p.len / 4;
     for (int64_t g = blockIdx.x; g < p.outputs; g += gridDim.x) {
         const float4 *x = (const float4 *)(p.x + g * p.len);
-        float s = 0.0f;
-        for (int64_t c0 = threadIdx.x; c0 < len4; c0 += (int64_t)V * RNT) {
+        auto pass = [&](int64_t c0) {   /* V float4 at c0, c0 + RNT, ... */
             float4 a[V];
 #pragma unroll
             for (int u = 0; u < V; u++)
                 a[u] = c0 + u * RNT < len4 ? __ldcs(x + c0 + u * RNT)
                                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            float t = 0.0f;
 #pragma unroll
             for (int u = 0; u < V; u++)
-                s += (a[u].x + a[u].y) + (a[u].z + a[u].w);
-        }
+                t += (a[u].x + a[u].y) + (a[u].z + a[u].w);
+            return t;
+        };
+        /* Rows of up to 4096 floats (V = 1, 2) in one pass without a loop:
+         * gemv's same kernel ran 14% slower at 4096^2 with one (dotgemv.cu) */
+        float s = 0.0f;
+        if constexpr (V < 4)
+            s = pass(threadIdx.x);
+        else
+            for (int64_t c0 = threadIdx.x; c0 < len4; c0 += (int64_t)V * RNT)
+                s += pass(c0);
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0)
             p.out[g] = rd_finish(p, s);

@@ -169,7 +169,7 @@ const gpuk_kernel gkc_kernels[] = {
      "float4 block sums in one kernel, the last block to finish adding them in block order", NULL},
     {GPUK_OP_DOT, F32, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot, result written on the device", NULL},
     {GPUK_OP_GEMV, F32, "float4", 0, gkc_gemv_float4,
-     "a warp per row of A, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
+     "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
 };
