@@ -157,8 +157,8 @@ gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const cha
         int64_t head = ((16 - off) % 16) / 4;
         if (head > n)
             head = n;
-        /* A short array is all latency: spread it over a block an SM (a
-         * few float4 a block) rather than half the SMs (64K floats: 65 full
+        /* A short array is all latency: spread it over a block an SM, some
+         * threads idle, rather than half the SMs (64K floats: 65 full
          * blocks, 5-12% behind coalesced's 256 on the H200, bench/NOTES.md). */
         int64_t n4 = (n - head) / 4 + 4;
         unsigned g = gkc_blocks(n4, NT, gkc_grid_cap(b));

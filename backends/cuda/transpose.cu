@@ -66,8 +66,7 @@ __global__ void transpose_tile(tp p, int64_t y0)
  * own store, as in the 32x32 rungs, lets the store wait for the load and
  * so keeps one or two loads in flight, not 8).  Likewise all 8 shared
  * reads precede the global writes.  (32x8 threads with 16 elements each
- * were 1-2% slower on the H200: fewer warps to cover a block's barrier;
- * bench/NOTES.md, "Transpose".) */
+ * were 1-2% slower on the H200: bench/NOTES.md, "Transpose, 8192 x 8192".) */
 constexpr int B64 = 64, R64 = 16, Q64 = (B64 / R64) * (B64 / B);   /* 8 elements a thread */
 __global__ void __launch_bounds__(B * R64) transpose_tile64(tp p, int64_t y0)
 {
