@@ -249,6 +249,25 @@ __device__ __forceinline__ float gkc_warp_max(float v)
     return v;
 }
 
+/* A thread's share of a row of n4 float4 read by a block of NT threads,
+ * V float4 a thread a pass: pass(c0) reads c0, c0 + NT, ... and returns
+ * their sum.  V < 4 means the row fits one pass (the caller sees to it),
+ * and then there is no loop: on the H200 the same kernel with the loop
+ * ran 14% slower at 4096^2 (bench/NOTES.md, "Session 6: rows without a
+ * loop"); longer rows take passes of V * NT float4. */
+template <int V, int NT, class Pass>
+__device__ __forceinline__ float gkc_row_passes(int64_t n4, Pass pass)
+{
+    if constexpr (V < 4) {
+        return pass((int64_t)threadIdx.x);
+    } else {
+        float s = 0.0f;
+        for (int64_t c0 = threadIdx.x; c0 < n4; c0 += (int64_t)V * NT)
+            s += pass(c0);
+        return s;
+    }
+}
+
 /* Block-wide sum / max, broadcast to every thread.  blockDim.x is a
  * multiple of 32; sh holds 32 floats.  The leading barrier makes it safe to
  * call twice in a row with the same sh. */

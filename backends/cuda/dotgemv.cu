@@ -184,13 +184,7 @@ __global__ void __launch_bounds__(RNT) gemv_n_block_rows(const float *a, int64_t
                     t += dot4(av[u], xv[u]);
                 return t;
             };
-            /* One pass (V = 2) without a loop: the loop made the same
-             * kernel 14% slower at 4096^2 on the H200 (19.1 us, 16.8 without) */
-            if constexpr (V == 2)
-                s = pass(threadIdx.x);
-            else
-                for (int64_t c0 = threadIdx.x; c0 < n4; c0 += (int64_t)V * RNT)
-                    s += pass(c0);
+            s = gkc_row_passes<V, RNT>(n4, pass);   /* V = 2: one pass, no loop */
         }
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0)

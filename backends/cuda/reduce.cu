@@ -217,14 +217,7 @@ __global__ void __launch_bounds__(RNT) reduce_row_float4(rd p)
                 t += (a[u].x + a[u].y) + (a[u].z + a[u].w);
             return t;
         };
-        /* Rows of up to 4096 floats (V = 1, 2) in one pass without a loop:
-         * gemv's same kernel ran 14% slower at 4096^2 with one (dotgemv.cu) */
-        float s = 0.0f;
-        if constexpr (V < 4)
-            s = pass(threadIdx.x);
-        else
-            for (int64_t c0 = threadIdx.x; c0 < len4; c0 += (int64_t)V * RNT)
-                s += pass(c0);
+        float s = gkc_row_passes<V, RNT>(len4, pass);   /* V = 1, 2: one pass, no loop */
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0)
             p.out[g] = rd_finish(p, s);
