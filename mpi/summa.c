@@ -88,11 +88,35 @@ static const char *op_name(const summa *S, int first)
     return S->fn == GKD_FN_MATMUL ? "gpuk_gemm" : first ? "gpuk_minplus" : "gpuk_minplus_update";
 }
 
-/* Pack local a into apack, block column by block column, through a
- * transposed scratch (the op that takes strided views and writes dense). */
+/* Host memory: the block columns are copied row by row on this thread.
+ * The two gpuk_transpose calls per block would each be an OpenMP region,
+ * whose threads then spin idle (libgomp's default wait) while OpenBLAS's
+ * own threads run the first panels: on a 16-core host, 4 ranks x 4
+ * threads lost 10-40% of the matmul to that (doc/distributed.md, "Cost
+ * model and expected scaling").  The copy is O(n^2 / ranks) bytes, a few
+ * milliseconds against the op's O(n^3 / ranks) flops. */
+static void pack_a_host(summa *S)
+{
+    const float *src = (const float *)data_of(S, S->a->local);
+    float *dst = (float *)data_of(S, S->apack);
+    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
+        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
+        float *blk = dst + S->lr * lj;
+        for (int64_t i = 0; i < S->lr; i++)
+            memcpy(blk + i * w, src + i * S->lka + lj, (size_t)w * sizeof(float));
+    }
+}
+
+/* Pack local a into apack, block column by block column: in host memory
+ * by copies (above), elsewhere through a transposed scratch (the op that
+ * takes strided views and writes dense). */
 static gpuk_status pack_a(summa *S)
 {
     gpuk_context *ctx = S->d->ctx;
+    if (S->d->host_memory && data_of(S, S->a->local) && data_of(S, S->apack)) {
+        pack_a_host(S);
+        return GPUK_OK;
+    }
     for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
         int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
         int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka, 1 };
