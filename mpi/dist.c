@@ -164,6 +164,19 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
             return GPUK_ERR_ENV;
         }
     }
+    /* a helper thread may call MPI while this one computes: only where MPI
+     * was started with at least MPI_THREAD_SERIALIZED (bcast.c) */
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    d->progress_thread = provided >= MPI_THREAD_SERIALIZED;
+    if ((e = getenv("GPUK_DIST_PROGRESS")) && *e) {
+        if (strcmp(e, "0") && strcmp(e, "1")) {
+            snprintf(msg, len, "GPUK_DIST_PROGRESS = \"%s\": expected 0 or 1", e);
+            return GPUK_ERR_ENV;
+        }
+        if (*e == '0')
+            d->progress_thread = 0;
+    }
     return GPUK_OK;
 }
 
@@ -332,6 +345,7 @@ static int shared_device(gpuk_dist *d)
 /* Free what open made (the matrices too, at close). */
 static void teardown(gpuk_dist *d)
 {
+    gkd_helper_stop(d);
     while (d->matrices) {
         gpuk_dist_matrix *m = d->matrices;
         d->matrices = m->next;
@@ -521,8 +535,9 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
         snprintf(d->comm_desc, sizeof d->comm_desc, "mpi, %s",
                  !d->direct ? (d->force_staged ? "staged through host buffers (GPUK_DIST_STAGED=1)"
                                                : "staged through page-locked host buffers")
-                 : d->host_memory ? "host memory (direct)"
-                                  : "CUDA-aware (device memory, direct)");
+                 : !d->host_memory    ? "CUDA-aware (device memory, direct)"
+                 : d->progress_thread ? "host memory (direct, progress thread)"
+                                      : "host memory (direct)");
     d->schedule = GPUK_DIST_OVERLAP;
     d->err[0] = '\0';
     *out = d;

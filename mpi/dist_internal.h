@@ -72,6 +72,10 @@ struct gpuk_dist {
     gpuk_dist_schedule schedule;
     int progress_slices;    /* a synchronous local op runs in this many row slabs, with MPI
                                progressed between them (bcast.c) */
+    int progress_thread;    /* MPI allows a second thread (MPI_THREAD_SERIALIZED or more) and
+                               GPUK_DIST_PROGRESS is not 0: a helper waits on host-memory
+                               broadcasts while the op runs (bcast.c) */
+    struct gkd_helper *helper;  /* that thread, started at its first use; NULL until then */
     int64_t next_serial;    /* matrices made so far: the same count on every rank */
     struct gpuk_dist_matrix *matrices;  /* alive, freed by close */
     gpuk_dist_stats stats;
@@ -147,6 +151,8 @@ typedef struct gkd_step {
     MPI_Request req[GKD_MAXREQ];
     int nreq;
     int slot;                           /* NCCL: the event pair of this step */
+    int handed;                         /* the helper thread completes req (gkd_step_handoff) */
+    int rc;                             /* the helper's MPI_Waitall result */
 } gkd_step;
 
 /* Start a step's broadcasts (non-blocking: MPI_Ibcast, or NCCL on the
@@ -158,8 +164,16 @@ gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after);
  * for them (NCCL).  Adds the blocked time to d->stats.wait_s. */
 gpuk_status gkd_step_wait(gpuk_dist *d, gkd_step *s);
 /* Let MPI progress a posted step (between the row slabs of a synchronous
- * local op). */
+ * local op).  Nothing for a step handed to the helper. */
 void gkd_step_progress(gpuk_dist *d, gkd_step *s);
+/* Give a posted MPI step to the helper thread, which waits on it while
+ * this thread runs an op; gkd_step_wait then only waits for the helper.
+ * 1 when handed; 0 when there is no helper (d->progress_thread is 0, or
+ * the thread could not start: it is then turned off), and the caller
+ * waits as usual.  Until that wait, this thread makes no MPI call. */
+int gkd_step_handoff(gpuk_dist *d, gkd_step *s);
+/* Stop and join the helper thread, if it was started (close). */
+void gkd_helper_stop(gpuk_dist *d);
 /* NCCL: the local op of the step in slot has been issued on the context's
  * stream; the broadcast that next fills slot waits for it. */
 gpuk_status gkd_step_done(gpuk_dist *d, int slot);

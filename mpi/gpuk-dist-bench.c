@@ -267,7 +267,10 @@ static int run(gpuk_dist *d, const gpuk_dist_info *di, int minplus, int64_t n, c
 int main(int argc, char **argv)
 {
     opts o;
-    MPI_Init(&argc, &argv);
+    /* SERIALIZED lets libgpuk_mpi wait on broadcasts from a helper thread
+     * while a CPU op runs (gpuk_dist(3), GPUK_DIST_PROGRESS) */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int pr = parse(argc, argv, &o);

@@ -22,10 +22,13 @@ prog=${base%-*}
 np=${base##*-}
 # PROG-staged-N: the same program with panels staged through host buffers,
 # the path of a GPU without CUDA-aware MPI, taken on whatever backend runs;
-# PROG-slabs-N: with CPU ops in 3 row slabs (GPUK_DIST_SLICES, not the default)
+# PROG-slabs-N: with CPU ops in 3 row slabs (GPUK_DIST_SLICES, not the
+# default) and no progress thread (GPUK_DIST_PROGRESS=0), the path of an MPI
+# started below MPI_THREAD_SERIALIZED
 case $prog in
     *-staged) prog=${prog%-staged}; GPUK_DIST_STAGED=1; export GPUK_DIST_STAGED ;;
-    *-slabs) prog=${prog%-slabs}; GPUK_DIST_SLICES=3; export GPUK_DIST_SLICES ;;
+    *-slabs) prog=${prog%-slabs}; GPUK_DIST_SLICES=3; GPUK_DIST_PROGRESS=0
+             export GPUK_DIST_SLICES GPUK_DIST_PROGRESS ;;
 esac
 builddir=${GPUK_TEST_BUILDDIR:-.}
 exe=$builddir/mpi/$prog

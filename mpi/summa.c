@@ -352,9 +352,28 @@ static void loop(summa *S)
         if (!comm_ok(S, gkd_step_post(d, &step[0], 0, 0)))
             return;
     }
+    /* host memory with a helper thread (bcast.c): step K's panels were in
+     * the helper's hands during step K - 1's op; wait for them, then hand
+     * it step K + 1's before this op.  The wait comes first because until
+     * it returns the helper may be in MPI, and this thread may not. */
+    int helper = talk && sch == GPUK_DIST_OVERLAP && d->progress_thread && d->host_memory &&
+                 !S->staged && d->comm_kind == GPUK_DIST_COMM_MPI;
     for (int64_t K = 0; K < S->nk; K++) {
         int slot = (int)(K & 1), next = slot ^ 1;
         gkd_step *ahead = NULL;
+        if (helper) {
+            if (!comm_ok(S, gkd_step_wait(d, &step[slot])))
+                return;
+            if (K + 1 < S->nk) {
+                fill(S, &step[next], K + 1, next);
+                if (!comm_ok(S, gkd_step_post(d, &step[next], next, next)))
+                    return;
+                if (!gkd_step_handoff(d, &step[next]))
+                    ahead = &step[next];   /* no thread after all: progress between slabs */
+            }
+            compute(S, K, slot, ahead);
+            continue;
+        }
         if (talk && sch == GPUK_DIST_OVERLAP && K + 1 < S->nk) {
             if (sync_before_post)
                 gpuk_sync(d->ctx);

@@ -319,7 +319,10 @@ static gpuk_dist *open_grid(int p, int q)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* SERIALIZED lets libgpuk_mpi wait on broadcasts from a helper thread
+     * while a CPU op runs (gpuk_dist(3), GPUK_DIST_PROGRESS) */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     dtap_init(MPI_COMM_WORLD);
@@ -334,6 +337,13 @@ int main(int argc, char **argv)
     gpuk_dist_info di;
     gpuk_dist_get_info(d, &di);
     dtap_diag("grid %dx%d, backend %s, comm: %s", di.prow, di.pcol, di.backend, di.comm_desc);
+    /* the helper thread (bcast.c): on host memory, unstaged, when MPI gave
+     * SERIALIZED and GPUK_DIST_PROGRESS is not 0 */
+    const char *pe = getenv("GPUK_DIST_PROGRESS"), *se = getenv("GPUK_DIST_STAGED");
+    int want = provided >= MPI_THREAD_SERIALIZED && !(pe && !strcmp(pe, "0")) &&
+               !(se && !strcmp(se, "1")) && !strcmp(di.backend, "cpu");
+    dtap_ok(want == (strstr(di.comm_desc, "progress thread") != NULL),
+            "info: the progress thread is %s (MPI thread level %d)", want ? "on" : "off", provided);
     int square = di.prow <= di.pcol;   /* no divisor of size between P and sqrt(size) */
     for (int i = di.prow + 1; i * i <= size; i++)
         if (size % i == 0)

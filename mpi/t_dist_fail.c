@@ -118,7 +118,10 @@ static void injected(const char *where)
 int main(int argc, char **argv)
 {
     char who[32];
-    MPI_Init(&argc, &argv);
+    /* SERIALIZED lets libgpuk_mpi wait on broadcasts from a helper thread
+     * while a CPU op runs (gpuk_dist(3), GPUK_DIST_PROGRESS) */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     last = size - 1;
@@ -137,6 +140,10 @@ int main(int argc, char **argv)
     st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
     unsetenv("GPUK_DIST_GRID");
     expect("GPUK_DIST_GRID=2by2", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_GRID", "rank 0");
+    setenv("GPUK_DIST_PROGRESS", "yes", 1);
+    st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
+    unsetenv("GPUK_DIST_PROGRESS");
+    expect("GPUK_DIST_PROGRESS=yes", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_PROGRESS", "rank 0");
     if (multi) {
         st = rank == 0 ? open_with(&d, 1, size, GPUK_DIST_COMM_AUTO)
                        : open_with(&d, size, 1, GPUK_DIST_COMM_AUTO);

@@ -174,7 +174,10 @@ int main(int argc, char **argv)
 {
     opts o;
     graph g;
-    MPI_Init(&argc, &argv);
+    /* SERIALIZED lets libgpuk_mpi wait on broadcasts from a helper thread
+     * while a CPU op runs (gpuk_dist(3), GPUK_DIST_PROGRESS) */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1024 || parse(argc, argv, &o) || load(&o, &g)) {
