@@ -16,6 +16,11 @@
 # 1-rank row with T threads as the reference instead of the same threads
 # per rank, and efficiency = gops(P ranks) / gops(1 rank x T threads).
 # Rows without a 1-rank reference show "-".
+#
+# Runs repeated (the same configuration in several files, e.g. rounds on a
+# shared host): the reference is the median of its 1-rank rows, and after
+# the table one "# median" line per configuration with more than one row
+# gives the median rate of its rows and that median's efficiency.
 
 plot=
 base_threads=
@@ -23,7 +28,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --plot) plot=$2; shift 2 ;;
         --base-threads) base_threads=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --) shift; break ;;
         -*) echo "gpuk-dist-bench-combine: unknown option $1" >&2; exit 2 ;;
         *) break ;;
@@ -42,17 +47,32 @@ if [ ! -s "$tmp/rows" ]; then
     exit 1
 fi
 
-awk -v bt="$base_threads" '
+# median of a space-separated list of numbers (insertion sort: mawk has no asort)
+median_awk='
+function median(list,   a, n, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) {
+        t = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
+            a[j + 1] = a[j]
+        a[j + 1] = t
+    }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
+
+awk -v bt="$base_threads" "$median_awk"'
 {
     row[NR] = $0
     key = $1 " " $2 " " $6
     if ($4 == 1 && (bt == "" ? 1 : $7 == bt)) {
         k = bt == "" ? key " " $7 : key
-        base[k] = $10
+        bases[k] = bases[k] " " $10
     }
     n = NR
 }
 END {
+    for (k in bases)
+        base[k] = median(bases[k])
     printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s\n",
            "op", "n", "ranks", "grid", "backend", "thr", "comm", "ms", "gops", "gops_rank",
            "blocked%", "exposed%", "overlap", "vs_one", "eff%"
@@ -72,6 +92,26 @@ END {
 }' "$tmp/rows" > "$tmp/table"
 { head -1 "$tmp/table"; tail -n +2 "$tmp/table" | sort -k1,1 -k2,2n -k3,3n; } > "$tmp/sorted"
 cat "$tmp/sorted"
+# the repeated configurations: op n ranks grid backend threads
+awk "$median_awk"'
+NR > 1 {
+    k = $1 " " $2 " " $3 " " $4 " " $5 " " $6
+    if (!(k in runs)) order[++nk] = k
+    runs[k]++
+    g[k] = g[k] " " $9
+    e[k] = e[k] " " $15   # one reference per configuration: the median eff is the median gops
+    if ($15 == "-") noeff[k] = 1
+}
+END {
+    for (i = 1; i <= nk; i++) {
+        k = order[i]
+        if (runs[k] < 2)
+            continue
+        m = median(g[k])
+        eff = k in noeff ? "-" : sprintf("%.1f%%", median(e[k]))
+        printf "# median of %d: %s: gops %.4g, eff %s\n", runs[k], k, m, eff
+    }
+}' "$tmp/sorted"
 
 [ -n "$plot" ] || exit 0
 if ! command -v gnuplot > /dev/null 2>&1; then

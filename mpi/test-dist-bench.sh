@@ -50,6 +50,16 @@ awk '!/^#/ && $3 == 1 && $15 != "100.0" { bad = 1 } !/^#/ && $15 == "-" { bad = 
      END { exit bad }' "$tmp/table"
 ok $? "every combined row has an efficiency, 100.0% on one rank"
 
+# repeated runs: the reference is the median of the 1-rank rows, and each
+# configuration run more than once gets a "# median" line
+sh "$combine" "$tmp/r1.txt" "$tmp/r1.txt" "$tmp/r2.txt" "$tmp/r2.txt" > "$tmp/table2" 2>&1
+ok $? "the combiner reads repeated runs"
+diag "$tmp/table2"
+medians=$(grep -c '^# median of 2: ' "$tmp/table2")
+one=$(grep '^# median of 2: [a-z]* 96 1 ' "$tmp/table2" | grep -vc 'eff 100.0%$')
+[ "$medians" = 4 ] && [ "$one" = 0 ]
+ok $? "a median line for each repeated configuration, 100.0% on one rank ($medians lines)"
+
 if command -v gnuplot > /dev/null 2>&1; then
     sh "$combine" --plot "$tmp/scaling.png" "$tmp"/r*.txt > /dev/null 2>&1 && [ -s "$tmp/scaling.png" ]
     ok $? "the combiner draws the scaling plot"

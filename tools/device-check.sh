@@ -23,7 +23,8 @@
 #                  n=4096 (blocks of 512 and 1024, or $DIST_BLOCKS; the same local
 #                  rung on both sides, min-plus regtile, matmul openblas and simd, or
 #                  $DIST_CPU_OPS as op:rung; the 4 ranks unbound and bound to 4 cores
-#                  each), and examples/apsp on a 16384-node grid; $DIST_ARGS passed on
+#                  each; $DIST_ROUNDS rounds, summed up by medians), and
+#                  examples/apsp on a 16384-node grid; $DIST_ARGS passed on
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
 #                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
 #                  commit), built side by side and run alternately twice in this one
@@ -141,19 +142,32 @@ do_dist() {
   $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
   # the CPU: 1 x 16 against 4 x 4 threads, each op on one local rung on
   # both sides (auto's choice depends on the thread count), two block sizes;
-  # the 4 ranks unbound, and bound to 4 cores each
-  local blk tag op bound="--map-by slot:PE=4 --bind-to core"
+  # the 4 ranks unbound, and bound to 4 cores each.  $DIST_ROUNDS rounds
+  # (default 1) of all of it, interleaved: on a shared host one 1 x 16 run
+  # can be 25% off the others, so the combiner's medians are the measure.
+  local blk tag op r sfx bound="--map-by slot:PE=4 --bind-to core"
+  for r in $(seq 1 "${DIST_ROUNDS:-1}"); do
+    sfx=; [ "$r" = 1 ] || sfx=-r$r
+    for blk in ${DIST_BLOCKS:-512 1024}; do
+      for op in ${DIST_CPU_OPS:-minplus:regtile matmul:openblas matmul:simd}; do
+        tag=${op%%:*}-${op#*:}-b$blk
+        $mpx -n 1 "$b" --backend cpu -n 4096 --block $blk --threads 16 --op ${op%%:*} \
+          --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-1x16$sfx.txt" || rc=1
+        $mpx -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 --op ${op%%:*} \
+          --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4$sfx.txt" || rc=1
+        $launch $bound -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 \
+          --op ${op%%:*} --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4-bound$sfx.txt" || rc=1
+      done
+    done
+  done
   for blk in ${DIST_BLOCKS:-512 1024}; do
     for op in ${DIST_CPU_OPS:-minplus:regtile matmul:openblas matmul:simd}; do
       tag=${op%%:*}-${op#*:}-b$blk
-      $mpx -n 1 "$b" --backend cpu -n 4096 --block $blk --threads 16 --op ${op%%:*} \
-        --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-1x16.txt" || rc=1
-      $mpx -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 --op ${op%%:*} \
-        --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4.txt" || rc=1
-      $launch $bound -n 4 "$b" --backend cpu -n 4096 --block $blk --threads 4 \
-        --op ${op%%:*} --variant ${op#*:} ${DIST_ARGS:-} > "$d/cpu-$tag-4x4-bound.txt" || rc=1
-      sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag-1x16.txt" \
-        "$d/cpu-$tag-4x4.txt" "$d/cpu-$tag-4x4-bound.txt" > "$d/cpu-$tag-combined.txt" || rc=1
+      sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag"-1x16*.txt \
+        $(ls "$d/cpu-$tag"-4x4.txt "$d/cpu-$tag"-4x4-r*.txt 2> /dev/null) \
+        > "$d/cpu-$tag-combined.txt" || rc=1
+      sh "$src/mpi/gpuk-dist-bench-combine.sh" --base-threads 16 "$d/cpu-$tag"-1x16*.txt \
+        "$d/cpu-$tag"-4x4-bound*.txt > "$d/cpu-$tag-bound-combined.txt" || rc=1
     done
   done
   cat "$d"/gpu-1.txt "$d"/cpu-*-combined.txt
