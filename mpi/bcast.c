@@ -187,7 +187,7 @@ int gkd_step_handoff(gpuk_dist *d, gkd_step *s)
         return 0;
     gkd_helper *h = d->helper ? d->helper : helper_start(d);
     if (!h) {
-        d->progress_thread = 0;   /* no thread: wait in this one, as without MPI's leave */
+        d->progress_thread = 0;   /* no thread: this one waits, as where MPI allows no other */
         return 0;
     }
     pthread_mutex_lock(&h->mu);
@@ -213,7 +213,7 @@ static gpuk_status helper_join(gpuk_dist *d, gkd_step *s)
     d->stats.wait_s += gkd_now() - t0;
     char ebuf[MPI_MAX_ERROR_STRING];
     if (rc != MPI_SUCCESS)
-        return gkd_fail(d, GPUK_ERR_LIBRARY, "MPI_Waitall on a panel broadcast (helper thread): %s",
+        return gkd_fail(d, GPUK_ERR_LIBRARY, "MPI_Testall on a panel broadcast (helper thread): %s",
                         gkd_mpi_error(rc, ebuf, sizeof ebuf));
     return GPUK_OK;
 }

@@ -152,7 +152,7 @@ typedef struct gkd_step {
     int nreq;
     int slot;                           /* NCCL: the event pair of this step */
     int handed;                         /* the helper thread completes req (gkd_step_handoff) */
-    int rc;                             /* the helper's MPI_Waitall result */
+    int rc;                             /* the helper's MPI_Testall result */
 } gkd_step;
 
 /* Start a step's broadcasts (non-blocking: MPI_Ibcast, or NCCL on the

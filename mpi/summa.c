@@ -92,9 +92,10 @@ static const char *op_name(const summa *S, int first)
  * The two gpuk_transpose calls per block would each be an OpenMP region,
  * whose threads then spin idle (libgomp's default wait) while OpenBLAS's
  * own threads run the first panels: on a 16-core host, 4 ranks x 4
- * threads lost 10-40% of the matmul to that (doc/distributed.md, "Cost
- * model and expected scaling").  The copy is O(n^2 / ranks) bytes, a few
- * milliseconds against the op's O(n^3 / ranks) flops. */
+ * threads took up to 1.9 times as long over the matmul for that
+ * (doc/distributed.md, "Cost model and expected scaling").  The copy is
+ * O(n^2 / ranks) bytes, a few milliseconds against the op's
+ * O(n^3 / ranks) flops. */
 static void pack_a_host(summa *S)
 {
     const float *src = (const float *)data_of(S, S->a->local);
