@@ -6,11 +6,14 @@
 #
 # Installs the Debian packages it needs when they are missing (as root, or
 # through sudo), runs ./bootstrap and ./configure once (in the source tree),
-# then make.  OpenBLAS (libopenblas-dev) is installed whenever OpenBLAS
-# itself is missing, whatever other BLAS the machine has: the reference BLAS
-# (libblas-dev) ships a cblas.h too, but the CPU backend's openblas rungs
-# need OpenBLAS, and configure refuses to build without it unless told
-# --without-openblas.  CUDA is used when the toolkit is in /usr/local/cuda;
+# then make.  OpenBLAS's OpenMP build (libopenblas-openmp-dev) is installed
+# whenever it is missing, whatever other BLAS the machine has: the reference
+# BLAS (libblas-dev) ships a cblas.h too, but the CPU backend's openblas
+# rungs need OpenBLAS, and configure refuses to build without it unless told
+# --without-openblas.  Configure prefers the OpenMP build to the pthreads
+# one, since it shares the backend's OpenMP threads instead of keeping a
+# second pool that spins against them (bench/NOTES.md, "CPU: two thread
+# pools"); a machine without apt-get keeps whatever OpenBLAS it has.  CUDA is used when the toolkit is in /usr/local/cuda;
 # without a GPU the CUDA rows and tests say why they are skipped.
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,13 +38,23 @@ have_openblas() {
   return 1
 }
 
+# Debian's and Ubuntu's OpenMP build of OpenBLAS, which configure takes first
+have_openblas_openmp() {
+  arch=
+  if command -v cc >/dev/null 2>&1; then arch=$(cc -print-multiarch 2>/dev/null || :); fi
+  [ -n "$arch" ] && [ -e "/usr/lib/$arch/openblas-openmp/libopenblas.so" ] &&
+    [ -f "/usr/include/$arch/openblas-openmp/cblas.h" ]
+}
+
 need=
 command -v autoreconf >/dev/null 2>&1 || need="$need autoconf automake"
 command -v libtoolize >/dev/null 2>&1 || need="$need libtool"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
-have_openblas || need="$need libopenblas-dev"
+if ! have_openblas || { command -v apt-get >/dev/null 2>&1 && ! have_openblas_openmp; }; then
+  need="$need libopenblas-openmp-dev"
+fi
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 # DLPack import and export (gpuk_tensor_from_dlpack / _to_dlpack) need its header
 [ -f /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
