@@ -1,4 +1,4 @@
-# gpuk-bench charts, 2026-11-24T10:26:48Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
+# gpuk-bench charts, 2026-11-24T13:39:50Z: run 'gnuplot cpu-2core-epyc.gp' in this folder
 
 # ---- roofline
 reset
@@ -9,59 +9,59 @@ set grid
 set key outside right top
 set samples 600
 set xrange [0.0416667:2048]
-set yrange [0.0710054:702.552]
+set yrange [0.071219:704.504]
 set xlabel 'arithmetic intensity: flop (min-plus: op) per byte of minimum traffic'
 set ylabel 'GFLOP/s (min-plus: Gop/s)'
-set title "libgpuk roofline: every rung at its largest size, 2026-11-24T10:26:48Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
+set title "libgpuk roofline: every rung at its largest size, 2026-11-24T13:39:50Z\n(copy, transpose and embedding do no arithmetic and are not shown)"
 roof(x, p, bw) = (x * bw < p) ? x * bw : p
 $be0 << EOD
-170.667 0.588214 5 ""
-341.333 16.8184 5 ""
-682.667 184.352 5 ""
-682.667 208.844 5 "matmul openblas"
-85.3333 1.02144 7 ""
-170.667 16.2322 7 ""
-341.333 176.889 7 ""
-341.333 194.083 7 "batched_matmul openblas"
-170.667 0.463415 9 ""
-170.667 0.9375 9 ""
-341.333 6.40753 9 ""
-341.333 13.8765 9 ""
-682.667 21.9406 9 ""
-682.667 86.2846 9 ""
-682.667 105.395 9 "minplus packed"
-170.667 0.681751 9 ""
-682.667 90.5555 9 ""
-0.249969 1.22095 13 ""
-0.249969 8.66661 13 "reduce simd"
-0.0833333 2.22704 4 ""
-0.0833333 3.65213 4 "add simd"
-0.125 3.3045 6 ""
-0.125 5.40734 6 "scale simd"
-0.125 0.213016 8 ""
-0.125 5.98019 8 "relu simd"
-0.249985 0.373127 10 ""
-0.249985 11.1162 10 "bias_relu simd"
-0.625 1.04085 1 ""
-0.625 16.4785 1 "softmax simd"
-0.249027 1.01058 3 ""
-0.249027 6.71878 3 "meanpool simd"
-0.228571 0.319441 14 ""
-0.228571 0.513634 14 ""
-0.228571 0.597356 14 "spmv balanced"
-0.25 2.3501 15 ""
-0.25 8.19846 15 "dot simd"
-0.25 7.04179 15 ""
-0.499878 2.21992 2 ""
-0.499878 13.9886 2 "gemv simd"
-0.499878 13.2192 2 ""
-170.667 0.585845 11 ""
-682.667 183.838 11 ""
-682.667 206.95 11 "gemm openblas"
+170.667 0.59386 5 ""
+341.333 18.0843 5 ""
+682.667 190.695 5 ""
+682.667 210.694 5 "matmul openblas"
+85.3333 1.02073 7 ""
+170.667 18.0737 7 ""
+341.333 166.438 7 ""
+341.333 199.724 7 "batched_matmul openblas"
+170.667 0.315857 9 ""
+170.667 0.630218 9 ""
+341.333 6.39951 9 ""
+341.333 13.2222 9 ""
+682.667 21.4721 9 ""
+682.667 86.7569 9 ""
+682.667 105.869 9 "minplus packed"
+170.667 0.678523 9 ""
+682.667 90.0064 9 ""
+0.249969 1.20754 13 ""
+0.249969 7.97585 13 "reduce simd"
+0.0833333 2.42072 4 ""
+0.0833333 3.74904 4 "add simd"
+0.125 3.26953 6 ""
+0.125 6.0125 6 "scale simd"
+0.125 0.213657 8 ""
+0.125 5.70609 8 "relu simd"
+0.249985 0.387961 10 ""
+0.249985 11.2631 10 "bias_relu simd"
+0.625 1.06623 1 ""
+0.625 16.552 1 "softmax simd"
+0.249027 0.995942 3 ""
+0.249027 8.53726 3 "meanpool simd"
+0.228571 0.465806 14 ""
+0.228571 1.19678 14 ""
+0.228571 1.20039 14 "spmv balanced"
+0.25 2.4162 15 ""
+0.25 7.08712 15 "dot simd"
+0.25 7.05061 15 ""
+0.499878 2.29929 2 ""
+0.499878 14.2663 2 ""
+0.499878 14.7768 2 "gemv openblas"
+170.667 0.475648 11 ""
+682.667 184.794 11 ""
+682.667 208.329 11 "gemm openblas"
 EOD
 plot \
-  roof(x, 234.184, 51.8137) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 234.2, copy 51.81 GB/s', \
-  roof(x, 117.289, 51.8137) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 117.3, copy 51.81 GB/s', \
+  roof(x, 234.835, 75.7965) w l lw 2 dt 1 lc rgb '#1f77b4' t 'cpu fma roof 234.8, copy 75.8 GB/s', \
+  roof(x, 117.322, 75.7965) w l lw 2 dt 2 lc rgb '#1f77b4' t 'cpu add+min roof 117.3, copy 75.8 GB/s', \
   NaN w p pt 7 ps 1.4 lc rgb '#1f77b4' t 'cpu rungs: AMD EPYC', \
   $be0 u 1:2:3 w p pt variable ps 1.4 lc rgb '#1f77b4' notitle, \
   $be0 u 1:2:4 w labels left offset 1,0 font ',8' tc rgb '#1f77b4' notitle, \
@@ -82,10 +82,10 @@ plot \
 
 # ---- ladder: matmul
 $ladder_matmul << EOD
-0 "cpu naive" 14.3174 14.0648 15.143 3650.86 3650.86 3650.86 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 1.76951 1.75615 1.8462 120.513 111.105 140.28 1021.49 992.498 1257.84 NaN NaN NaN NaN NaN NaN
-2 "cpu simd" 0.215967 0.199848 0.272955 14.8394 14.4312 15.0566 94.5433 93.7391 96.3153 745.526 735.014 851.554 NaN NaN NaN
-3 "cpu openblas" 0.330439 0.182571 0.371505 11.6252 10.9878 11.8936 82.478 81.7313 86.859 658.095 649.226 669.341 NaN NaN NaN
+0 "cpu naive" 13.2265 13.1512 13.296 3616.14 3616.14 3616.14 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 1.7807 1.7553 1.83015 109.002 107.614 123.651 949.987 900.351 997.363 NaN NaN NaN NaN NaN NaN
+2 "cpu simd" 0.196797 0.194251 0.266014 11.7314 11.6694 11.8694 94.0501 93.2049 95.8076 720.726 718.726 743.188 NaN NaN NaN
+3 "cpu openblas" 0.176006 0.174193 0.18094 10.3482 10.3164 11.5113 81.8814 81.4314 82.452 652.315 649.039 658.401 NaN NaN NaN
 
 EOD
 reset
@@ -97,7 +97,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk matmul ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk matmul ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -107,10 +107,10 @@ plot \
 
 # ---- ladder: batched_matmul
 $ladder_batched_matmul << EOD
-0 "cpu naive" 2.4345 2.06573 2.78685 238.815 234.684 248.651 4204.83 4204.83 4204.83 NaN NaN NaN NaN NaN NaN
-1 "cpu blocked" 0.510496 0.437223 0.800279 25.7442 23.8158 31.2517 230.844 215.804 237.143 2116.77 1922.59 2265.84 NaN NaN NaN
-2 "cpu simd" 0.115195 0.0983798 0.131601 5.08909 4.76649 5.68907 29.3905 28.6111 31.5192 202.105 197.224 229.646 1553.96 1522.44 1593.93
-3 "cpu openblas" 0.0752199 0.0740486 0.0850695 4.56078 4.3894 4.76676 23.2218 22.6254 28.7223 170.661 168.637 178.02 1416.29 1389.69 1427.41
+0 "cpu naive" 2.2589 2.22719 2.30952 244.961 243.413 250.841 4207.73 4207.73 4207.73 NaN NaN NaN NaN NaN NaN
+1 "cpu blocked" 0.440675 0.43504 0.455157 23.4615 23.4256 23.5144 209.149 205.228 307.895 1901.09 1896.38 1967.49 NaN NaN NaN
+2 "cpu simd" 0.0995677 0.0978189 0.103326 5.11786 4.56015 5.30936 28.9304 28.1337 32.4368 201.848 199.257 203.76 1651.54 1601.21 1693.45
+3 "cpu openblas" 0.0744117 0.0739069 0.0757104 3.0518 3.0135 3.10651 23.1905 22.4722 24.2301 173.204 171.03 176.161 1376.29 1366.32 1398.11
 
 EOD
 reset
@@ -122,7 +122,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:3.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk batched_matmul ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_batched_matmul u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x64x64 b16', \
   $ladder_batched_matmul u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256 b16', \
@@ -132,13 +132,13 @@ plot \
 
 # ---- ladder: minplus
 $ladder_minplus << EOD
-0 "cpu naive" 14.4212 14.3497 14.5525 4634.04 4634.04 4634.04 NaN NaN NaN NaN NaN NaN 13.1953 12.8442 14.2454 3149.95 3073.84 3226.07 NaN NaN NaN NaN NaN NaN
-1 "cpu omp" 14.041 13.8599 14.2013 2290.65 2281.09 2291 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-2 "cpu transposed" 14.2242 14.1896 14.3117 325.806 323.388 331.424 2681.2 2675.84 2686.56 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-3 "cpu ilp" 14.5932 14.5385 17.9144 155.639 152.896 166.423 1238.06 1234.06 1280.98 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-4 "cpu simd_k" 0.714547 0.702512 0.813146 28.6441 28.2118 30.4191 259.676 245.913 286.609 6264.15 6264.15 6264.15 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
-5 "cpu regtile" 0.427304 0.420023 0.46539 21.2075 21.0178 21.9454 174.733 170.462 183.112 1592.86 1587.12 1602.75 0.233014 0.225761 0.243897 16.2135 16.0292 22.1045 142.167 135.585 155.494 1517.73 1499.03 1524.91
-6 "cpu packed" 0.438822 0.430193 0.45181 22.11 21.5674 22.4538 170.269 166.587 171.976 1304.03 1300.09 1349.71 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+0 "cpu naive" 14.1149 14.0066 14.8414 6798.91 6798.91 6798.91 NaN NaN NaN NaN NaN NaN 13.6899 12.8752 14.777 3164.94 3122.67 3207.21 NaN NaN NaN NaN NaN NaN
+1 "cpu omp" 7.04279 7.01306 7.11341 3407.53 3407.53 3407.53 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+2 "cpu transposed" 4.64057 4.59993 4.75667 330.872 324.741 379.795 2684.56 2663.38 2705.74 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+3 "cpu ilp" 2.4733 2.446 2.55598 157.218 153.736 185.344 1299.32 1252.49 1353.95 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+4 "cpu simd_k" 0.647552 0.638697 0.654204 28.6569 28.22 32.872 296.558 284.648 320.363 6400.81 6400.81 6400.81 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
+5 "cpu regtile" 0.379705 0.372238 0.401544 21.4341 20.985 22.4093 193.554 181.429 210.584 1584.18 1572.33 1596.24 0.202063 0.193955 0.224064 16.503 15.7495 18.5365 149.811 135.828 200.165 1526.99 1462.03 1535.96
+6 "cpu packed" 0.379575 0.374704 0.388246 21.7788 21.6346 22.1662 168.254 166.66 171.06 1298.19 1295.6 1305.86 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN
 
 EOD
 reset
@@ -150,7 +150,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:6.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk minplus ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk minplus ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_minplus u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_minplus u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
@@ -163,8 +163,8 @@ plot \
 
 # ---- ladder: transpose
 $ladder_transpose << EOD
-0 "cpu naive" 6.20653 6.10896 6.33236 116.523 105.57 118.745 477.978 473.048 479.833
-1 "cpu blocked" 0.144813 0.138011 0.164355 3.83458 3.41821 4.297 18.1762 16.9696 18.6126
+0 "cpu naive" 6.24766 6.16944 6.29122 116.238 107.093 118.756 483.523 462.822 688.166
+1 "cpu blocked" 0.129334 0.125691 0.134486 4.73833 4.26192 5.45937 20.2125 17.5621 22.7997
 
 EOD
 reset
@@ -176,7 +176,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk transpose ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk transpose ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_transpose u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_transpose u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -184,8 +184,8 @@ plot \
 
 # ---- ladder: reduce
 $ladder_reduce << EOD
-0 "cpu naive" 0.822269 0.816055 0.865649 13.6915 13.6196 13.8811 54.9646 54.8634 55.1182
-1 "cpu simd" 0.0242702 0.0240356 0.0252688 1.37321 1.27985 1.94205 7.74338 7.60923 8.05751
+0 "cpu naive" 0.825419 0.816376 0.858553 13.7526 13.706 14.1073 55.5747 55.1023 74.4098
+1 "cpu simd" 0.0236052 0.0229898 0.0241505 1.75775 1.3883 2.07607 8.41401 7.88303 9.47589
 
 EOD
 reset
@@ -197,7 +197,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk reduce ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk reduce ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_reduce u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_reduce u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -205,8 +205,8 @@ plot \
 
 # ---- ladder: add
 $ladder_add << EOD
-0 "cpu naive" 0.0202588 0.0198572 0.024696 0.40014 0.325477 0.424415 7.16808 7.02686 7.88621 30.1336 27.4589 70.2796
-1 "cpu simd" 0.00509341 0.00448535 0.00714154 0.0680652 0.066747 0.0772025 4.86821 4.40964 5.67237 18.3752 17.9602 19.0327
+0 "cpu naive" 0.0204775 0.0202161 0.0210164 0.329894 0.325072 0.340461 6.7348 6.59152 6.95028 27.7227 27.5727 29.5327
+1 "cpu simd" 0.00682522 0.00621471 0.00715131 0.0877384 0.0675325 0.0920665 4.13992 4.04585 4.56428 17.9003 17.823 18.2278
 
 EOD
 reset
@@ -218,7 +218,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk add ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk add ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_add u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_add u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -227,8 +227,8 @@ plot \
 
 # ---- ladder: scale
 $ladder_scale << EOD
-0 "cpu naive" 0.0186686 0.0179832 0.0237555 0.288626 0.284986 0.315243 4.93262 4.79311 6.47476 20.3083 19.4436 25.3716
-1 "cpu simd" 0.00550601 0.00547236 0.00569424 0.0558263 0.05308 0.0598427 2.67257 2.61904 3.17305 12.4107 11.1846 19.8546
+0 "cpu naive" 0.0183279 0.0181092 0.0192768 0.28938 0.284926 0.302011 4.76307 4.73444 4.82984 20.5256 20.0794 23.5541
+1 "cpu simd" 0.0040122 0.00400183 0.00447533 0.046344 0.0452697 0.0495067 2.74931 2.70191 3.12438 11.1616 11.091 12.3524
 
 EOD
 reset
@@ -240,7 +240,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk scale ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk scale ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_scale u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_scale u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -249,8 +249,8 @@ plot \
 
 # ---- ladder: relu
 $ladder_relu << EOD
-0 "cpu naive" 0.225037 0.21661 0.243432 4.8893 4.86243 4.91911 78.4301 78.2176 78.8744 315.041 314.322 316.075
-1 "cpu simd" 0.00359984 0.00334786 0.00397069 0.0471317 0.0445233 0.0478925 2.60123 2.54414 2.70623 11.2219 11.0127 11.5245
+0 "cpu naive" 0.216692 0.210411 0.276569 4.89123 4.86548 4.93865 78.4608 78.2913 78.8083 314.096 313.275 319.39
+1 "cpu simd" 0.0040793 0.00398386 0.00439612 0.0483072 0.0467454 0.0551532 2.8362 2.7135 3.00083 11.7609 11.3972 12.6314
 
 EOD
 reset
@@ -262,7 +262,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk relu ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk relu ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -271,8 +271,8 @@ plot \
 
 # ---- ladder: bias_relu
 $ladder_bias_relu << EOD
-0 "cpu naive" 5.32797 5.29418 5.71385 87.3822 86.9442 98.8449 359.711 346.458 372.585
-1 "cpu simd" 0.0493151 0.04482 0.0558696 2.99525 2.81126 3.65964 12.0741 11.6307 13.2285
+0 "cpu naive" 5.33347 5.28502 5.4044 86.7267 86.4966 88.3986 345.956 345.493 346.814
+1 "cpu simd" 0.0513282 0.0490042 0.0588898 2.53334 2.42891 2.63096 11.9166 11.6387 13.4843
 
 EOD
 reset
@@ -284,7 +284,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk bias_relu ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_bias_relu u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_bias_relu u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -292,8 +292,8 @@ plot \
 
 # ---- ladder: copy
 $ladder_copy << EOD
-0 "cpu naive" 0.0361683 0.0356489 0.0409664 0.582719 0.56886 0.614962 9.28149 9.22459 9.69824 37.2243 36.9943 43.4466
-1 "cpu simd" 0.00522335 0.0048585 0.00676258 0.0508018 0.0471533 0.0661519 1.84784 1.68513 2.05034 7.44984 7.21009 8.73603
+0 "cpu naive" 0.0358748 0.0356554 0.0370464 0.581078 0.56879 0.593337 9.29584 9.22725 9.54507 37.0204 36.8825 39.3583
+1 "cpu simd" 0.00415884 0.00394085 0.00432361 0.0479334 0.0463213 0.0877299 2.70944 2.55819 2.83004 11.5153 11.3453 12.4858
 
 EOD
 reset
@@ -305,7 +305,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk copy ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk copy ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_copy u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '65536', \
   $ladder_copy u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
@@ -314,8 +314,8 @@ plot \
 
 # ---- ladder: softmax
 $ladder_softmax << EOD
-0 "cpu naive" 4.91064 4.85675 5.42556 78.9084 78.7969 80.1331 322.375 314.751 346.341
-1 "cpu simd" 0.210761 0.203226 0.23991 5.03608 4.92847 5.26824 20.3626 19.8782 22.8702
+0 "cpu naive" 4.88458 4.87314 4.96655 79.0544 78.8556 79.158 314.702 314.513 316.367
+1 "cpu simd" 0.241099 0.212481 0.249098 4.99228 4.93513 5.09882 20.2721 19.6386 27.3595
 
 EOD
 reset
@@ -327,7 +327,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk softmax ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk softmax ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_softmax u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_softmax u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -335,8 +335,8 @@ plot \
 
 # ---- ladder: embedding
 $ladder_embedding << EOD
-0 "cpu naive" 4.6792 4.52074 5.23904 21.1137 20.5438 21.7509 84.6448 82.0703 89.6039
-1 "cpu omp" 1.54915 1.33544 1.76844 7.27732 6.89372 7.73905 35.2403 33.921 37.2374
+0 "cpu naive" 4.03389 3.80313 4.61536 17.3414 16.6463 17.5529 70.2458 68.3458 70.9404
+1 "cpu omp" 0.797889 0.724294 0.891106 4.65638 4.47117 4.97535 18.2237 17.6851 22.0888
 
 EOD
 reset
@@ -348,7 +348,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk embedding ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk embedding ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_embedding u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '16384x256x32768', \
   $ladder_embedding u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '65536x256x32768', \
@@ -356,8 +356,8 @@ plot \
 
 # ---- ladder: meanpool
 $ladder_meanpool << EOD
-0 "cpu naive" 3.99142 3.93027 4.08302 16.3381 16.2808 16.8835 66.4062 64.9674 71.4105
-1 "cpu simd" 0.226376 0.220782 0.332548 2.29885 2.16548 3.03093 9.98826 9.06633 10.7093
+0 "cpu naive" 3.78261 3.7511 3.8132 16.879 16.835 16.9412 67.3823 67.1903 67.8172
+1 "cpu simd" 0.164306 0.154097 0.294803 1.60542 1.45789 1.88576 7.8607 7.62843 9.36414
 
 EOD
 reset
@@ -369,7 +369,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:1.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk meanpool ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_meanpool u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '64x256x256', \
   $ladder_meanpool u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
@@ -377,9 +377,9 @@ plot \
 
 # ---- ladder: spmv
 $ladder_spmv << EOD
-0 "cpu naive" 4.56937 4.3054 5.77154 22.0429 21.352 26.609 420.164 382.53 463.947 5.27003 5.16784 5.69713 25.7762 25.1251 27.8975 394.102 356.912 429.155
-1 "cpu omp" 3.3829 3.3061 3.99532 13.4233 12.6849 14.0492 261.31 205.268 295.769 3.7029 3.61196 3.8999 18.2977 17.9933 18.9641 233.706 209.901 246.691
-2 "cpu balanced" 3.31482 3.29242 5.79278 12.994 11.7538 16.6034 224.686 210.323 263.691 3.8177 3.69819 3.98572 18.8146 18.4223 22.1426 243.541 227.697 268.42
+0 "cpu naive" 4.02399 3.95275 4.28088 20.809 20.3632 22.3083 288.141 259.649 311.815 5.04942 5.00889 5.16792 24.443 24.1907 24.7534 334.333 310.015 359.367
+1 "cpu omp" 2.25094 2.17117 2.95808 10.8245 10.7229 11.7515 112.149 102.718 129.154 3.24552 3.14664 3.31489 17.5008 17.328 18.9746 133.49 121.164 165.953
+2 "cpu balanced" 2.17194 2.06932 2.88301 10.6655 10.5215 12.013 111.812 99.1661 125.091 3.37081 3.30315 3.46058 17.8592 17.7389 18.3768 154.162 141.863 163.262
 
 EOD
 reset
@@ -391,7 +391,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk spmv ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk spmv ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_spmv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '262144x262144x16', \
   $ladder_spmv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1048576x1048576x16', \
@@ -402,9 +402,9 @@ plot \
 
 # ---- ladder: dot
 $ladder_dot << EOD
-0 "cpu naive" 1.02495 0.99479 1.09691 13.9704 13.8979 14.9316 57.1115 55.3326 65.7549
-1 "cpu simd" 0.0483911 0.0461173 0.0528529 5.06804 4.82696 5.25435 16.3711 16.0383 16.9807
-2 "cpu openblas" 0.0943527 0.0885595 0.154132 4.95885 4.82312 5.227 19.0602 18.5501 20.0049
+0 "cpu naive" 0.87843 0.852675 0.938332 17.5937 14.0213 18.1056 55.549 55.387 55.7267
+1 "cpu simd" 0.0511296 0.0502817 0.0558075 4.63068 3.95582 6.11675 18.9383 17.7759 20.6761
+2 "cpu openblas" 0.0879581 0.0849839 0.0930838 5.50022 5.15231 8.46946 19.0363 18.5888 20.1038
 
 EOD
 reset
@@ -416,7 +416,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk dot ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk dot ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_dot u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1048576', \
   $ladder_dot u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '16777216', \
@@ -424,9 +424,9 @@ plot \
 
 # ---- ladder: gemv
 $ladder_gemv << EOD
-0 "cpu naive" 0.849723 0.835289 0.896765 14.9325 14.2617 18.5473 60.4606 59.0105 67.7801
-1 "cpu simd" 0.0284068 0.026664 0.0296153 2.16679 1.97044 2.35227 9.59478 9.12483 10.6866
-2 "cpu openblas" 0.0598426 0.057996 0.12876 1.96459 1.84126 2.86962 10.1532 9.63883 10.5772
+0 "cpu naive" 0.852043 0.835313 0.899519 14.3406 14.2572 14.3814 58.3735 57.9689 58.6492
+1 "cpu simd" 0.0284272 0.027335 0.03181 1.88828 1.73708 1.95669 9.40803 8.67593 9.75337
+2 "cpu openblas" 0.0332497 0.0315885 0.0339985 1.71128 1.64669 1.81929 9.083 8.94433 9.3143
 
 EOD
 reset
@@ -438,7 +438,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemv ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk gemv ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_gemv u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024', \
   $ladder_gemv u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '4096x4096', \
@@ -446,9 +446,9 @@ plot \
 
 # ---- ladder: gemm
 $ladder_gemm << EOD
-0 "cpu naive" 14.8322 14.2961 17.4144 3665.62 3665.62 3665.62 NaN NaN NaN NaN NaN NaN NaN NaN NaN
-1 "cpu simd" 0.368271 0.362634 0.37911 15.4432 12.4803 18.6238 94.2777 93.6063 98.194 747.61 734.35 794.447 NaN NaN NaN
-2 "cpu openblas" 0.350381 0.337258 0.393391 10.9416 10.53 21.8601 82.9896 82.2369 92.5474 664.117 657.546 669.398 NaN NaN NaN
+0 "cpu naive" 14.0584 13.9675 14.4661 4514.86 4514.86 4514.86 NaN NaN NaN NaN NaN NaN NaN NaN NaN
+1 "cpu simd" 0.226859 0.215987 0.239569 13.8865 13.6087 17.6915 93.2796 92.8804 94.9512 743.743 724.825 782.082 NaN NaN NaN
+2 "cpu openblas" 0.196822 0.184947 0.203274 11.1094 10.9638 11.2112 82.5933 81.5054 83.6953 659.721 649.267 679.296 NaN NaN NaN
 
 EOD
 reset
@@ -460,7 +460,7 @@ set key outside right top title 'size'
 set xtics rotate by -35 left nomirror
 set xrange [-0.7:2.7]
 set ylabel 'ms per run (median; bars: min-max)'
-set title 'libgpuk gemm ladder: time per rung, 2026-11-24T10:26:48Z'
+set title 'libgpuk gemm ladder: time per rung, 2026-11-24T13:39:50Z'
 plot \
   $ladder_gemm u 1:3:4:5:xtic(2) w yerrorlines lw 2 pt 7 t '256x256x256', \
   $ladder_gemm u 1:6:7:8:xtic(2) w yerrorlines lw 2 pt 7 t '1024x1024x1024', \
