@@ -13,8 +13,9 @@
 # --without-openblas.  Configure prefers the OpenMP build to the pthreads
 # one, since it shares the backend's OpenMP threads instead of keeping a
 # second pool that spins against them (bench/NOTES.md, "CPU: two thread
-# pools"); a machine without apt-get keeps whatever OpenBLAS it has.  CUDA is used when the toolkit is in /usr/local/cuda;
-# without a GPU the CUDA rows and tests say why they are skipped.
+# pools"); a machine without apt-get keeps whatever OpenBLAS it has.  CUDA
+# is used when the toolkit is in /usr/local/cuda; without a GPU the CUDA
+# rows and tests say why they are skipped.
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-}
