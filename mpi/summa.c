@@ -96,10 +96,8 @@ static const char *op_name(const summa *S, int first)
  * (doc/distributed.md, "Cost model and expected scaling").  The copy is
  * O(n^2 / ranks) bytes, a few milliseconds against the op's
  * O(n^3 / ranks) flops. */
-static void pack_a_host(summa *S)
+static void pack_a_host(summa *S, const float *src, float *dst)
 {
-    const float *src = (const float *)data_of(S, S->a->local);
-    float *dst = (float *)data_of(S, S->apack);
     for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
         int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
         float *blk = dst + S->lr * lj;
@@ -114,8 +112,10 @@ static void pack_a_host(summa *S)
 static gpuk_status pack_a(summa *S)
 {
     gpuk_context *ctx = S->d->ctx;
-    if (S->d->host_memory && data_of(S, S->a->local) && data_of(S, S->apack)) {
-        pack_a_host(S);
+    const char *from = data_of(S, S->a->local);
+    char *to = data_of(S, S->apack);
+    if (S->d->host_memory && from && to) {
+        pack_a_host(S, (const float *)from, (float *)to);
         return GPUK_OK;
     }
     for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {

@@ -25,14 +25,18 @@ case "$what" in
 esac
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# the multiarch triplet under which Debian and Ubuntu put libraries ("" without a compiler)
+multiarch() {
+  if command -v cc >/dev/null 2>&1; then cc -print-multiarch 2>/dev/null || :; fi
+}
+
 # OpenBLAS itself: its pkg-config file, or its shared library in a folder the
 # linker searches.  A cblas.h alone proves nothing (libblas-dev has one).
 have_openblas() {
   if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists openblas; then
     return 0
   fi
-  arch=
-  if command -v cc >/dev/null 2>&1; then arch=$(cc -print-multiarch 2>/dev/null || :); fi
+  arch=$(multiarch)
   for dir in ${arch:+/usr/lib/$arch} /usr/lib /usr/lib64 /usr/local/lib /usr/local/lib64; do
     [ -e "$dir/libopenblas.so" ] && return 0
   done
@@ -41,8 +45,7 @@ have_openblas() {
 
 # Debian's and Ubuntu's OpenMP build of OpenBLAS, which configure takes first
 have_openblas_openmp() {
-  arch=
-  if command -v cc >/dev/null 2>&1; then arch=$(cc -print-multiarch 2>/dev/null || :); fi
+  arch=$(multiarch)
   [ -n "$arch" ] && [ -e "/usr/lib/$arch/openblas-openmp/libopenblas.so" ] &&
     [ -f "/usr/include/$arch/openblas-openmp/cblas.h" ]
 }
