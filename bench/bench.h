@@ -38,8 +38,9 @@
 /* auto counts as the best rung when within this fraction of its time */
 #define AUTO_SLACK 0.05
 /* An auto row over AUTO_SLACK behind its case's best rung is timed again,
- * alternating with that rung, this many times each (main.c, pair_auto). */
-#define AUTO_PAIRS 5
+ * alternating with that rung, this many times each (main.c, pair_auto);
+ * even, so that each goes first equally often. */
+#define AUTO_PAIRS 12
 
 /* The shape of one case.  What m, n and k mean depends on the op (the
  * man page has the table); unused ones are 1.  batch > 1 only for

@@ -473,11 +473,12 @@ static void case_row(bench *b, int i, gpuk_op op, gpuk_dtype dt, int matrix, int
 
 /* The auto row just added, when over AUTO_SLACK behind the best non-TF32
  * rung of its case: the two are timed again in turns, AUTO_PAIRS
- * repetitions each with the auto row's calls, and the median of auto's
- * time over the rung's goes to the row (paired).  Timed minutes apart on
- * a shared machine, one kernel can differ from itself by more than
- * AUTO_SLACK; in turns, drift reaches both alike.  The row's own median
- * stays as measured; the report shows both. */
+ * repetitions each with the auto row's calls, each first in every other
+ * pair, and the median of auto's time over the rung's goes to the row
+ * (paired).  Timed minutes apart on a shared machine, one kernel can
+ * differ from itself by more than AUTO_SLACK; in turns, drift reaches
+ * both alike.  The row's own median stays as measured; the report shows
+ * both. */
 static void pair_auto(bench *b, int i, bcase *c, bdev *d)
 {
     brow *a = &b->rows[b->n_rows - 1];
@@ -495,8 +496,16 @@ static void pair_auto(bench *b, int i, bcase *c, bdev *d)
     double ratio[AUTO_PAIRS];
     int n = 0;
     for (int p = 0; p < pairs; p++) {
-        double ta = measure_calls(&b->be[i], c, d, a->variant, a->calls, NULL);
-        double tb = measure_calls(&b->be[i], c, d, best->variant, a->calls, NULL);
+        /* ABBA: each goes first in half the pairs, so that a cost of
+         * following the other rung (or of going first) reaches both */
+        double ta, tb;
+        if (p & 1) {
+            tb = measure_calls(&b->be[i], c, d, best->variant, a->calls, NULL);
+            ta = measure_calls(&b->be[i], c, d, a->variant, a->calls, NULL);
+        } else {
+            ta = measure_calls(&b->be[i], c, d, a->variant, a->calls, NULL);
+            tb = measure_calls(&b->be[i], c, d, best->variant, a->calls, NULL);
+        }
         if (ta > 0 && tb > 0)
             ratio[n++] = ta / tb;
     }

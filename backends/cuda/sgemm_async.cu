@@ -63,7 +63,7 @@ __device__ __forceinline__ void acc_start(float (&acc)[8][NC], const gkc_mm &p,
  * with the one before it, across column boundaries too; on the H200 this
  * made warptile_wide 3% faster at every size measured, and the row-major
  * snake only 1% (bench/NOTES.md, "Session 5: FMA order"). */
-template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE = false>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE = false, bool SPREAD = false>
 __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &p, float *smem,
                                          const lane_tile &lt, int64_t i0, int64_t j0,
                                          int64_t kbeg, int64_t kend)
@@ -92,6 +92,24 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
                     acc[r][c] += x[r] * y[c];
         }
     };
+    if constexpr (SPREAD && VEC) {
+        static_assert(AT, "SPREAD: transposed A only");
+        run_spread<BK, VEC, AT, W, U>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
+                                      [&](const float *as, const float *bs, auto issue) {
+#pragma unroll 1
+            for (int kb = 0; kb < BK; kb += U) {
+#pragma unroll
+                for (int i = 0; i < U; i++) {
+                    const float *arow = as + (kb + i) * SA + lt.wm + 4 * lt.lm;
+                    float4 a0 = *(const float4 *)arow, a1 = *(const float4 *)(arow + 16);
+                    float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+                    issue(kb, i);
+                    step(x, bs + (kb + i) * W + lt.wn + lt.ln);
+                }
+            }
+        });
+        return;
+    }
     run<BK, VEC, AT, W>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                      [&](const float *as, const float *bs) {
         if constexpr (AT) {
@@ -103,7 +121,7 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
                 step(x, bs + kk * W + lt.wn + lt.ln);
             }
         } else {
-#pragma unroll
+#pragma unroll (U / 4)
             for (int kc = 0; kc < BK; kc += 4) {
                 float4 a[8];
 #pragma unroll
@@ -147,7 +165,7 @@ __device__ __forceinline__ void acc_store(float *out, int64_t ldc, const float (
  * to c + batch * sc + split * zstride: with one split that is the batch's
  * output; with more, a dense m x n part in a workspace (bias NULL, sc =
  * splits * m * n, zstride = m * n) that matmul_splitk_sum adds up. */
-template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE, bool SPREAD = false>
 __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     matmul_warptile_db(gkc_mm p, int64_t kchunk, int64_t splits, int64_t zstride, int64_t y0,
                        int64_t z0)
@@ -160,7 +178,7 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     int64_t kbeg = split * kchunk, kend = kbeg + kchunk < p.k ? kbeg + kchunk : p.k;
     float acc[8][W / 16];
     acc_start(acc, p, lt, j0, true);
-    acc_tile<BK, VEC, AT, W, U, SNAKE>(acc, p, smem, lt, i0, j0, kbeg, kend);
+    acc_tile<BK, VEC, AT, W, U, SNAKE, SPREAD>(acc, p, smem, lt, i0, j0, kbeg, kend);
     acc_store<AT>(p.c + split * zstride, p.ldc, acc, lt, i0, j0, p.m, p.n);
 }
 
@@ -196,12 +214,12 @@ int64_t choose_splits(const gpuk_bctx *b, const gkc_mm &p, int W)
     return s < 2 ? 1 : s;
 }
 
-template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE, bool SPREAD>
 gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t splits,
                       int64_t zstride, const char *variant)
 {
     constexpr size_t smem = geom<BK, AT, W>::SMEM_BYTES;
-    auto kern = matmul_warptile_db<BK, VEC, AT, W, U, SNAKE>;
+    auto kern = matmul_warptile_db<BK, VEC, AT, W, U, SNAKE, SPREAD>;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
@@ -212,7 +230,7 @@ gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t spl
 }
 
 /* The whole op: one launch, or split-k parts into the workspace and a sum. */
-template <int BK, bool AT, int W = BN, int U = BK, bool SNAKE = false>
+template <int BK, bool AT, int W = BN, int U = BK, bool SNAKE = false, bool SPREAD = false>
 gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *variant)
 {
     GKC_TRY(gkc_enter(b));
@@ -221,8 +239,8 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     int64_t splits = choose_splits(b, p, W);
     if (splits == 1) {
         int64_t kchunk = p.k > 0 ? p.k : 1;
-        return vec ? launch_db<BK, true, AT, W, U, SNAKE>(b, p, kchunk, 1, 0, variant)
-                   : launch_db<BK, false, AT, W, U, SNAKE>(b, p, kchunk, 1, 0, variant);
+        return vec ? launch_db<BK, true, AT, W, U, SNAKE, SPREAD>(b, p, kchunk, 1, 0, variant)
+                   : launch_db<BK, false, AT, W, U, SNAKE, SPREAD>(b, p, kchunk, 1, 0, variant);
     }
     int64_t kchunk = gkc_cdiv(gkc_cdiv(p.k, splits), BK) * BK;
     splits = gkc_cdiv(p.k, kchunk);
@@ -235,8 +253,9 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     q.ldc = p.n;
     q.sc = splits * mn;
     q.bias = NULL;
-    gpuk_status st = vec ? launch_db<BK, true, AT, W, U, SNAKE>(b, q, kchunk, splits, mn, variant)
-                         : launch_db<BK, false, AT, W, U, SNAKE>(b, q, kchunk, splits, mn, variant);
+    gpuk_status st =
+        vec ? launch_db<BK, true, AT, W, U, SNAKE, SPREAD>(b, q, kchunk, splits, mn, variant)
+            : launch_db<BK, false, AT, W, U, SNAKE, SPREAD>(b, q, kchunk, splits, mn, variant);
     if (st != GPUK_OK)
         return st;
     matmul_splitk_sum<<<gkc_blocks(p.batch * mn, 256, gkc_grid_cap(b)), 256, 0, b->stream>>>(
@@ -285,6 +304,6 @@ GKC_KERNEL(gkc_matmul_warptile_wide)
     int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, 256) * p.batch;
     int64_t sms = gkc_sms(b);
     if (tiles >= 8 * sms)
-        return matmul_pipelined<32, true, 256, 32, true>(b, args, "warptile_wide");
-    return matmul_pipelined<32, true, 256, 16, true>(b, args, "warptile_wide");
+        return matmul_pipelined<32, true, 256, 32, true, true>(b, args, "warptile_wide");
+    return matmul_pipelined<32, true, 256, 8, true, true>(b, args, "warptile_wide");
 }

@@ -121,6 +121,25 @@ struct slice_loader {
         pa += BK;
         pb += BK * p.ldb;
     }
+
+    /* The fast path of issue() one copy at a time, for run_spread: the
+     * q-th copy of A, the q-th of B, then the move to the next slice. */
+    __device__ __forceinline__ void issue_a(float *st, int q)
+    {
+        if (AW == 4)
+            gkc_cp_async16(st + soff_a + aoff(q), pa + q * astep, 16);
+        else
+            gkc_cp_async4(st + soff_a + aoff(q), pa + q * astep, 4);
+    }
+    __device__ __forceinline__ void issue_b(float *st, int q)
+    {
+        gkc_cp_async16(st + soff_b + RB * q * W, pb + q * bstep, 16);
+    }
+    __device__ __forceinline__ void advance(const gkc_mm &p)
+    {
+        pa += BK;
+        pb += BK * p.ldb;
+    }
 };
 
 /* Run the pipeline over k in [kbeg, kend): compute(as, bs) once per slice
@@ -161,6 +180,73 @@ __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, in
         compute((const float *)as, (const float *)bs);
     }
     gkc_cp_async_wait<0>();   /* no copy may outlive the block */
+}
+
+/* run(), with the copies of slice ks + 2 spread over the k steps of slice
+ * ks instead of issued in one burst before them: compute(as, bs, issue)
+ * calls issue(kb, i) at k step kb + i, i a constant of its unrolled body
+ * of U steps.  A burst of 24 copies a thread (warptile_wide) fills the
+ * load/store queue, and the instruction that next writes a copy's address
+ * register waits until the queue has read it: on the H200 ncu counted 4%
+ * of warptile_wide's stall samples there, none in cuBLAS, whose copies sit
+ * among its FMAs (bench/NOTES.md, "Session 8").  Only a block whose slices
+ * are all whole and inside the matrix (VEC) spreads them; any other runs
+ * run()'s order, with a second inlined copy of compute. */
+template <int BK, bool VEC, bool AT, int W, int U, class Fix, class Compute>
+__device__ __forceinline__ void run_spread(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
+                                           int64_t kbeg, int64_t kend, Fix fix, Compute compute)
+{
+    using G = geom<BK, AT, W>;
+    using L = slice_loader<BK, VEC, AT, W>;
+    /* copy q of A at step q BK / NA, of B at step q BK / NB + 1: every step
+     * of an unrolled body must fall on the same pattern */
+    static_assert(BK % U == 0 && (U * L::NA) % BK == 0 && (U * L::NB) % BK == 0 &&
+                      BK % L::NA == 0 && BK % L::NB == 0 && BK / L::NB > 1,
+                  "run_spread: copies do not spread evenly over the k steps");
+    int64_t nslices = kend > kbeg ? gkc_cdiv(kend - kbeg, BK) : 0;
+    L ld(p, i0, j0, kbeg);
+    bool interior = i0 + BM <= p.m && j0 + W <= p.n;
+    bool spread = VEC && interior && (kend - kbeg) % BK == 0;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nslices)
+            ld.issue(p, smem + s * G::STAGE_FLOATS, kbeg + s * BK, kend, interior);
+        gkc_cp_async_commit();
+    }
+    int rd = 0, wr = STAGES - 1;
+    for (int64_t ks = 0; ks < nslices; ks++) {
+        gkc_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        float *as = smem + rd * G::STAGE_FLOATS, *bs = as + G::A_FLOATS;
+        float *dst = smem + wr * G::STAGE_FLOATS;
+        int64_t k0 = kbeg + ks * BK;
+        bool more = ks + STAGES - 1 < nslices;
+        if (spread) {
+            compute((const float *)as, (const float *)bs, [&](int kb, int i) {
+                if (!more)
+                    return;
+                if ((i * L::NA) % BK == 0)
+                    ld.issue_a(dst, (kb + i) * L::NA / BK);
+                if (i % (BK / L::NB) == 1)
+                    ld.issue_b(dst, (kb + i) * L::NB / BK);
+            });
+            if (more)
+                ld.advance(p);
+            gkc_cp_async_commit();
+        } else {
+            if (k0 + BK > kend) {
+                fix(as, bs, (int)(kend - k0));
+                __syncthreads();
+            }
+            if (more)
+                ld.issue(p, dst, k0 + (STAGES - 1) * BK, kend, interior);
+            gkc_cp_async_commit();
+            compute((const float *)as, (const float *)bs, [](int, int) {});
+        }
+        rd = rd == STAGES - 1 ? 0 : rd + 1;
+        wr = wr == STAGES - 1 ? 0 : wr + 1;
+    }
+    gkc_cp_async_wait<0>();
 }
 
 /* The lane's place in the 128 x W tile: 8 warps of 32 x W/2 (4 down, 2

@@ -43,7 +43,11 @@ static int b_matmul(oc_case *c, int i, uint64_t *g)
         { 257, 33, 257, 1, OC_STRIDED }, { 1000, 65, 33, 1, OC_OFF1 },
         /* multiples of 4 on aligned rows: the vectorized paths */
         { 130, 68, 260, 1, OC_DENSE }, { 128, 128, 128, 0, OC_DENSE }, { 64, 36, 132, 1, OC_PAD4 },
-        { 256, 64, 128, 0, OC_PAD4 }, { 16, 2048, 12, 1, OC_DENSE } };
+        { 256, 64, 128, 0, OC_PAD4 }, { 16, 2048, 12, 1, OC_DENSE },
+        /* whole 128 x 256 tiles beside edge ones, k a multiple of 32: the
+         * copies spread over the k steps in warptile_wide (CUDA), with one
+         * launch and with split k */
+        { 260, 96, 520, 1, OC_DENSE }, { 260, 224, 520, 0, OC_DENSE } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
