@@ -18,13 +18,28 @@ static int serves(const gpuk_kernel *k, gpuk_op op, gpuk_dtype dtype)
     return k->op == op && (k->dtypes & GPUK_DTYPE_BIT(dtype));
 }
 
+void gk_plugin_index(gk_plugin *p)
+{
+    memset(p->op_dtypes, 0, sizeof p->op_dtypes);
+    memset(p->fallback, 0xff, sizeof p->fallback);   /* -1 */
+    for (size_t i = 0; i < p->n_rows; i++) {
+        const gpuk_kernel *k = &p->rows[i];
+        if ((unsigned)k->op > GPUK_OP_LAST)
+            continue;
+        p->op_dtypes[k->op] |= k->dtypes;
+        for (unsigned d = 0; d < 32; d++) {
+            int32_t *f = &p->fallback[k->op][d];
+            if ((k->dtypes & (1u << d)) &&
+                (*f < 0 || ((k->flags & GPUK_KF_DEFAULT) &&
+                            !(p->rows[*f].flags & GPUK_KF_DEFAULT))))
+                *f = (int32_t)i;
+        }
+    }
+}
+
 uint32_t gk_op_dtypes(const gpuk_context *ctx, gpuk_op op)
 {
-    uint32_t set = 0;
-    for (size_t i = 0; i < ctx->plugin->n_rows; i++)
-        if (ctx->plugin->rows[i].op == op)
-            set |= ctx->plugin->rows[i].dtypes;
-    return set;
+    return (unsigned)op <= GPUK_OP_LAST ? ctx->plugin->op_dtypes[op] : 0;
 }
 
 gpuk_status gk_op_dtype(gpuk_context *ctx, gpuk_op op, const gk_tensor *lead, const char *name,
@@ -68,6 +83,11 @@ const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtyp
 {
     const gpuk_kernel *first = NULL, *dflt = NULL;
     int want_default = !variant || strcmp(variant, "auto") == 0;
+    if (want_default && (unsigned)op <= GPUK_OP_LAST && (unsigned)dtype < 32 &&
+        ctx->plugin->fallback[op][dtype] >= 0) {
+        *st = GPUK_OK;
+        return &ctx->plugin->rows[ctx->plugin->fallback[op][dtype]];
+    }
     for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
         const gpuk_kernel *k = &ctx->plugin->rows[i];
         if (!serves(k, op, dtype))

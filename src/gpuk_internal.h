@@ -123,8 +123,16 @@ struct gk_plugin {
     const gpuk_backend *be;
     gpuk_kernel *rows;   /* the plugin's kernel table in this core's layout, */
     size_t n_rows;       /* less the rows of ops or dtypes it does not know */
+    /* Made from rows once at load, since every call asks (dispatch.c):
+     * per op value, the dtypes its rows serve, and per (op, dtype) the
+     * row that "auto" falls back to (the DEFAULT one, else the first);
+     * -1 where there is none. */
+    uint32_t op_dtypes[GPUK_OP_LAST + 1];
+    int32_t fallback[GPUK_OP_LAST + 1][32];
     char note[256];      /* the probe's one-line summary (driver version, ...) */
 };
+/* Fill p->op_dtypes and p->fallback from p->rows (dispatch.c). */
+void gk_plugin_index(gk_plugin *p);
 
 struct gpuk_load_report {
     gpuk_load_attempt *v;

@@ -254,6 +254,7 @@ static gpuk_status take_rows(const gpuk_backend *be, gk_plugin *p, char *skipped
         }
         p->rows[p->n_rows++] = k;
     }
+    gk_plugin_index(p);
     return GPUK_OK;
 }
 
