@@ -8,7 +8,9 @@
  * check, and on a machine with a GPU a run of zero checks fails
  * (tap_done).
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gpuk.h>
@@ -42,6 +44,76 @@ static void why_not(const gpuk_load_report *rep, gpuk_status st, char *buf, size
             *p = ' ';
 }
 
+/* warptile_wide has a kernel of its own for a matrix of whole 128 x 256
+ * tiles, k a multiple of 32 and a wave of tiles or more (sgemm_async.cu),
+ * a shape the op suite's small cases never take: 192 tiles, more than
+ * any current GPU has SMs, checked against cuBLAS, with and without a
+ * bias. */
+static void whole_tiles(void)
+{
+    enum { M = 2048, K = 128, N = 3072 };
+    gpuk_context *ctx = NULL;
+    gpuk_tensor *a = NULL, *b = NULL, *bias = NULL, *c = NULL;
+    float *ha = malloc(sizeof(float) * M * K), *hb = malloc(sizeof(float) * K * N);
+    float *hbias = malloc(sizeof(float) * N), *got = malloc(sizeof(float) * M * N);
+    float *want = malloc(sizeof(float) * M * N);
+    int64_t sa[2] = {M, K}, sb[2] = {K, N}, sc[2] = {M, N}, sbias[1] = {N};
+    uint64_t g = tap_seed() | 1;
+    gpuk_status st = GPUK_ERR_NO_MEMORY;
+    if (!ha || !hb || !hbias || !got || !want)
+        goto out;
+    for (int64_t i = 0; i < (int64_t)M * K + (int64_t)K * N + N; i++) {
+        g ^= g << 13, g ^= g >> 7, g ^= g << 17;
+        float v = (float)((double)(g >> 40) / (double)(1 << 23) - 1.0);
+        if (i < (int64_t)M * K)
+            ha[i] = v;
+        else if (i < (int64_t)M * K + (int64_t)K * N)
+            hb[i - (int64_t)M * K] = v;
+        else
+            hbias[i - (int64_t)M * K - (int64_t)K * N] = v;
+    }
+    if ((st = gpuk_context_open(&ctx, "cuda")) != GPUK_OK ||
+        (st = gpuk_tensor_create(ctx, GPUK_F32, 2, sa, &a)) != GPUK_OK ||
+        (st = gpuk_tensor_create(ctx, GPUK_F32, 2, sb, &b)) != GPUK_OK ||
+        (st = gpuk_tensor_create(ctx, GPUK_F32, 1, sbias, &bias)) != GPUK_OK ||
+        (st = gpuk_tensor_create(ctx, GPUK_F32, 2, sc, &c)) != GPUK_OK ||
+        (st = gpuk_tensor_write(ctx, a, ha, sizeof(float) * M * K)) != GPUK_OK ||
+        (st = gpuk_tensor_write(ctx, b, hb, sizeof(float) * K * N)) != GPUK_OK ||
+        (st = gpuk_tensor_write(ctx, bias, hbias, sizeof(float) * N)) != GPUK_OK)
+        goto out;
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        const gpuk_tensor *bb = with_bias ? bias : NULL;
+        if ((st = gpuk_matmul(ctx, a, b, bb, c, "cublas")) != GPUK_OK ||
+            (st = gpuk_tensor_read(ctx, c, want, sizeof(float) * M * N)) != GPUK_OK ||
+            (st = gpuk_matmul(ctx, a, b, bb, c, "warptile_wide")) != GPUK_OK ||
+            (st = gpuk_tensor_read(ctx, c, got, sizeof(float) * M * N)) != GPUK_OK)
+            goto out;
+        /* a sum of 128 products of values in [-1, 1) in another order:
+         * some 1e-6 of its magnitude apart, far below 1e-4 */
+        double worst = 0, scale = 1;
+        for (int64_t i = 0; i < (int64_t)M * N; i++) {
+            scale = fmax(scale, fabs((double)want[i]));
+            double e = fabs((double)got[i] - (double)want[i]);
+            worst = e > worst || isnan(e) ? e : worst;
+        }
+        tap_ok(worst <= 1e-4 * scale,
+               "cuda matmul/warptile_wide %dx%dx%d%s (whole tiles): max |diff| %.3g against "
+               "cublas, scale %.3g", M, K, N, with_bias ? " bias" : "", worst, scale);
+    }
+out:
+    if (st != GPUK_OK)
+        tap_ok(0, "cuda matmul/warptile_wide %dx%dx%d (whole tiles): %s: %s", M, K, N,
+               gpuk_strerror(st), ctx ? gpuk_context_error(ctx) : "");
+    if (ctx) {
+        gpuk_tensor *all[] = {a, b, bias, c};
+        for (int i = 0; i < 4; i++)
+            if (all[i])
+                gpuk_tensor_destroy(ctx, all[i]);
+        gpuk_context_close(ctx);
+    }
+    free(ha), free(hb), free(hbias), free(got), free(want);
+}
+
 int main(void)
 {
     gpuk_options o;
@@ -65,5 +137,6 @@ int main(void)
         gpuk_load_report_free(rep);
     gpuk_context_close(ctx);
     opsuite_run("cuda");
+    whole_tiles();
     return tap_done();
 }

@@ -63,7 +63,8 @@ __device__ __forceinline__ void acc_start(float (&acc)[8][NC], const gkc_mm &p,
  * with the one before it, across column boundaries too; on the H200 this
  * made warptile_wide 3% faster at every size measured, and the row-major
  * snake only 1% (bench/NOTES.md, "Session 5: FMA order"). */
-template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE = false, bool SPREAD = false>
+template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE = false, bool SPREAD = false,
+          bool WHOLE = false>
 __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &p, float *smem,
                                          const lane_tile &lt, int64_t i0, int64_t j0,
                                          int64_t kbeg, int64_t kend)
@@ -94,7 +95,8 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
     };
     if constexpr (SPREAD && VEC) {
         static_assert(AT, "SPREAD: transposed A only");
-        run_spread<BK, VEC, AT, W, U>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
+        run_spread<BK, VEC, AT, W, U, WHOLE>(p, smem, i0, j0, kbeg, kend,
+                                             [](float *, float *, int) {},
                                       [&](const float *as, const float *bs, auto issue) {
 #pragma unroll 1
             for (int kb = 0; kb < BK; kb += U) {
@@ -182,6 +184,25 @@ __global__ void __launch_bounds__(NT, W == BN ? 2 : 1)
     acc_store<AT>(p.c + split * zstride, p.ldc, acc, lt, i0, j0, p.m, p.n);
 }
 
+/* warptile_wide on a matrix of whole tiles: m a multiple of 128, n of 256,
+ * k of 32, 16-byte operands, one batch, no split.  The same FMAs and
+ * copies as matmul_warptile_db<32, true, true, 256, U, true, true>, but
+ * with no code for edges, partial slices, batches or splits: on the H200
+ * that code, never run on such a matrix, took the kernel from 209
+ * registers to 231 and made it 3-4% slower at 2048^3 to 8192^3
+ * (bench/NOTES.md, "Session 8"). */
+template <int U>
+__global__ void __launch_bounds__(NT, 1) matmul_wide_whole(gkc_mm p, int64_t y0)
+{
+    extern __shared__ __align__(16) float smem[];
+    lane_tile lt(256);
+    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * 256;
+    float acc[8][16];
+    acc_start(acc, p, lt, j0, true);
+    acc_tile<32, true, true, 256, U, true, true, true>(acc, p, smem, lt, i0, j0, 0, p.k);
+    acc_store<true>(p.c, p.ldc, acc, lt, i0, j0, p.m, p.n);
+}
+
 /* out[z][i, j] = bias[j] + sum over s of the part (z, s) at w + (z * splits
  * + s) * m * n, s in order (deterministic). */
 __global__ void matmul_splitk_sum(gkc_mm p, const float *w, int splits)
@@ -264,6 +285,26 @@ gpuk_status matmul_pipelined(gpuk_bctx *b, const gpuk_args *args, const char *va
     return GPUK_OK;
 }
 
+/* The whole-tile kernel, when p is such a matrix with a wave of tiles or
+ * more (*done 1, and the launch's status); else GPUK_OK and *done 0. */
+gpuk_status wide_whole(gpuk_bctx *b, const gkc_mm &p, int *done)
+{
+    *done = 0;
+    int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, 256);
+    if (p.batch != 1 || p.k <= 0 || p.m % BM || p.n % 256 || p.k % 32 || !gkc_mm_vec(&p) ||
+        tiles < gkc_sms(b))
+        return GPUK_OK;
+    *done = 1;
+    GKC_TRY(gkc_enter(b));
+    constexpr size_t smem = geom<32, true, 256>::SMEM_BYTES;
+    auto kern = matmul_wide_whole<8>;
+    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
+             "matmul: cudaFuncSetAttribute");
+    cudaStream_t s = b->stream;
+    return gkc_launch_grid(b, p.op, "warptile_wide", p.n / 256, p.m / BM, 1,
+                           [&](dim3 g, int64_t y0, int64_t) { kern<<<g, NT, smem, s>>>(p, y0); });
+}
+
 }  // namespace
 
 GKC_KERNEL(gkc_matmul_warptile_db)
@@ -301,6 +342,10 @@ GKC_KERNEL(gkc_matmul_warptile_at)
 GKC_KERNEL(gkc_matmul_warptile_wide)
 {
     gkc_mm p = gkc_mm_from(args);
+    int done;
+    gpuk_status st = wide_whole(b, p, &done);
+    if (done)
+        return st;
     int64_t tiles = gkc_cdiv(p.m, BM) * gkc_cdiv(p.n, 256) * p.batch;
     int64_t sms = gkc_sms(b);
     if (tiles >= 8 * sms)

@@ -191,8 +191,10 @@ __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, in
  * of warptile_wide's stall samples there, none in cuBLAS, whose copies sit
  * among its FMAs (bench/NOTES.md, "Session 8").  Only a block whose slices
  * are all whole and inside the matrix (VEC) spreads them; any other runs
- * run()'s order, with a second inlined copy of compute. */
-template <int BK, bool VEC, bool AT, int W, int U, class Fix, class Compute>
+ * run()'s order, with a second inlined copy of compute.  WHOLE: the
+ * caller promises that every block is such a block (VEC, whole tiles, k a
+ * multiple of BK), and the second copy is not compiled. */
+template <int BK, bool VEC, bool AT, int W, int U, bool WHOLE, class Fix, class Compute>
 __device__ __forceinline__ void run_spread(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
                                            int64_t kbeg, int64_t kend, Fix fix, Compute compute)
 {
@@ -205,8 +207,8 @@ __device__ __forceinline__ void run_spread(const gkc_mm &p, float *smem, int64_t
                   "run_spread: copies do not spread evenly over the k steps");
     int64_t nslices = kend > kbeg ? gkc_cdiv(kend - kbeg, BK) : 0;
     L ld(p, i0, j0, kbeg);
-    bool interior = i0 + BM <= p.m && j0 + W <= p.n;
-    bool spread = VEC && interior && (kend - kbeg) % BK == 0;
+    bool interior = WHOLE || (i0 + BM <= p.m && j0 + W <= p.n);
+    bool spread = WHOLE || (VEC && interior && (kend - kbeg) % BK == 0);
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < nslices)
