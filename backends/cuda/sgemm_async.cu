@@ -331,11 +331,14 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * warp has twice the independent FMAs between the loads it waits on.
  * With the registers to spare, k slices are 32 deep (at the 128-register
  * cap of warptile_at, 32 spilled and lost): the barrier, the wait and the
- * copies of a slice are spread over 4096 FMAs a thread.  The k loop is
- * unrolled 16 deep (16 beat 8 and 4), and fully, 32, when the output has
- * 8 or more waves of tiles: on the H200 the full unroll was 1.2-1.7%
- * faster at 16 waves (8192 x 8192, k 2048 or 8192) and 1.3-3.5% slower at
- * 2 and 4 (bench/NOTES.md, "Session 5: FMA order").
+ * copies of a slice are spread over 4096 FMAs a thread.  The copies of
+ * the slice after next are issued among the k steps (SPREAD, run_spread
+ * in tile_pipe.cuh), not in a burst.  A matrix of whole tiles (the usual
+ * large one) runs matmul_wide_whole, which has no code for edges and 21
+ * fewer registers; k unrolled 8 there.  Any other runs the general kernel,
+ * unrolled 8, and fully (32) when the output has 8 or more waves of
+ * tiles.  On the H200 the full unroll of the spread kernel was 3-4%
+ * faster at 16 waves and no faster at 4 (bench/NOTES.md, "Session 8").
  * The costs: half the warps per SM to hide a barrier, a coarser grid
  * (32 x 16 tiles at n = 4096) and 149 KB of shared memory a block.  Its
  * FMAs run in the column snake of acc_tile (SNAKE), 3% faster here. */
