@@ -95,8 +95,8 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
     };
     if constexpr (SPREAD && VEC) {
         static_assert(AT, "SPREAD: transposed A only");
-        run_spread<BK, VEC, AT, W, U, WHOLE>(p, smem, i0, j0, kbeg, kend,
-                                             [](float *, float *, int) {},
+        run_pipe<BK, VEC, AT, W, U, WHOLE ? issue_mode::whole : issue_mode::spread>(
+            p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                                       [&](const float *as, const float *bs, auto issue) {
 #pragma unroll 1
             for (int kb = 0; kb < BK; kb += U) {
@@ -332,7 +332,7 @@ GKC_KERNEL(gkc_matmul_warptile_at)
  * With the registers to spare, k slices are 32 deep (at the 128-register
  * cap of warptile_at, 32 spilled and lost): the barrier, the wait and the
  * copies of a slice are spread over 4096 FMAs a thread.  The copies of
- * the slice after next are issued among the k steps (SPREAD, run_spread
+ * the slice after next are issued among the k steps (SPREAD, run_pipe
  * in tile_pipe.cuh), not in a burst.  A matrix of whole tiles (the usual
  * large one) runs matmul_wide_whole, which has no code for edges and 21
  * fewer registers; k unrolled 8 there.  Any other runs the general kernel,

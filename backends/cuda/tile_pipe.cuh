@@ -122,7 +122,7 @@ struct slice_loader {
         pb += BK * p.ldb;
     }
 
-    /* The fast path of issue() one copy at a time, for run_spread: the
+    /* The fast path of issue() one copy at a time, for run_pipe: the
      * q-th copy of A, the q-th of B, then the move to the next slice. */
     __device__ __forceinline__ void issue_a(float *st, int q)
     {
@@ -142,18 +142,44 @@ struct slice_loader {
     }
 };
 
-/* Run the pipeline over k in [kbeg, kend): compute(as, bs) once per slice
- * (as and bs as geom<BK, AT, W> lays them out, all BK k valid or zero), and before it, on a
- * slice that ends past kend, fix(as, bs, kvalid) followed by a barrier.  p is
- * one matrix: a batched caller passes the block's batch (gkc_mm_at). */
-template <int BK, bool VEC, bool AT, int W = BN, class Fix, class Compute>
-__device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
-                                    int64_t kbeg, int64_t kend, Fix fix, Compute compute)
+/* How the copies of a slice reach the pipeline (run_pipe):
+ *   BURST   all of slice ks + 2's copies just before slice ks's compute;
+ *   SPREAD  among slice ks's k steps instead, in a block whose slices are
+ *           all whole and inside the matrix (VEC); any other block bursts;
+ *   WHOLE   SPREAD, the caller promising that every block is such a block
+ *           (whole tiles, k a multiple of BK), so the burst is not compiled.
+ * A burst of 24 copies a thread (warptile_wide) fills the load/store
+ * queue, and the instruction that next writes a copy's address register
+ * waits until the queue has read it: on the H200 ncu counted 4% of
+ * warptile_wide's stall samples there, none in cuBLAS, whose copies sit
+ * among its FMAs (bench/NOTES.md, "Session 8"). */
+enum class issue_mode { burst, spread, whole };
+
+/* Run the pipeline over k in [kbeg, kend): compute(as, bs, issue) once per
+ * slice (as and bs as geom<BK, AT, W> lays them out, all BK k valid or
+ * zero).  A block that bursts first runs, on a slice that ends past kend,
+ * fix(as, bs, kvalid) followed by a barrier, and its compute's issue does
+ * nothing; a block that spreads has compute call issue(kb, i) at k step
+ * kb + i, i a constant of its unrolled body of U steps.  p is one matrix:
+ * a batched caller passes the block's batch (gkc_mm_at). */
+template <int BK, bool VEC, bool AT, int W, int U, issue_mode M, class Fix, class Compute>
+__device__ __forceinline__ void run_pipe(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
+                                         int64_t kbeg, int64_t kend, Fix fix, Compute compute)
 {
     using G = geom<BK, AT, W>;
+    using L = slice_loader<BK, VEC, AT, W>;
+    if constexpr (M != issue_mode::burst) {
+        /* copy q of A at step q BK / NA, of B at step q BK / NB + 1: every
+         * step of an unrolled body must fall on the same pattern */
+        static_assert(BK % U == 0 && (U * L::NA) % BK == 0 && (U * L::NB) % BK == 0 &&
+                          BK % L::NA == 0 && BK % L::NB == 0 && BK / L::NB > 1,
+                      "run_pipe: copies do not spread evenly over the k steps");
+    }
     int64_t nslices = kend > kbeg ? gkc_cdiv(kend - kbeg, BK) : 0;
-    slice_loader<BK, VEC, AT, W> ld(p, i0, j0, kbeg);
-    bool interior = i0 + BM <= p.m && j0 + W <= p.n;
+    L ld(p, i0, j0, kbeg);
+    bool interior = M == issue_mode::whole || (i0 + BM <= p.m && j0 + W <= p.n);
+    bool spread = M == issue_mode::whole ||
+                  (M == issue_mode::spread && VEC && interior && (kend - kbeg) % BK == 0);
     /* Prologue: slices 0 .. STAGES-2 in flight.  Every step commits a
      * group, empty or not, so wait_group counts stay in step. */
 #pragma unroll
@@ -166,59 +192,6 @@ __device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, in
     for (int64_t ks = 0; ks < nslices; ks++) {
         gkc_cp_async_wait<STAGES - 2>();   /* slice ks has landed (this thread's copies) */
         __syncthreads();                   /* ... everyone's; and slice ks-1 is consumed */
-        float *as = smem + rd * G::STAGE_FLOATS, *bs = as + G::A_FLOATS;
-        int64_t k0 = kbeg + ks * BK;
-        if (k0 + BK > kend) {
-            fix(as, bs, (int)(kend - k0));
-            __syncthreads();
-        }
-        if (ks + STAGES - 1 < nslices)
-            ld.issue(p, smem + wr * G::STAGE_FLOATS, k0 + (STAGES - 1) * BK, kend, interior);
-        gkc_cp_async_commit();
-        rd = rd == STAGES - 1 ? 0 : rd + 1;
-        wr = wr == STAGES - 1 ? 0 : wr + 1;
-        compute((const float *)as, (const float *)bs);
-    }
-    gkc_cp_async_wait<0>();   /* no copy may outlive the block */
-}
-
-/* run(), with the copies of slice ks + 2 spread over the k steps of slice
- * ks instead of issued in one burst before them: compute(as, bs, issue)
- * calls issue(kb, i) at k step kb + i, i a constant of its unrolled body
- * of U steps.  A burst of 24 copies a thread (warptile_wide) fills the
- * load/store queue, and the instruction that next writes a copy's address
- * register waits until the queue has read it: on the H200 ncu counted 4%
- * of warptile_wide's stall samples there, none in cuBLAS, whose copies sit
- * among its FMAs (bench/NOTES.md, "Session 8").  Only a block whose slices
- * are all whole and inside the matrix (VEC) spreads them; any other runs
- * run()'s order, with a second inlined copy of compute.  WHOLE: the
- * caller promises that every block is such a block (VEC, whole tiles, k a
- * multiple of BK), and the second copy is not compiled. */
-template <int BK, bool VEC, bool AT, int W, int U, bool WHOLE, class Fix, class Compute>
-__device__ __forceinline__ void run_spread(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
-                                           int64_t kbeg, int64_t kend, Fix fix, Compute compute)
-{
-    using G = geom<BK, AT, W>;
-    using L = slice_loader<BK, VEC, AT, W>;
-    /* copy q of A at step q BK / NA, of B at step q BK / NB + 1: every step
-     * of an unrolled body must fall on the same pattern */
-    static_assert(BK % U == 0 && (U * L::NA) % BK == 0 && (U * L::NB) % BK == 0 &&
-                      BK % L::NA == 0 && BK % L::NB == 0 && BK / L::NB > 1,
-                  "run_spread: copies do not spread evenly over the k steps");
-    int64_t nslices = kend > kbeg ? gkc_cdiv(kend - kbeg, BK) : 0;
-    L ld(p, i0, j0, kbeg);
-    bool interior = WHOLE || (i0 + BM <= p.m && j0 + W <= p.n);
-    bool spread = WHOLE || (VEC && interior && (kend - kbeg) % BK == 0);
-#pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < nslices)
-            ld.issue(p, smem + s * G::STAGE_FLOATS, kbeg + s * BK, kend, interior);
-        gkc_cp_async_commit();
-    }
-    int rd = 0, wr = STAGES - 1;
-    for (int64_t ks = 0; ks < nslices; ks++) {
-        gkc_cp_async_wait<STAGES - 2>();
-        __syncthreads();
         float *as = smem + rd * G::STAGE_FLOATS, *bs = as + G::A_FLOATS;
         float *dst = smem + wr * G::STAGE_FLOATS;
         int64_t k0 = kbeg + ks * BK;
@@ -248,7 +221,18 @@ __device__ __forceinline__ void run_spread(const gkc_mm &p, float *smem, int64_t
         rd = rd == STAGES - 1 ? 0 : rd + 1;
         wr = wr == STAGES - 1 ? 0 : wr + 1;
     }
-    gkc_cp_async_wait<0>();
+    gkc_cp_async_wait<0>();   /* no copy may outlive the block */
+}
+
+/* run_pipe with every copy in bursts, for a compute(as, bs) that takes no
+ * issue. */
+template <int BK, bool VEC, bool AT, int W = BN, class Fix, class Compute>
+__device__ __forceinline__ void run(const gkc_mm &p, float *smem, int64_t i0, int64_t j0,
+                                    int64_t kbeg, int64_t kend, Fix fix, Compute compute)
+{
+    run_pipe<BK, VEC, AT, W, 1, issue_mode::burst>(
+        p, smem, i0, j0, kbeg, kend, fix,
+        [&](const float *as, const float *bs, auto) { compute(as, bs); });
 }
 
 /* The lane's place in the 128 x W tile: 8 warps of 32 x W/2 (4 down, 2
