@@ -78,46 +78,44 @@ const gpuk_kernel *gk_nth_kernel(const gpuk_context *ctx, gpuk_op op, gpuk_dtype
     return NULL;
 }
 
+/* The row of (op, dtype) called name, or whose alias it is; NULL if none. */
+static const gpuk_kernel *row_named(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
+                                    const char *name)
+{
+    for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
+        const gpuk_kernel *k = &ctx->plugin->rows[i];
+        if (serves(k, op, dtype) &&
+            (strcmp(k->variant, name) == 0 || (k->alias && strcmp(k->alias, name) == 0)))
+            return k;
+    }
+    return NULL;
+}
+
 const gpuk_kernel *gk_find_kernel(gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
                                   const char *variant, gpuk_status *st)
 {
-    const gpuk_kernel *first = NULL, *dflt = NULL;
-    int want_default = !variant || strcmp(variant, "auto") == 0;
-    if (want_default && (unsigned)op <= GPUK_OP_LAST && (unsigned)dtype < 32 &&
-        ctx->plugin->fallback[op][dtype] >= 0) {
-        *st = GPUK_OK;
-        return &ctx->plugin->rows[ctx->plugin->fallback[op][dtype]];
-    }
-    for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
-        const gpuk_kernel *k = &ctx->plugin->rows[i];
-        if (!serves(k, op, dtype))
-            continue;
-        if (!first)
-            first = k;
-        if (!dflt && (k->flags & GPUK_KF_DEFAULT))
-            dflt = k;
-        if (!want_default &&
-            (strcmp(k->variant, variant) == 0 || (k->alias && strcmp(k->alias, variant) == 0))) {
-            *st = GPUK_OK;
-            return k;
-        }
-    }
-    if (!first) {
+    const gk_plugin *p = ctx->plugin;
+    if ((unsigned)dtype >= 32 || !(gk_op_dtypes(ctx, op) & GPUK_DTYPE_BIT(dtype))) {
         *st = gk_fail(ctx, GPUK_ERR_UNSUPPORTED, "%s: backend %s implements no %s variant of "
                       "this op", gpuk_op_name(op), ctx->be->name, gpuk_dtype_name(dtype));
         return NULL;
     }
-    if (want_default) {
+    /* a row serves (op, dtype), so gk_plugin_index gave it a fallback */
+    if (!variant || strcmp(variant, "auto") == 0) {
         *st = GPUK_OK;
-        return dflt ? dflt : first;
+        return &p->rows[p->fallback[op][dtype]];
+    }
+    const gpuk_kernel *k = row_named(ctx, op, dtype, variant);
+    if (k) {
+        *st = GPUK_OK;
+        return k;
     }
     /* name the variants that do exist */
     char have[768];
     size_t at = 0;
     have[0] = '\0';
     for (size_t i = 0; at < sizeof have; i++) {
-        const gpuk_kernel *k = gk_nth_kernel(ctx, op, dtype, i);
-        if (!k)
+        if (!(k = gk_nth_kernel(ctx, op, dtype, i)))
             break;
         at += (size_t)snprintf(have + at, sizeof have - at, "%s%s%s%s%s", at ? ", " : "",
                                k->variant, k->alias ? " (" : "", k->alias ? k->alias : "",
@@ -138,19 +136,6 @@ int gk_shape_class(const gpuk_args *a)
     while (work >>= 1)
         cls++;
     return cls;
-}
-
-/* The row of (op, dtype) called name, or whose alias it is; NULL if none. */
-static const gpuk_kernel *row_named(const gpuk_context *ctx, gpuk_op op, gpuk_dtype dtype,
-                                    const char *name)
-{
-    for (size_t i = 0; i < ctx->plugin->n_rows; i++) {
-        const gpuk_kernel *k = &ctx->plugin->rows[i];
-        if (serves(k, op, dtype) &&
-            (strcmp(k->variant, name) == 0 || (k->alias && strcmp(k->alias, name) == 0)))
-            return k;
-    }
-    return NULL;
 }
 
 /* "auto": the wisdom file's rung for the class (exact, else within 2),
