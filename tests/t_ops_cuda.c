@@ -15,6 +15,7 @@
 
 #include <gpuk.h>
 
+#include "opcases.h"
 #include "opsuite.h"
 #include "tap.h"
 
@@ -54,24 +55,12 @@ static void whole_tiles(void)
     enum { M = 2048, K = 128, N = 3072 };
     gpuk_context *ctx = NULL;
     gpuk_tensor *a = NULL, *b = NULL, *bias = NULL, *c = NULL;
-    float *ha = malloc(sizeof(float) * M * K), *hb = malloc(sizeof(float) * K * N);
-    float *hbias = malloc(sizeof(float) * N), *got = malloc(sizeof(float) * M * N);
-    float *want = malloc(sizeof(float) * M * N);
     int64_t sa[2] = {M, K}, sb[2] = {K, N}, sc[2] = {M, N}, sbias[1] = {N};
-    uint64_t g = tap_seed() | 1;
-    gpuk_status st = GPUK_ERR_NO_MEMORY;
-    if (!ha || !hb || !hbias || !got || !want)
-        goto out;
-    for (int64_t i = 0; i < (int64_t)M * K + (int64_t)K * N + N; i++) {
-        g ^= g << 13, g ^= g >> 7, g ^= g << 17;
-        float v = (float)((double)(g >> 40) / (double)(1 << 23) - 1.0);
-        if (i < (int64_t)M * K)
-            ha[i] = v;
-        else if (i < (int64_t)M * K + (int64_t)K * N)
-            hb[i - (int64_t)M * K] = v;
-        else
-            hbias[i - (int64_t)M * K - (int64_t)K * N] = v;
-    }
+    uint64_t g = tap_seed();
+    float *ha = oc_rnd_vec(&g, (int64_t)M * K, 1, 0), *hb = oc_rnd_vec(&g, (int64_t)K * N, 1, 0);
+    float *hbias = oc_rnd_vec(&g, N, 1, 0), *got = oc_alloc(sizeof(float) * M * N);
+    float *want = oc_alloc(sizeof(float) * M * N);
+    gpuk_status st;
     if ((st = gpuk_context_open(&ctx, "cuda")) != GPUK_OK ||
         (st = gpuk_tensor_create(ctx, GPUK_F32, 2, sa, &a)) != GPUK_OK ||
         (st = gpuk_tensor_create(ctx, GPUK_F32, 2, sb, &b)) != GPUK_OK ||
@@ -107,8 +96,7 @@ out:
     if (ctx) {
         gpuk_tensor *all[] = {a, b, bias, c};
         for (int i = 0; i < 4; i++)
-            if (all[i])
-                gpuk_tensor_destroy(ctx, all[i]);
+            gpuk_tensor_destroy(ctx, all[i]);   /* NULL: no-op */
         gpuk_context_close(ctx);
     }
     free(ha), free(hb), free(hbias), free(got), free(want);
