@@ -215,14 +215,7 @@ const char *peak_unit(int pk)
 
 int dtype_from_name(const char *name, gpuk_dtype *out)
 {
-#define DT_MATCH(id, value, text, bytes) \
-    if (!strcmp(name, text)) {           \
-        *out = GPUK_##id;                \
-        return 1;                        \
-    }
-    GPUK_DTYPE_MAP(DT_MATCH)
-#undef DT_MATCH
-    return 0;
+    return gpuk_dtype_from_name(name, out) == GPUK_OK;
 }
 
 /* ---- the text table ---- */

@@ -73,10 +73,10 @@ int fz_create(fz *f)
     gpuk_tensor *t = NULL;
     gpuk_status st = gpuk_tensor_create(x, dt, nd, shape, &t);
     unsigned allowed;
-    if (dt != GPUK_F32 && dt != GPUK_I32)
+    if (!gpuk_dtype_size(dt))
         allowed = BIT(GPUK_ERR_DTYPE);
     else if ((allowed = shape_rules(nd, shape)) == 0) {
-        __int128 bytes = 4;
+        __int128 bytes = (__int128)gpuk_dtype_size(dt);
         for (int i = 0; i < nd; i++)
             bytes *= shape[i];
         /* 2^47 bytes and up cannot be had on any x86-64 */

@@ -93,14 +93,29 @@ const char *gpuk_status_name(gpuk_status status);
 /* ------------------------------------------------------------------ */
 /* Element types, ops, variants                                         */
 
-/* Element types: X(ID, value, name, bytes).  Values stay below 32 (a
- * dtype set is a 32-bit mask, GPUK_DTYPE_BIT); a new one is appended. */
-#define GPUK_DTYPE_MAP(X)      \
-    X(F32, 1, "f32", 4)        \
-    X(I32, 2, "i32", 4)
+/* Element types: X(ID, value, name, bytes, dlcode, prec), from which the
+ * enum, names, sizes, precisions, the DLPack type (code dlcode, 8 * bytes
+ * bits, one lane) and every dtype list of the library are generated.
+ * Values stay below 32 (a dtype set is a 32-bit mask, GPUK_DTYPE_BIT); a
+ * new one is appended.  dlcode is DLPack's DLDataTypeCode: 0 kDLInt,
+ * 2 kDLFloat, 4 kDLBfloat.  prec is the significand's bits, the implicit
+ * one included (a float's unit roundoff is 2^-prec); 0 for an integer.
+ *   f32   IEEE 754 binary32; the type every op has
+ *   i32   two's-complement 32-bit integer (min-plus; embedding's ids)
+ *   f64   IEEE 754 binary64
+ *   f16   IEEE 754 binary16
+ *   bf16  bfloat16: binary32's sign and exponent, 7 fraction bits
+ * Which ops compute in which dtype is the backend's kernel table
+ * (gpuk_variant_count_dtype; gpuk-info lists it). */
+#define GPUK_DTYPE_MAP(X)             \
+    X(F32,  1, "f32",  4, 2, 24)      \
+    X(I32,  2, "i32",  4, 0,  0)      \
+    X(F64,  3, "f64",  8, 2, 53)      \
+    X(F16,  4, "f16",  2, 2, 11)      \
+    X(BF16, 5, "bf16", 2, 4,  8)
 
 typedef enum gpuk_dtype {
-#define GPUK_DTYPE_ENUM_(id, value, name, bytes) GPUK_##id = value,
+#define GPUK_DTYPE_ENUM_(id, value, name, bytes, dlcode, prec) GPUK_##id = value,
     GPUK_DTYPE_MAP(GPUK_DTYPE_ENUM_)
 #undef GPUK_DTYPE_ENUM_
 } gpuk_dtype;
@@ -110,8 +125,13 @@ typedef enum gpuk_dtype {
 
 /* Bytes per element, or 0 for an unknown dtype. */
 size_t gpuk_dtype_size(gpuk_dtype dtype);
-/* "f32", "i32", or "?" */
+/* "f32", "i32", "f64", ... or "?" */
 const char *gpuk_dtype_name(gpuk_dtype dtype);
+/* Inverse of gpuk_dtype_name: GPUK_ERR_INVALID for an unknown name. */
+gpuk_status gpuk_dtype_from_name(const char *name, gpuk_dtype *dtype);
+/* The list's prec: significand bits of a float dtype (24 for f32, 53 for
+ * f64, 11 for f16, 8 for bf16), 0 for an integer or unknown dtype. */
+int gpuk_dtype_precision(gpuk_dtype dtype);
 
 #define GPUK_MAX_DIMS 4
 
@@ -325,7 +345,7 @@ gpuk_status gpuk_variant_get_dtype_size(gpuk_context *ctx, gpuk_op op, gpuk_dtyp
                                         size_t index, gpuk_variant_info *info, size_t size);
 #define gpuk_variant_get_dtype(ctx, op, dtype, index, info) \
     gpuk_variant_get_dtype_size((ctx), (op), (dtype), (index), (info), sizeof *(info))
-/* The same for f32, the dtype every op computes in today. */
+/* The same for f32, the one dtype every op has. */
 gpuk_status gpuk_variant_count(gpuk_context *ctx, gpuk_op op, size_t *count);
 gpuk_status (gpuk_variant_get)(gpuk_context *ctx, gpuk_op op, size_t index,
                                gpuk_variant_info *info);
@@ -338,22 +358,39 @@ gpuk_status (gpuk_variant_get)(gpuk_context *ctx, gpuk_op op, size_t index,
 gpuk_status gpuk_timer_start(gpuk_context *ctx);
 gpuk_status gpuk_timer_stop(gpuk_context *ctx, double *ms);
 
-/* Ceilings measured by the backend's own micro-kernels. */
+/* Ceilings measured by the backend's own micro-kernels: one list,
+ * X(ID, value, name, unit, meaning), from which the enum, gpuk_peak_name()
+ * and gpuk_peak_unit() are generated.  A rate counts 2 operations per
+ * fused step (an FMA, an add+min; a matrix instruction m n k FMAs).
+ * Values are stable; a new kind is appended. */
+#define GPUK_PEAK_MAP(X)                                                                           \
+    X(COPY_GBS,           1, "copy_gbs",          "GB/s",    "device copy bandwidth, bytes read + written") \
+    X(FMA_GFLOPS,         2, "fma_gflops",        "GFLOP/s", "f32 fused multiply-add rate")        \
+    X(ADDMIN_GOPS,        3, "addmin_gops",       "Gop/s",   "f32 add+min rate")                   \
+    X(H2D_GBS,            4, "h2d_gbs",           "GB/s",    "host to device copy from page-locked memory") \
+    X(D2H_GBS,            5, "d2h_gbs",           "GB/s",    "device to host copy into page-locked memory") \
+    X(ADDMIN_I32_GOPS,    6, "addmin_i32_gops",   "Gop/s",   "i32 add+min rate")                   \
+    X(ADDMIN_I16X2_GOPS,  7, "addmin_i16x2_gops", "Gop/s",   "add+min on two 16-bit lanes an instruction (a PACKED16 rung)") \
+    X(READ_GBS,           8, "read_gbs",          "GB/s",    "device read bandwidth (a sum over a buffer larger than any cache)") \
+    X(FMA_F64_GFLOPS,     9, "fma_f64_gflops",    "GFLOP/s", "f64 fused multiply-add rate (DFMA; the CPU's f64 vector FMA)") \
+    X(MMA_F64_GFLOPS,    10, "mma_f64_gflops",    "GFLOP/s", "f64 matrix-unit rate (DMMA tensor cores)") \
+    X(ADDMIN_F64_GOPS,   11, "addmin_f64_gops",   "Gop/s",   "f64 add+min rate")                   \
+    X(MMA_BF16_GFLOPS,   12, "mma_bf16_gflops",   "GFLOP/s", "bf16 matrix rate, f32 accumulation (tensor cores; the CPU's bf16 dot)") \
+    X(MMA_F16_GFLOPS,    13, "mma_f16_gflops",    "GFLOP/s", "f16 matrix rate, f32 accumulation (tensor cores)") \
+    X(MMA_TF32_GFLOPS,   14, "mma_tf32_gflops",   "GFLOP/s", "tf32 matrix rate, f32 accumulation (tensor cores)")
+
 typedef enum gpuk_peak {
-    GPUK_PEAK_COPY_GBS = 1,      /* device copy bandwidth, GB/s counting read + write */
-    GPUK_PEAK_FMA_GFLOPS = 2,    /* FP32 fused multiply-add rate, GFLOP/s (2 per FMA) */
-    GPUK_PEAK_ADDMIN_GOPS = 3,   /* add+min rate, Gop/s (2 per step) */
-    GPUK_PEAK_H2D_GBS = 4,       /* host to device copy from page-locked memory, GB/s */
-    GPUK_PEAK_D2H_GBS = 5,       /* device to host copy into page-locked memory, GB/s */
-    /* after 0.2: */
-    GPUK_PEAK_ADDMIN_I32_GOPS = 6,   /* add+min on 32-bit integers, Gop/s (2 per step) */
-    GPUK_PEAK_ADDMIN_I16X2_GOPS = 7, /* add+min on pairs of 16-bit lanes in one instruction,
-                                        Gop/s (2 per lane-step, so 4 per instruction): the
-                                        ceiling of a GPUK_VARIANT_PACKED16 rung */
-    GPUK_PEAK_READ_GBS = 8           /* device read bandwidth, GB/s of bytes read (a sum
-                                        over a buffer larger than any cache): the ceiling of
-                                        ops that read far more than they write */
+#define GPUK_PEAK_ENUM_(id, value, name, unit, text) GPUK_PEAK_##id = value,
+    GPUK_PEAK_MAP(GPUK_PEAK_ENUM_)
+#undef GPUK_PEAK_ENUM_
 } gpuk_peak;
+
+/* "copy_gbs", "fma_gflops", ... (the list's name), NULL for an unknown
+ * kind; gpuk_peak_unit: "GB/s", "GFLOP/s" or "Gop/s", NULL likewise. */
+const char *gpuk_peak_name(gpuk_peak kind);
+const char *gpuk_peak_unit(gpuk_peak kind);
+/* Inverse of gpuk_peak_name: GPUK_ERR_INVALID for an unknown name. */
+gpuk_status gpuk_peak_from_name(const char *name, gpuk_peak *kind);
 
 /* GPUK_ERR_UNSUPPORTED if the backend has no micro-kernel for it. */
 gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value);
@@ -452,7 +489,7 @@ gpuk_status gpuk_tensor_to_dlpack(gpuk_context *ctx, const gpuk_tensor *t,
                                   struct DLManagedTensor **out);
 
 /* ------------------------------------------------------------------ */
-/* Sparse matrices (CSR, f32 values, i32 indices)                       */
+/* Sparse matrices (CSR: values of a float dtype, i32 indices)         */
 
 typedef struct gpuk_csr gpuk_csr;
 
@@ -463,6 +500,12 @@ typedef struct gpuk_csr gpuk_csr;
 gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64_t nnz,
                             const int32_t *row_ptr, const int32_t *col_idx,
                             const float *values, gpuk_csr **out);
+/* The same with values of any dtype (nnz elements of dtype at values):
+ * gpuk_spmv computes in the matrix's dtype, which x and y must share.
+ * gpuk_csr_create is this with GPUK_F32. */
+gpuk_status gpuk_csr_create_dtype(gpuk_context *ctx, gpuk_dtype dtype, int64_t rows,
+                                  int64_t cols, int64_t nnz, const int32_t *row_ptr,
+                                  const int32_t *col_idx, const void *values, gpuk_csr **out);
 /* NULL is a no-op. */
 gpuk_status gpuk_csr_destroy(gpuk_context *ctx, gpuk_csr *m);
 
@@ -556,7 +599,7 @@ gpuk_status gpuk_reduce(gpuk_context *ctx, gpuk_reduce_kind kind, const gpuk_ten
 /* Elementwise over same-shape tensors (no broadcasting). */
 gpuk_status gpuk_add(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *y,
                      gpuk_tensor *out, const char *variant);
-gpuk_status gpuk_scale(gpuk_context *ctx, float alpha, const gpuk_tensor *x,
+gpuk_status gpuk_scale(gpuk_context *ctx, double alpha, const gpuk_tensor *x,
                        gpuk_tensor *out, const char *variant);
 gpuk_status gpuk_relu(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
                       const char *variant);
@@ -601,16 +644,16 @@ gpuk_status gpuk_dot(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor 
  * beta == 0 y is not read and with alpha == 0 a and x are not read (NaN
  * there does not propagate).  With a NaN or infinite alpha or beta the
  * result is not defined. */
-gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha,
-                      const gpuk_tensor *a, const gpuk_tensor *x, float beta,
+gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, double alpha,
+                      const gpuk_tensor *a, const gpuk_tensor *x, double beta,
                       gpuk_tensor *y, const char *variant);
 
 /* c[m,n] = alpha op(a) op(b) + beta c.  As in BLAS, with beta == 0 c is not
  * read and with alpha == 0 a and b are not read; a NaN or infinite alpha
  * or beta gives an undefined result. */
 gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
-                      float alpha, const gpuk_tensor *a, const gpuk_tensor *b,
-                      float beta, gpuk_tensor *c, const char *variant);
+                      double alpha, const gpuk_tensor *a, const gpuk_tensor *b,
+                      double beta, gpuk_tensor *c, const char *variant);
 
 #ifdef __cplusplus
 }

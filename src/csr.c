@@ -87,12 +87,22 @@ gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64
                             const int32_t *row_ptr, const int32_t *col_idx, const float *values,
                             gpuk_csr **out)
 {
+    return gpuk_csr_create_dtype(ctx, GPUK_F32, rows, cols, nnz, row_ptr, col_idx, values, out);
+}
+
+gpuk_status gpuk_csr_create_dtype(gpuk_context *ctx, gpuk_dtype dtype, int64_t rows,
+                                  int64_t cols, int64_t nnz, const int32_t *row_ptr,
+                                  const int32_t *col_idx, const void *values, gpuk_csr **out)
+{
     gpuk_status st;
     if (!ctx)
         return GPUK_ERR_NULL;
     if (!out)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_csr_create: out is NULL");
     *out = NULL;
+    if (!gk_elsize(dtype))
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "gpuk_csr_create: dtype %d is not a gpuk_dtype",
+                       (int)dtype);
     if (rows < 0 || cols < 0 || nnz < 0)
         return gk_fail(ctx, GPUK_ERR_SHAPE, "gpuk_csr_create: rows %lld, cols %lld, nnz %lld: "
                        "none may be negative", (long long)rows, (long long)cols, (long long)nnz);
@@ -135,11 +145,12 @@ gpuk_status gpuk_csr_create(gpuk_context *ctx, int64_t rows, int64_t cols, int64
     m->d.cols = cols;
     m->d.nnz = nnz;
     m->d.max_row_nnz = longest;
+    m->dtype = dtype;
     if ((st = upload(ctx, row_ptr, (size_t)(rows + 1) * sizeof *row_ptr, &m->row_ptr,
                      "gpuk_csr_create: row_ptr")) != GPUK_OK ||
         (st = upload(ctx, col_idx, (size_t)nnz * sizeof *col_idx, &m->col_idx,
                      "gpuk_csr_create: col_idx")) != GPUK_OK ||
-        (st = upload(ctx, values, (size_t)nnz * sizeof *values, &m->values,
+        (st = upload(ctx, values, (size_t)nnz * gk_elsize(dtype), &m->values,
                      "gpuk_csr_create: values")) != GPUK_OK) {
         gk_csr_release(ctx, m);
         return st;

@@ -17,23 +17,18 @@
 #ifdef HAVE_DLPACK_DLPACK_H
 #include <dlpack/dlpack.h>
 
-/* The dtype of a DLPack tensor, or 0 when libgpuk has none like it. */
+/* The dtype of a DLPack tensor, or 0 when libgpuk has none like it
+ * (the dlcode column of GPUK_DTYPE_MAP). */
 static gpuk_dtype from_dl_dtype(DLDataType t)
 {
     if (t.lanes != 1)
         return (gpuk_dtype)0;
-    if (t.code == kDLFloat && t.bits == 32)
-        return GPUK_F32;
-    if (t.code == kDLInt && t.bits == 32)
-        return GPUK_I32;
-    return (gpuk_dtype)0;
+    return gk_dtype_from_dl(t.code, t.bits);
 }
 
 static DLDataType to_dl_dtype(gpuk_dtype dt)
 {
-    DLDataType t = { kDLFloat, 32, 1 };
-    if (dt == GPUK_I32)
-        t.code = kDLInt;
+    DLDataType t = { (uint8_t)gk_dtype_dlcode(dt), (uint8_t)(8 * gk_elsize(dt)), 1 };
     return t;
 }
 
@@ -71,15 +66,26 @@ static gpuk_status check_fields(gpuk_context *ctx, const DLManagedTensor *dl, gp
     if (t->dtype.lanes != 1)
         return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dl->dl_tensor.dtype.lanes is %u; libgpuk takes "
                        "1 (no vector types)", fn, (unsigned)t->dtype.lanes);
-    if (!(*dt = from_dl_dtype(t->dtype)))
+    if (!(*dt = from_dl_dtype(t->dtype))) {
+        /* "f32 (code 2, 32 bits), i32 (code 0, 32 bits), ..." from the dtype list */
+        char have[256];
+        size_t at = 0;
+#define GK_DL_HAVE(id, value, name, bytes, dlcode, prec)                                          \
+        if (at < sizeof have)                                                               \
+            at += (size_t)snprintf(have + at, sizeof have - at, "%s%s (code %d, %d bits)",  \
+                                   at ? ", " : "", name, dlcode, 8 * (bytes));
+        GPUK_DTYPE_MAP(GK_DL_HAVE)
+#undef GK_DL_HAVE
         return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dl->dl_tensor.dtype is code %u with %u bits; "
-                       "libgpuk takes f32 (kDLFloat, 32) and i32 (kDLInt, 32)", fn,
-                       (unsigned)t->dtype.code, (unsigned)t->dtype.bits);
+                       "libgpuk takes %s", fn, (unsigned)t->dtype.code,
+                       (unsigned)t->dtype.bits, have);
+    }
     if (t->ndim < 0 || t->ndim > GPUK_MAX_DIMS)
         return gk_fail(ctx, GPUK_ERR_SHAPE, "%s: dl->dl_tensor.ndim is %d; libgpuk tensors have "
                        "0 (seen as [1]) to %d dimensions", fn, (int)t->ndim, GPUK_MAX_DIMS);
     if (t->ndim > 0 && !t->shape)
-        return gk_fail(ctx, GPUK_ERR_INVALID, "%s: dl->dl_tensor.shape is NULL", fn);
+        return gk_fail(ctx, GPUK_ERR_NULL, "%s: dl->dl_tensor.shape is NULL with ndim %d", fn,
+                       (int)t->ndim);
     *ndim = t->ndim ? t->ndim : 1;
     *dense = !t->strides;
     for (int i = 0; i < *ndim; i++) {

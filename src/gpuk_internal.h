@@ -95,6 +95,7 @@ typedef struct gk_csr {
     int kind;         /* GK_KIND_CSR */
     uint64_t token;
     gpuk_csr_desc d;
+    gpuk_dtype dtype;                   /* of the values */
     void *row_ptr, *col_idx, *values;   /* backend allocations */
 } gk_csr;
 
@@ -199,6 +200,19 @@ int64_t gk_sum_length(const gpuk_args *a);
 /* Every dtype this core knows, as a GPUK_DTYPE_BIT set; and a set as text. */
 extern const uint32_t gk_known_dtypes;
 void gk_dtypes_str(uint32_t set, char *buf, size_t len);
+/* DLPack's type code of a dtype (-1: none), and the dtype of a code and
+ * bit count (0: none), from GPUK_DTYPE_MAP's dlcode column. */
+int gk_dtype_dlcode(gpuk_dtype dt);
+gpuk_dtype gk_dtype_from_dl(int code, int bits);
+/* dtype.c: is dt a float type; the unit roundoff an op of dt computes
+ * with (f16 and bf16 compute in f32); the exponent of dt's smallest
+ * subnormal; element i of a buffer of dt as a double; |x| of n elements
+ * of a float dtype, in place. */
+int gk_dtype_is_float(gpuk_dtype dt);
+double gk_compute_roundoff(gpuk_dtype dt);
+int gk_dtype_min_exp(gpuk_dtype dt);
+double gk_load_f(const void *p, gpuk_dtype dt, size_t i);
+void gk_abs_inplace(void *p, gpuk_dtype dt, size_t n);
 
 /* --- handle lookup and argument checks (validate.c) --- */
 gk_tensor *gk_tensor_arg(gpuk_context *ctx, const gpuk_tensor *h, const char *name, gpuk_status *st);

@@ -3,6 +3,7 @@ lib_LTLIBRARIES += src/libgpuk.la
 src_libgpuk_la_SOURCES = \
 	src/gpuk_internal.h \
 	src/status.c \
+	src/dtype.c \
 	src/errors.c \
 	src/loader.c \
 	src/context.c \

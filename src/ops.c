@@ -7,6 +7,8 @@
  */
 #include "gpuk_internal.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,28 @@ static void args_init(gpuk_args *a, gpuk_op op, gpuk_dtype dt)
     a->size = sizeof *a;
     a->op = op;
     a->dtype = dt;
+}
+
+/* alpha and beta as every kernel reads them: exactly (f64, ABI 2.4), and
+ * rounded to float for the kernels of the other dtypes.  C leaves a
+ * conversion past float's range undefined, so that part is spelled out
+ * as round-to-nearest does it: up to half an ulp past FLT_MAX (2^103)
+ * rounds to FLT_MAX, from there on to infinity. */
+static float to_float(double v)
+{
+    const double edge = (double)FLT_MAX + 0x1p103;
+    if (isnan(v) || fabs(v) <= FLT_MAX)
+        return (float)v;
+    float big = fabs(v) >= edge ? INFINITY : FLT_MAX;
+    return v > 0 ? big : -big;
+}
+
+static void set_scalars(gpuk_args *a, double alpha, double beta)
+{
+    a->alpha = to_float(alpha);
+    a->beta = to_float(beta);
+    a->alpha_f64 = alpha;
+    a->beta_f64 = beta;
 }
 
 /* The op computes in lead's dtype, if the backend has a row for it. */
@@ -268,7 +292,7 @@ gpuk_status gpuk_reduce(gpuk_context *ctx, gpuk_reduce_kind kind, const gpuk_ten
 }
 
 /* add, scale, relu, copy: same-shape dense tensors seen as flat vectors */
-static gpuk_status elementwise(gpuk_context *ctx, gpuk_op op, float alpha, const gpuk_tensor *x,
+static gpuk_status elementwise(gpuk_context *ctx, gpuk_op op, double alpha, const gpuk_tensor *x,
                                const gpuk_tensor *y, gpuk_tensor *out, const char *variant)
 {
     ENTER();
@@ -296,7 +320,7 @@ static gpuk_status elementwise(gpuk_context *ctx, gpuk_op op, float alpha, const
         args.n_in = 2;
     }
     flat(O, &args.out);
-    args.alpha = alpha;
+    set_scalars(&args, alpha, 0.0);
     return gk_dispatch(ctx, &args, variant);
 }
 
@@ -306,7 +330,7 @@ gpuk_status gpuk_add(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor 
     return elementwise(ctx, GPUK_OP_ADD, 0.0f, x, y, out, variant);
 }
 
-gpuk_status gpuk_scale(gpuk_context *ctx, float alpha, const gpuk_tensor *x, gpuk_tensor *out,
+gpuk_status gpuk_scale(gpuk_context *ctx, double alpha, const gpuk_tensor *x, gpuk_tensor *out,
                        const char *variant)
 {
     return elementwise(ctx, GPUK_OP_SCALE, alpha, x, NULL, out, variant);
@@ -473,6 +497,9 @@ gpuk_status gpuk_spmv(gpuk_context *ctx, const gpuk_csr *a, const gpuk_tensor *x
     ARG(X, x, "x");
     ARG(Y, y, "y");
     DTYPE(GPUK_OP_SPMV, X, "x");
+    if (M->dtype != dt)
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "a: the matrix's values are %s, x is %s: they must "
+                       "be the same", gpuk_dtype_name(M->dtype), gpuk_dtype_name(dt));
     CHECK(dense(ctx, X, dt, 1, 1, "x"));
     CHECK(dense(ctx, Y, dt, 1, 1, "y"));
     CHECK(gk_need_dim(ctx, X, 0, M->d.cols, "x", "one entry per column of a"));
@@ -521,8 +548,8 @@ static gpuk_status check_trans(gpuk_context *ctx, gpuk_trans t, const char *name
                    (int)t);
 }
 
-gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha, const gpuk_tensor *a,
-                      const gpuk_tensor *x, float beta, gpuk_tensor *y, const char *variant)
+gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, double alpha, const gpuk_tensor *a,
+                      const gpuk_tensor *x, double beta, gpuk_tensor *y, const char *variant)
 {
     ENTER();
     CHECK(check_trans(ctx, trans, "trans"));
@@ -547,13 +574,12 @@ gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, float alpha, const gp
     gk_desc(Y, &args.out);
     args.n_in = 2;
     args.trans_a = trans;
-    args.alpha = alpha;
-    args.beta = beta;
+    set_scalars(&args, alpha, beta);
     return gk_dispatch(ctx, &args, variant);
 }
 
-gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b, float alpha,
-                      const gpuk_tensor *a, const gpuk_tensor *b, float beta, gpuk_tensor *c,
+gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b, double alpha,
+                      const gpuk_tensor *a, const gpuk_tensor *b, double beta, gpuk_tensor *c,
                       const char *variant)
 {
     ENTER();
@@ -587,7 +613,6 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     args.n_in = 2;
     args.trans_a = trans_a;
     args.trans_b = trans_b;
-    args.alpha = alpha;
-    args.beta = beta;
+    set_scalars(&args, alpha, beta);
     return gk_dispatch(ctx, &args, variant);
 }

@@ -19,7 +19,12 @@
  *     doc/design.md ("Tolerances") for each of the two results, added;
  *   - for softmax, within (4 gamma_n + 16u) |y| (exp and the normalizing
  *     sum each carry a few roundings).
- * NaN must meet NaN, and infinities must match in place and sign.
+ * NaN must meet NaN, and infinities must match in place and sign.  u is
+ * the unit roundoff the rung computes in: 2^-prec of the op's dtype
+ * (GPUK_DTYPE_MAP), f32's for f16 and bf16 (which compute in f32), 2^-11
+ * for a TF32 rung; an output of a narrower dtype adds its own rounding.
+ * Values of every float dtype are compared as doubles, which hold each
+ * exactly.
  */
 #include "gpuk_internal.h"
 
@@ -95,7 +100,8 @@ gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status
     if (args->csr) {
         const gpuk_csr_desc *c = args->csr;
         size_t rp = (size_t)(c->rows + 1) * 4, nz = (size_t)c->nnz * 4;
-        char *blk = malloc(rp + 2 * nz);
+        size_t nv = (size_t)c->nnz * gk_elsize(args->dtype);
+        char *blk = malloc(rp + nz + nv);
         sh->buf[4] = blk;
         if (!blk) {
             *st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
@@ -103,7 +109,7 @@ gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status
         }
         gpuk_status s1 = ctx->be->read(ctx->b, blk, c->row_ptr, rp);
         gpuk_status s2 = nz ? ctx->be->read(ctx->b, blk + rp, c->col_idx, nz) : GPUK_OK;
-        gpuk_status s3 = nz ? ctx->be->read(ctx->b, blk + rp + nz, c->values, nz) : GPUK_OK;
+        gpuk_status s3 = nv ? ctx->be->read(ctx->b, blk + rp + nz, c->values, nv) : GPUK_OK;
         if (s1 != GPUK_OK || s2 != GPUK_OK || s3 != GPUK_OK) {
             *st = gk_backend_fail(ctx, s1 != GPUK_OK ? s1 : s2 != GPUK_OK ? s2 : s3,
                                   "GPUK_CHECK: copying the CSR matrix to the host");
@@ -112,7 +118,7 @@ gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status
         sh->csr = *c;
         sh->csr.row_ptr = (const int32_t *)blk;
         sh->csr.col_idx = (const int32_t *)(blk + rp);
-        sh->csr.values = (const float *)(blk + rp + nz);
+        sh->csr.values = blk + rp + nz;
         sh->csr.prepared = NULL;
         sh->host.csr = &sh->csr;
     }
@@ -139,28 +145,31 @@ static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_sh
     gpuk_csr_desc csr;
     if (abs_inputs) {
         for (int i = 0; i < a.n_in; i++) {
-            size_t n = (size_t)gpuk_tdesc_numel(&a.in[i]);
-            if (a.in[i].dtype != GPUK_F32)
+            if (!gk_dtype_is_float(a.in[i].dtype))
                 continue;
-            float *f = malloc(n ? n * sizeof *f : 1);
+            size_t n = (size_t)gpuk_tdesc_numel(&a.in[i]), es = gk_elsize(a.in[i].dtype);
+            void *f = malloc(n ? n * es : 1);
             if (!f)
                 goto oom;
-            for (size_t j = 0; j < n; j++)
-                f[j] = fabsf(((const float *)sh->buf[i])[j]);
+            memcpy(f, sh->buf[i], n * es);
+            gk_abs_inplace(f, a.in[i].dtype, n);
             tmp[i] = f;
             a.in[i].data = f;
         }
-        for (size_t j = 0; a.out.dtype == GPUK_F32 && j < n_out; j++)
-            ((float *)out)[j] = fabsf(((float *)out)[j]);
+        if (gk_dtype_is_float(a.out.dtype))
+            gk_abs_inplace(out, a.out.dtype, n_out);
         a.alpha = fabsf(a.alpha);
         a.beta = fabsf(a.beta);
+        a.alpha_f64 = fabs(a.alpha_f64);
+        a.beta_f64 = fabs(a.beta_f64);
         if (a.csr) {
             csr = *a.csr;
-            float *v = malloc(csr.nnz ? (size_t)csr.nnz * sizeof *v : 1);
+            size_t es = gk_elsize(a.dtype);
+            void *v = malloc(csr.nnz ? (size_t)csr.nnz * es : 1);
             if (!v)
                 goto oom;
-            for (int64_t j = 0; j < csr.nnz; j++)
-                v[j] = fabsf(sh->csr.values[j]);
+            memcpy(v, sh->csr.values, (size_t)csr.nnz * es);
+            gk_abs_inplace(v, a.dtype, (size_t)csr.nnz);
             tmp[3] = v;
             csr.values = v;
             a.csr = &csr;
@@ -198,11 +207,15 @@ static double sum_coef(double K, double u)
     return 2 * u + u * u + gamma_of(K, u32) * (1 + u) * (1 + u);
 }
 
-static int same_bits(float x, float y)
+/* Element i of a float output as a double; same_bits compares two
+ * elements' bits (any NaN matching any NaN). */
+static int same_bits(const void *x, const void *y, size_t i, gpuk_dtype dt)
 {
-    if (isnan(x) || isnan(y))
-        return isnan(x) && isnan(y);
-    return memcmp(&x, &y, sizeof x) == 0;
+    double a = gk_load_f(x, dt, i), b = gk_load_f(y, dt, i);
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    size_t es = gk_elsize(dt);
+    return memcmp((const char *)x + i * es, (const char *)y + i * es, es) == 0;
 }
 
 /* An integer output: every element equal, nothing else to weigh. */
@@ -235,7 +248,7 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
                           const gpuk_kernel *k)
 {
     gpuk_status st = GPUK_OK;
-    float *got = NULL, *want = NULL, *mag = NULL;
+    void *got = NULL, *want = NULL, *mag = NULL;
     if (!args)   /* the kernel failed: only clean up */
         goto done;
     /* the shadow's first rung of (op, dtype) is its naive one */
@@ -245,7 +258,8 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
                      gpuk_dtype_name(args->dtype), gpuk_op_name(args->op));
         goto done;
     }
-    size_t n = (size_t)gpuk_tdesc_numel(&args->out), es = gk_elsize(args->out.dtype);
+    gpuk_dtype odt = args->out.dtype;
+    size_t n = (size_t)gpuk_tdesc_numel(&args->out), es = gk_elsize(odt);
     got = malloc(n * es);
     want = malloc(n * es);
     mag = malloc(n * es);
@@ -259,32 +273,40 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
     }
     if ((st = replay(ctx, ref, sh, want, 0)) != GPUK_OK)
         goto done;
-    if (args->out.dtype == GPUK_I32) {
+    if (odt == GPUK_I32) {
         st = compare_i32(ctx, args, k, ref, (const int32_t *)got, (const int32_t *)want, n);
         goto done;
     }
     int exact = gpuk_op_exact(args->op) == 1;
-    double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : ldexp(1.0, -24);
+    /* the rung's unit roundoff (f16 and bf16 compute in f32), and one more
+     * rounding where the output is narrower */
+    double u = (k->flags & GPUK_KF_TF32) ? ldexp(1.0, -11) : gk_compute_roundoff(args->dtype);
+    double u_out = ldexp(1.0, -gpuk_dtype_precision(odt));
+    if (u_out < u)
+        u_out = u;
     double K = (double)gk_sum_length(args), gamma = sum_coef(K, u), factor = 0;
     if (!exact) {
         if (args->op == GPUK_OP_SOFTMAX) {
-            memcpy(mag, want, n * sizeof *mag);
-            factor = 4 * gamma + 16 * u;
+            memcpy(mag, want, n * es);
+            factor = 4 * gamma + 16 * u_out;
         } else {
             if ((st = replay(ctx, ref, sh, mag, 1)) != GPUK_OK)
                 goto done;
-            factor = 2 * (2 * gamma + 2 * u);
+            factor = 2 * (2 * gamma + 2 * u_out);
         }
     }
+    /* the underflow floor: a few of the output type's smallest subnormals */
+    double tiny = ldexp(1.0, gk_dtype_min_exp(odt)) * 8;
     size_t worst = n;
     double worst_ratio = 0, worst_diff = 0, worst_bound = 0;
     for (size_t i = 0; i < n; i++) {
+        double g = gk_load_f(got, odt, i), w = gk_load_f(want, odt, i);
         double ratio, diff = 0, bound = 0;
-        if (exact || isnan(got[i]) || isnan(want[i]) || isinf(got[i]) || isinf(want[i])) {
-            ratio = same_bits(got[i], want[i]) || (!exact && got[i] == want[i]) ? 0 : INFINITY;
+        if (exact || isnan(g) || isnan(w) || isinf(g) || isinf(w)) {
+            ratio = same_bits(got, want, i, odt) || (!exact && g == w) ? 0 : INFINITY;
         } else {
-            diff = fabs((double)got[i] - want[i]);
-            bound = factor * fabs((double)mag[i]) + 1e-37;
+            diff = fabs(g - w);
+            bound = factor * fabs(gk_load_f(mag, odt, i)) + tiny;
             ratio = diff / bound;
         }
         if (ratio > 1 && ratio > worst_ratio) {
@@ -302,17 +324,21 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
                      (long long)(worst % cols));
         else
             snprintf(shape, sizeof shape, "[%zu]", worst);
+        double g = gk_load_f(got, odt, worst), w = gk_load_f(want, odt, worst);
+        int digits = gpuk_dtype_precision(odt) > 24 ? 17 : 9;
         if (exact || isinf(worst_ratio))
-            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
-                         "rung: out%s = %.9g, expected %.9g (must match exactly); out has %zu "
-                         "elements%s", gpuk_op_name(args->op), k->variant, ctx->be->name,
-                         ref->variant, shape, got[worst], want[worst], n,
+            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s (%s) on %s disagrees with the "
+                         "cpu %s rung: out%s = %.*g, expected %.*g (must match exactly); out "
+                         "has %zu elements%s", gpuk_op_name(args->op), k->variant,
+                         gpuk_dtype_name(args->dtype), ctx->be->name, ref->variant, shape,
+                         digits, g, digits, w, n,
                          args->accumulate ? " (an update: out was folded in)" : "");
         else
-            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s on %s disagrees with the cpu %s "
-                         "rung: out%s = %.9g, expected %.9g, error %.3g > bound %.3g; out has "
-                         "%zu elements", gpuk_op_name(args->op), k->variant, ctx->be->name,
-                         ref->variant, shape, got[worst], want[worst], worst_diff, worst_bound, n);
+            st = gk_fail(ctx, GPUK_ERR_CHECK, "GPUK_CHECK: %s/%s (%s) on %s disagrees with the "
+                         "cpu %s rung: out%s = %.*g, expected %.*g, error %.3g > bound %.3g; out "
+                         "has %zu elements", gpuk_op_name(args->op), k->variant,
+                         gpuk_dtype_name(args->dtype), ctx->be->name, ref->variant, shape,
+                         digits, g, digits, w, worst_diff, worst_bound, n);
     }
 done:
     free(got);

@@ -111,53 +111,38 @@ int64_t gk_sum_length(const gpuk_args *a)
     return 1;
 }
 
-/* ---- dtypes */
+/* ---- peak kinds */
 
-#define GK_DT_RANGE(id, value, name, bytes) \
-    _Static_assert(value > 0 && value < 32, "dtype " #id " must lie in 1..31");
-GPUK_DTYPE_MAP(GK_DT_RANGE)
-#undef GK_DT_RANGE
-
-size_t gk_elsize(gpuk_dtype dt)
+const char *gpuk_peak_name(gpuk_peak kind)
 {
-    switch (dt) {
-#define GK_DT_SIZE(id, value, name, bytes) case GPUK_##id: return bytes;
-    GPUK_DTYPE_MAP(GK_DT_SIZE)
-#undef GK_DT_SIZE
+    switch (kind) {
+#define GK_PK_NAME(id, value, name, unit, text) case GPUK_PEAK_##id: return name;
+    GPUK_PEAK_MAP(GK_PK_NAME)
+#undef GK_PK_NAME
     }
-    return 0;
+    return NULL;
 }
 
-size_t gpuk_dtype_size(gpuk_dtype dtype)
+const char *gpuk_peak_unit(gpuk_peak kind)
 {
-    return gk_elsize(dtype);
-}
-
-const char *gpuk_dtype_name(gpuk_dtype dtype)
-{
-    switch (dtype) {
-#define GK_DT_NAME(id, value, name, bytes) case GPUK_##id: return name;
-    GPUK_DTYPE_MAP(GK_DT_NAME)
-#undef GK_DT_NAME
+    switch (kind) {
+#define GK_PK_UNIT(id, value, name, unit, text) case GPUK_PEAK_##id: return unit;
+    GPUK_PEAK_MAP(GK_PK_UNIT)
+#undef GK_PK_UNIT
     }
-    return "?";
+    return NULL;
 }
 
-/* Every dtype this core knows, as a set. */
-#define GK_DT_BIT(id, value, name, bytes) | GPUK_DTYPE_BIT(value)
-const uint32_t gk_known_dtypes = 0 GPUK_DTYPE_MAP(GK_DT_BIT);
-#undef GK_DT_BIT
-
-/* "f32, i32" for a dtype set. */
-void gk_dtypes_str(uint32_t set, char *buf, size_t len)
+gpuk_status gpuk_peak_from_name(const char *name, gpuk_peak *kind)
 {
-    size_t at = 0;
-    buf[0] = '\0';
-#define GK_DT_LIST(id, value, name, bytes)                                              \
-    if ((set & GPUK_DTYPE_BIT(value)) && at < len)                                      \
-        at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", name);
-    GPUK_DTYPE_MAP(GK_DT_LIST)
-#undef GK_DT_LIST
-    if (!at)
-        snprintf(buf, len, "none");
+    if (!name || !kind)
+        return GPUK_ERR_NULL;
+#define GK_PK_MATCH(id, value, text, unit, what) \
+    if (strcmp(name, text) == 0) {               \
+        *kind = GPUK_PEAK_##id;                  \
+        return GPUK_OK;                          \
+    }
+    GPUK_PEAK_MAP(GK_PK_MATCH)
+#undef GK_PK_MATCH
+    return GPUK_ERR_INVALID;
 }

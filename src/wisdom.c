@@ -252,18 +252,6 @@ static const gpuk_kernel *find_row(const gpuk_context *ctx, gpuk_op op, gpuk_dty
     return NULL;
 }
 
-static int dtype_from_name(const char *name, gpuk_dtype *out)
-{
-#define GK_DT_MATCH(id, value, text, bytes) \
-    if (strcmp(name, text) == 0) {          \
-        *out = GPUK_##id;                   \
-        return 1;                           \
-    }
-    GPUK_DTYPE_MAP(GK_DT_MATCH)
-#undef GK_DT_MATCH
-    return 0;
-}
-
 /* The entries of the chosen section, each checked against the plugin. */
 static gk_wisdom *read_entries(const gpuk_context *ctx, const char *buf, const section *s,
                                int nsec, char *why, size_t wl)
@@ -296,7 +284,7 @@ static gk_wisdom *read_entries(const gpuk_context *ctx, const char *buf, const s
         long cls = -1;
         bad = bad || sscanf(line, "%63s %15s %15s %63s %1s", op_s, dt_s, cls_s, var_s, extra) != 4;
         bad = bad || gpuk_op_from_name(op_s, &e->op) != GPUK_OK ||
-              !dtype_from_name(dt_s, &e->dtype) ||
+              gpuk_dtype_from_name(dt_s, &e->dtype) != GPUK_OK ||
               !parse_long(cls_s, 0, GK_WISDOM_MAX_CLASS, &cls);
         if (bad) {
             snprintf(why, wl, "corrupt: line %d of section %d is not 'OP DTYPE CLASS VARIANT' "

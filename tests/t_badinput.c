@@ -44,7 +44,7 @@ static void names_and_codes(void)
     }
 
     tap_ok(gpuk_dtype_size((gpuk_dtype)0) == 0, "gpuk_dtype_size(0) == 0");
-    tap_ok(gpuk_dtype_size((gpuk_dtype)3) == 0, "gpuk_dtype_size(3) == 0");
+    tap_ok(gpuk_dtype_size((gpuk_dtype)31) == 0, "gpuk_dtype_size(31) == 0");
     tap_ok(strcmp(gpuk_dtype_name((gpuk_dtype)-7), "?") == 0, "gpuk_dtype_name(-7) is \"?\"");
 
     tap_ok(gpuk_op_name((gpuk_op)0) == NULL, "gpuk_op_name(0) is NULL");
@@ -193,7 +193,7 @@ static void tensor_create(void)
     REL_EXPECT(ctx, gpuk_tensor_create(ctx, GPUK_F32, 2, s34, NULL), GPUK_ERR_NULL, "out");
     REL_EXPECT(ctx, gpuk_tensor_create(ctx, (gpuk_dtype)0, 2, s34, &t), GPUK_ERR_DTYPE, "dtype");
     tap_ok(t == NULL, "a failed gpuk_tensor_create sets *out to NULL");
-    REL_EXPECT(ctx, gpuk_tensor_create(ctx, (gpuk_dtype)3, 2, s34, &t), GPUK_ERR_DTYPE, "dtype");
+    REL_EXPECT(ctx, gpuk_tensor_create(ctx, (gpuk_dtype)31, 2, s34, &t), GPUK_ERR_DTYPE, "dtype");
     REL_EXPECT(ctx, gpuk_tensor_create(ctx, GPUK_F32, 0, s34, &t), GPUK_ERR_SHAPE, "ndim");
     REL_EXPECT(ctx, gpuk_tensor_create(ctx, GPUK_F32, 5, REL_SHAPE(1, 1, 1, 1, 1), &t),
                GPUK_ERR_SHAPE, "ndim");

@@ -40,7 +40,7 @@ lib.gpuk_tensor_from_dlpack.argtypes = [vp, vp, C.POINTER(vp)]
 lib.gpuk_tensor_to_dlpack.argtypes = [vp, vp, C.POINTER(vp)]
 lib.gpuk_tensor_destroy.argtypes = [vp, vp]
 lib.gpuk_relu.argtypes = [vp, vp, vp, C.c_char_p]
-lib.gpuk_scale.argtypes = [vp, C.c_float, vp, vp, C.c_char_p]
+lib.gpuk_scale.argtypes = [vp, C.c_double, vp, vp, C.c_char_p]
 lib.gpuk_tensor_create.argtypes = [vp, C.c_int, C.c_int, C.POINTER(C.c_int64), C.POINTER(vp)]
 lib.gpuk_tensor_write.argtypes = [vp, vp, vp, C.c_size_t]
 lib.gpuk_tensor_read.argtypes = [vp, vp, vp, C.c_size_t]
@@ -114,11 +114,11 @@ if ok(st == 0, "a strided NumPy view (column step 2) comes in"):
     lib.gpuk_tensor_destroy(ctx, t)
 
 # a dtype libgpuk has no type for: an error, and NumPy's deleter still runs
-d = np.zeros(4, dtype=np.float64)
+d = np.zeros(4, dtype=np.complex64)
 refs = sys.getrefcount(d)
 st, t = borrow(ctx, d)
 msg = lib.gpuk_context_error(ctx).decode()
-ok(st == 3 and "dtype" in msg, "float64 is GPUK_ERR_DTYPE naming the dtype: %s" % msg)
+ok(st == 3 and "dtype" in msg, "complex64 is GPUK_ERR_DTYPE naming the dtype: %s" % msg)
 ok(sys.getrefcount(d) == refs, "the failed call gave the array back (deleter ran)")
 
 # ---- libgpuk -> NumPy

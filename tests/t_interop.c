@@ -228,7 +228,7 @@ static void test_dlpack_cpu(gpuk_context *ctx)
     } bad[] = { { "device_type", GPUK_ERR_INVALID }, { "lanes", GPUK_ERR_DTYPE },
                 { "dtype", GPUK_ERR_DTYPE },         { "ndim", GPUK_ERR_SHAPE },
                 { "strides", GPUK_ERR_LAYOUT },      { "byte_offset", GPUK_ERR_LAYOUT },
-                { "deleter", GPUK_ERR_INVALID },     { "shape", GPUK_ERR_INVALID } };
+                { "deleter", GPUK_ERR_INVALID },     { "shape", GPUK_ERR_NULL } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         deleted = 0;
         int64_t s3[2] = { 2, 3 }, t3[2] = { 3, 1 };
@@ -238,7 +238,7 @@ static void test_dlpack_cpu(gpuk_context *ctx)
         switch (i) {
         case 0: d->device.device_type = kDLCUDA; break;
         case 1: d->dtype.lanes = 4; break;
-        case 2: d->dtype.bits = 64; break;
+        case 2: d->dtype.bits = 24; break;
         case 3: d->ndim = 5; break;
         case 4: d->strides[1] = -1; break;
         case 5: d->byte_offset = 2; break;

@@ -78,7 +78,7 @@ static int report(const char *backend, int quiet)
         printf("  ops and variants (ladder order; * = default; (alias) = a former name "
                "still accepted):\n");
         static const gpuk_dtype dtypes[] = {
-#define DTYPE_ROW(id, value, name, bytes) GPUK_##id,
+#define DTYPE_ROW(id, value, name, bytes, dlcode, prec) GPUK_##id,
             GPUK_DTYPE_MAP(DTYPE_ROW)
 #undef DTYPE_ROW
         };

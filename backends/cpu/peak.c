@@ -339,6 +339,8 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         break;   /* the host's memory is this backend's: there is no link to measure */
     case GPUK_PEAK_ADDMIN_I16X2_GOPS:
         break;   /* no rung computes in 16-bit lanes here */
+    default:
+        break;   /* a kind this backend has no micro-kernel for */
     }
     return cpu_fail(b, GPUK_ERR_UNSUPPORTED, "cpu: no micro-kernel for peak %d", (int)kind);
 }

@@ -14,7 +14,7 @@ static inline float spmv_row(const gpuk_csr_desc *a, const float *x, int64_t r)
 {
     float acc = 0.0f;
     for (int32_t p = a->row_ptr[r]; p < a->row_ptr[r + 1]; p++)
-        acc += a->values[p] * x[a->col_idx[p]];
+        acc += ((const float *)a->values)[p] * x[a->col_idx[p]];
     return acc;
 }
 
@@ -36,13 +36,13 @@ static inline float spmv_row4(const gpuk_csr_desc *a, const float *x, int64_t r)
     int32_t p = a->row_ptr[r], end = a->row_ptr[r + 1];
     float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
     for (; p + 4 <= end; p += 4) {
-        s0 += a->values[p] * x[a->col_idx[p]];
-        s1 += a->values[p + 1] * x[a->col_idx[p + 1]];
-        s2 += a->values[p + 2] * x[a->col_idx[p + 2]];
-        s3 += a->values[p + 3] * x[a->col_idx[p + 3]];
+        s0 += ((const float *)a->values)[p] * x[a->col_idx[p]];
+        s1 += ((const float *)a->values)[p + 1] * x[a->col_idx[p + 1]];
+        s2 += ((const float *)a->values)[p + 2] * x[a->col_idx[p + 2]];
+        s3 += ((const float *)a->values)[p + 3] * x[a->col_idx[p + 3]];
     }
     for (; p < end; p++)
-        s0 += a->values[p] * x[a->col_idx[p]];
+        s0 += ((const float *)a->values)[p] * x[a->col_idx[p]];
     return (s0 + s1) + (s2 + s3);
 }
 

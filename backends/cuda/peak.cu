@@ -433,6 +433,8 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_int_rate<true>(b, value);
     case GPUK_PEAK_READ_GBS:
         return peak_read_gbs(b, value);
+    default:
+        break;   /* a kind this backend has no micro-kernel for */
     }
     return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "peak: unknown ceiling %d", (int)kind);
 }

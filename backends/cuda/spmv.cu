@@ -196,11 +196,11 @@ gpuk_status launch_adaptive(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x
     }
     int64_t warps = gkc_cdiv(A->rows, 32 / L);
     spmv_adaptive<L><<<gkc_blocks(warps, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, A->values, x, y, A->rows, vlong, sl);
+        A->row_ptr, A->col_idx, (const float *)A->values, x, y, A->rows, vlong, sl);
     GKC_LAUNCHED(b, "spmv", "adaptive");
     if (sl.count) {
         spmv_segments<<<gkc_blocks(most, 1, gkc_grid_cap(b)), SEG_NT, 0, b->stream>>>(
-            A->row_ptr, A->col_idx, A->values, x, sl);
+            A->row_ptr, A->col_idx, (const float *)A->values, x, sl);
         GKC_LAUNCHED(b, "spmv", "adaptive (segments)");
         spmv_segments_sum<<<gkc_blocks(most, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
             A->row_ptr, y, sl);
@@ -216,7 +216,7 @@ GKC_KERNEL(gkc_spmv_scalar)
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
     spmv_scalar<<<gkc_blocks(A->rows, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, A->values, (const float *)args->in[0].data,
+        A->row_ptr, A->col_idx, (const float *)A->values, (const float *)args->in[0].data,
         (float *)args->out.data, A->rows);
     GKC_LAUNCHED(b, "spmv", "scalar");
     return GPUK_OK;
@@ -227,7 +227,7 @@ GKC_KERNEL(gkc_spmv_vector)
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
     spmv_vector<<<gkc_blocks(A->rows, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, A->values, (const float *)args->in[0].data,
+        A->row_ptr, A->col_idx, (const float *)A->values, (const float *)args->in[0].data,
         (float *)args->out.data, A->rows);
     GKC_LAUNCHED(b, "spmv", "vector");
     return GPUK_OK;

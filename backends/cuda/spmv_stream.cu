@@ -273,7 +273,7 @@ gpuk_status launch_stream(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x, 
         start = s;
     }
     bool vec = gkc_aligned16(A->col_idx) && gkc_aligned16(A->values);
-    stream_windows<L><<<(unsigned)nwin, NT, 0, b->stream>>>(A->row_ptr, A->col_idx, A->values,
+    stream_windows<L><<<(unsigned)nwin, NT, 0, b->stream>>>(A->row_ptr, A->col_idx, (const float *)A->values,
                                                             x, y, A->nnz, start, head, tail, vec);
     GKC_LAUNCHED(b, "spmv", "stream");
     if (nwin > 1) {   /* with one window no row can span */

@@ -45,9 +45,13 @@ extern "C" {
  * older minor, which would not read it.
  * 2.3: auto_variant: the backend's built-in choice of rung for "auto" by
  * the shape of the call (doc/design.md, "Choosing a rung").  A plugin of
- * an older minor lacks it, and "auto" takes its DEFAULT rows. */
+ * an older minor lacks it, and "auto" takes its DEFAULT rows.
+ * 2.4: the dtypes f64, f16 and bf16 (GPUK_DTYPE_MAP); gpuk_args.alpha_f64
+ * and beta_f64, the scalars unrounded; gpuk_csr_desc.values in the CSR
+ * matrix's dtype (the op's).  A core of 2.3 knows no f64 and skips such
+ * rows, so a kernel of an f64 row always finds the two members. */
 #define GPUK_ABI_MAJOR 2
-#define GPUK_ABI_MINOR 3
+#define GPUK_ABI_MINOR 4
 
 #define GPUK_BACKEND_ENTRY "gpuk_backend_entry"
 
@@ -76,7 +80,8 @@ typedef struct gpuk_csr_desc {
     int64_t rows, cols, nnz;
     const int32_t *row_ptr;           /* rows + 1 entries */
     const int32_t *col_idx;           /* nnz entries, each in [0, cols) */
-    const float *values;              /* nnz entries */
+    const void *values;               /* nnz entries, in the op's dtype (args->dtype); f32
+                                         before 2.4 */
     int64_t max_row_nnz;              /* longest row (computed on the host at creation) */
     void *prepared;                   /* set by csr_prepare (optional), else NULL */
 } gpuk_csr_desc;
@@ -95,7 +100,7 @@ typedef struct gpuk_csr_desc {
  *   TRANSPOSE       in0 x[m,n], out y[n,m]                          -
  *   REDUCE          in0 x[outer,len,inner], out [outer,inner]       reduce_kind
  *   ADD             in0 x[n], in1 y[n], out[n]                      -
- *   SCALE           in0 x[n], out[n]                                alpha
+ *   SCALE           in0 x[n], out[n]                                alpha (alpha_f64)
  *   RELU, COPY      in0 x[n], out[n]                                -
  *   BIAS_RELU       in0 x[rows,n], in1 bias[n], out[rows,n]         -
  *   SOFTMAX         in0 x[rows,n], out[rows,n]                      -
@@ -105,10 +110,11 @@ typedef struct gpuk_csr_desc {
  *   SPMV            csr[rows,cols], in0 x[cols], out y[rows]        -
  *   DOT             in0 x[n], in1 y[n], out[1]                      -
  *   GEMV            in0 a[m,n], in1 x, out y                        trans_a, alpha, beta
+ *                                                                   (alpha_f64, beta_f64)
  *                   (x[n], y[m]; or x[m], y[n] when trans_a)
  *   GEMM            in0 a (stored [m,k], or [k,m] if trans_a),      trans_a, trans_b,
  *                   in1 b (stored [k,n], or [n,k] if trans_b),      alpha, beta
- *                   out c[m,n]
+ *                   out c[m,n]                                      (alpha_f64, beta_f64)
  *
  * Layout: the matrix operands of MATMUL, BATCHED_MATMUL, TRANSPOSE, GEMV
  * and GEMM (a, b, c, x, y of the table, not bias or vectors) have unit
@@ -146,6 +152,10 @@ typedef struct gpuk_args {
      * a +0/-0 tie with it -0, k = 0 leaves every other value as it was).
      * Read it only when GPUK_ARGS_HAS(args, accumulate). */
     int accumulate;
+    /* 2.4: alpha and beta as the caller gave them (double); alpha and beta
+     * above hold them rounded to float.  An f64 kernel reads these, any
+     * other the floats.  A core that knows f64 always sets them. */
+    double alpha_f64, beta_f64;
 } gpuk_args;
 
 #define GPUK_ARGS_HAS(a, member) \
@@ -162,6 +172,9 @@ typedef gpuk_status (*gpuk_kernel_fn)(gpuk_bctx *b, const gpuk_args *args);
 /* The dtype set of a kernel row: GPUK_DTYPE_BIT of each dtype it serves. */
 #define GPUK_DT_F32 GPUK_DTYPE_BIT(GPUK_F32)
 #define GPUK_DT_I32 GPUK_DTYPE_BIT(GPUK_I32)
+#define GPUK_DT_F64 GPUK_DTYPE_BIT(GPUK_F64)
+#define GPUK_DT_F16 GPUK_DTYPE_BIT(GPUK_F16)
+#define GPUK_DT_BF16 GPUK_DTYPE_BIT(GPUK_BF16)
 
 /* One row of a backend's kernel table: the function that computes op in
  * the dtypes of its set, under a variant name.  Rows of an op are listed

@@ -275,7 +275,7 @@ except ImportError:
 gpuk_transpose = _fn("gpuk_transpose", st, P, P, P, V)
 gpuk_reduce = _fn("gpuk_reduce", st, P, c_int, P, c_int, P, V)
 gpuk_add = _fn("gpuk_add", st, P, P, P, P, V)
-gpuk_scale = _fn("gpuk_scale", st, P, c_float, P, P, V)
+gpuk_scale = _fn("gpuk_scale", st, P, c_double, P, P, V)
 gpuk_relu = _fn("gpuk_relu", st, P, P, P, V)
 gpuk_bias_relu = _fn("gpuk_bias_relu", st, P, P, P, P, V)
 gpuk_copy = _fn("gpuk_copy", st, P, P, P, V)
@@ -284,8 +284,8 @@ gpuk_embedding = _fn("gpuk_embedding", st, P, P, P, P, V)
 gpuk_meanpool = _fn("gpuk_meanpool", st, P, P, P, V)
 gpuk_spmv = _fn("gpuk_spmv", st, P, P, P, P, V)
 gpuk_dot = _fn("gpuk_dot", st, P, P, P, P, V)
-gpuk_gemv = _fn("gpuk_gemv", st, P, c_int, c_float, P, P, c_float, P, V)
-gpuk_gemm = _fn("gpuk_gemm", st, P, c_int, c_int, c_float, P, P, c_float, P, V)
+gpuk_gemv = _fn("gpuk_gemv", st, P, c_int, c_double, P, P, c_double, P, V)
+gpuk_gemm = _fn("gpuk_gemm", st, P, c_int, c_int, c_double, P, P, c_double, P, V)
 
 
 def text(b):
