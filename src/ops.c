@@ -62,6 +62,17 @@ static void set_scalars(gpuk_args *a, double alpha, double beta)
     gpuk_dtype dt;            \
     CHECK(gk_op_dtype(ctx, (op), (lead), (name), &dt))
 
+/* The output of a matrix product (matmul, batched_matmul, gemm): the
+ * inputs' dtype, or f32 for inputs of a 16-bit float dtype, whose
+ * products accumulate in f32 (gpuk(7), "Element types"): the output
+ * tensor says which. */
+static gpuk_dtype product_out(gpuk_dtype dt, const gk_tensor *out)
+{
+    if ((dt == GPUK_F16 || dt == GPUK_BF16) && out->dtype == GPUK_F32)
+        return GPUK_F32;
+    return dt;
+}
+
 /* dtype dt, exactly ndim dimensions, unit stride in the last one */
 static gpuk_status matrix(gpuk_context *ctx, const gk_tensor *t, gpuk_dtype dt, int ndim,
                           const char *name)
@@ -114,12 +125,12 @@ gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tens
     DTYPE(GPUK_OP_MATMUL, A, "a");
     CHECK(matrix(ctx, A, dt, 2, "a"));
     CHECK(matrix(ctx, B, dt, 2, "b"));
-    CHECK(matrix(ctx, C, dt, 2, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 2, "c"));
     CHECK(gk_need_dim(ctx, B, 0, A->shape[1], "b", "rows of b = columns of a (k)"));
     CHECK(gk_need_dim(ctx, C, 0, A->shape[0], "c", "rows of c = rows of a (m)"));
     CHECK(gk_need_dim(ctx, C, 1, B->shape[1], "c", "columns of c = columns of b (n)"));
     if (BI) {
-        CHECK(dense(ctx, BI, dt, 1, 1, "bias"));
+        CHECK(dense(ctx, BI, C->dtype, 1, 1, "bias"));
         CHECK(gk_need_dim(ctx, BI, 0, B->shape[1], "bias", "one bias per column of c (n)"));
     }
     CHECK(gk_need_injective(ctx, C, "c"));
@@ -151,7 +162,7 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a, const g
     DTYPE(GPUK_OP_BATCHED_MATMUL, A, "a");
     CHECK(matrix(ctx, A, dt, 3, "a"));
     CHECK(matrix(ctx, B, dt, 3, "b"));
-    CHECK(matrix(ctx, C, dt, 3, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 3, "c"));
     int64_t batch = C->shape[0];
     if (A->shape[0] != batch && A->shape[0] != 1)
         return gk_fail(ctx, GPUK_ERR_SHAPE, "a: batch dimension is %lld, must be 1 (broadcast) "
@@ -591,7 +602,7 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     DTYPE(GPUK_OP_GEMM, A, "a");
     CHECK(matrix(ctx, A, dt, 2, "a"));
     CHECK(matrix(ctx, B, dt, 2, "b"));
-    CHECK(matrix(ctx, C, dt, 2, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 2, "c"));
     int64_t m = trans_a ? A->shape[1] : A->shape[0];
     int64_t k = trans_a ? A->shape[0] : A->shape[1];
     int64_t kb = trans_b ? B->shape[1] : B->shape[0];

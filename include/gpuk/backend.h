@@ -129,7 +129,10 @@ typedef struct gpuk_csr_desc {
  *
  * dtype is the type the op computes in, one the kernel's row serves: the
  * element type of every operand of the table above except the ones whose
- * type is fixed (EMBEDDING's ids, i32).
+ * type is fixed (EMBEDDING's ids, i32), and (2.4) the output and bias of
+ * MATMUL, BATCHED_MATMUL and GEMM with f16 or bf16 inputs, which may be
+ * f32 instead (out.dtype says; the products accumulate in f32 either
+ * way).
  *
  * size: a plugin built against a later minor reads a member appended
  * after the ones listed here only when GPUK_ARGS_HAS(args, member).
