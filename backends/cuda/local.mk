@@ -25,7 +25,12 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/cusparse.cu \
 	backends/cuda/peak.cu \
 	backends/cuda/transfer.cu \
-	backends/cuda/auto.cu
+	backends/cuda/auto.cu \
+	backends/cuda/tc_common.cuh \
+	backends/cuda/tc_common.cu \
+	backends/cuda/hgemm_wmma.cu \
+	backends/cuda/hgemm_mma.cu \
+	backends/cuda/cublas_lowp.cu
 # a C++ file the linker mode is chosen by (nvcc objects need libstdc++)
 nodist_EXTRA_backends_cuda_backend_cuda_la_SOURCES = backends/cuda/link_cxx.cxx
 backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(PTHREAD_LIBS)
@@ -33,3 +38,8 @@ backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
 $(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \
 	$(top_srcdir)/backends/cuda/tile_pipe.cuh $(top_srcdir)/include/gpuk/backend.h
+
+# The tensor-core matmul rungs (issue 27) and their header.
+GKC_TC_OBJECTS = backends/cuda/tc_common.lo backends/cuda/hgemm_wmma.lo \
+	backends/cuda/hgemm_mma.lo backends/cuda/cublas_lowp.lo
+$(GKC_TC_OBJECTS): $(top_srcdir)/backends/cuda/tc_common.cuh

@@ -13,6 +13,7 @@
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
+#define H16 (GPUK_DT_F16 | GPUK_DT_BF16)
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -40,6 +41,9 @@ GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_ad
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
 GKC_KERNEL(gkc_gemv_float4);
+/* the tensor-core rungs (tc_common.cuh) */
+GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_hgemm_mma_async);
+GKC_KERNEL(gkc_hgemm_cublas);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -172,6 +176,25 @@ const gpuk_kernel gkc_kernels[] = {
      "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+
+    /* f16 and bf16 matrix products on the tensor cores (issue 27): one
+     * ladder for MATMUL, BATCHED_MATMUL and GEMM (H16: both dtypes), f32
+     * accumulation, c in f32 or the inputs' dtype (tc_common.cuh).
+     * mma_async needs 16-byte aligned rows, and runs mma_ldmatrix
+     * without them. */
+#define TC_LADDER(op)                                                                              \
+    {op, H16, "wmma", 0, gkc_hgemm_wmma,                                                           \
+     "16x16x16 wmma fragments, f32 accumulation: 64x64 tiles of 4 warps, element loads into shared memory", NULL}, \
+    {op, H16, "mma_ldmatrix", 0, gkc_hgemm_mma_ldmatrix,                                           \
+     "mma.sync m16n8k16 fed by ldmatrix, 64x32 warp tiles in 128x128 blocks: 4 mma per fragment load, no round trip for the epilogue", NULL}, \
+    {op, H16, "mma_async", 0, gkc_hgemm_mma_async,                                                 \
+     "mma_ldmatrix through a 3-stage cp.async pipeline, XOR-swizzled shared tiles (no padding, no bank conflicts): copies fly while slices compute (16-byte aligned rows, else mma_ldmatrix)", NULL}, \
+    {op, H16, "cublas", DEF | LIB, gkc_hgemm_cublas,                                               \
+     "cublasGemmEx (strided batched for a batch), 16-bit inputs, f32 compute, c in f32 or 16-bit", NULL}
+    TC_LADDER(GPUK_OP_MATMUL),
+    TC_LADDER(GPUK_OP_BATCHED_MATMUL),
+    TC_LADDER(GPUK_OP_GEMM),
+#undef TC_LADDER
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];
