@@ -43,7 +43,9 @@ GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_las
 GKC_KERNEL(gkc_gemv_float4);
 /* the tensor-core rungs (tc_common.cuh) */
 GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_hgemm_mma_async);
-GKC_KERNEL(gkc_hgemm_cublas);
+GKC_KERNEL(gkc_hgemm_wgmma_tma); GKC_KERNEL(gkc_hgemm_wgmma_ws);
+GKC_KERNEL(gkc_hgemm_wgmma_persistent); GKC_KERNEL(gkc_hgemm_wgmma_cluster);
+GKC_KERNEL(gkc_hgemm_cublas); GKC_KERNEL(gkc_matmul_wgmma_tf32);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -179,9 +181,10 @@ const gpuk_kernel gkc_kernels[] = {
 
     /* f16 and bf16 matrix products on the tensor cores (issue 27): one
      * ladder for MATMUL, BATCHED_MATMUL and GEMM (H16: both dtypes), f32
-     * accumulation, c in f32 or the inputs' dtype (tc_common.cuh).
-     * mma_async needs 16-byte aligned rows, and runs mma_ldmatrix
-     * without them. */
+     * accumulation, c in f32 or the inputs' dtype (tc_common.cuh).  The
+     * wgmma rungs need compute capability 9.0 and 16-byte aligned rows;
+     * elsewhere they run mma_async, which without such rows runs
+     * mma_ldmatrix.  Then the TF32 rung of f32 matmul. */
 #define TC_LADDER(op)                                                                              \
     {op, H16, "wmma", 0, gkc_hgemm_wmma,                                                           \
      "16x16x16 wmma fragments, f32 accumulation: 64x64 tiles of 4 warps, element loads into shared memory", NULL}, \
@@ -189,12 +192,22 @@ const gpuk_kernel gkc_kernels[] = {
      "mma.sync m16n8k16 fed by ldmatrix, 64x32 warp tiles in 128x128 blocks: 4 mma per fragment load, no round trip for the epilogue", NULL}, \
     {op, H16, "mma_async", 0, gkc_hgemm_mma_async,                                                 \
      "mma_ldmatrix through a 3-stage cp.async pipeline, XOR-swizzled shared tiles (no padding, no bank conflicts): copies fly while slices compute (16-byte aligned rows, else mma_ldmatrix)", NULL}, \
+    {op, H16, "wgmma_tma", 0, gkc_hgemm_wgmma_tma,                                                 \
+     "Hopper wgmma from shared memory fed by TMA boxes on mbarriers, one warpgroup a 128x128 tile: no fragment loads, no copy instructions (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_ws", 0, gkc_hgemm_wgmma_ws,                                                   \
+     "a TMA producer warpgroup and two wgmma consumers on 128x256 tiles, full/empty mbarriers, setmaxnreg: nothing waits for the tensor cores (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_persistent", 0, gkc_hgemm_wgmma_persistent,                                   \
+     "wgmma_ws with one block an SM looping over tiles in L2-friendly bands: the next tile loads while the last one is written (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_cluster", 0, gkc_hgemm_wgmma_cluster,                                         \
+     "wgmma_persistent in 2-block clusters on vertical tile pairs, each block's half of B multicast to both: a third less L2 traffic (sm_90a, else mma_async)", NULL}, \
     {op, H16, "cublas", DEF | LIB, gkc_hgemm_cublas,                                               \
      "cublasGemmEx (strided batched for a batch), 16-bit inputs, f32 compute, c in f32 or 16-bit", NULL}
     TC_LADDER(GPUK_OP_MATMUL),
     TC_LADDER(GPUK_OP_BATCHED_MATMUL),
     TC_LADDER(GPUK_OP_GEMM),
 #undef TC_LADDER
+    {GPUK_OP_MATMUL, F32, "wgmma_tf32", TF32, gkc_matmul_wgmma_tf32,
+     "wgmma_persistent on TF32 computing c^T = b^T a^T (tf32 wgmma reads only K-major tiles), b^T from registers rounded to nearest (sm_90a with 16-byte aligned rows, else cublas_tf32)", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];
