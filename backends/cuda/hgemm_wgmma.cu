@@ -109,16 +109,8 @@ __global__ void __launch_bounds__(NT, 2)
 
     void *cz = tc_c_at(p, z);
     int warp = threadIdx.x >> 5, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        int64_t i = i0 + 64 * h + 16 * warp + g;
-#pragma unroll
-        for (int q = 0; q < 16; q++) {
-            int64_t j = j0 + 8 * q + 2 * t;
-            tc_put2<T>(p, cz, i, j, acc[h][4 * q], acc[h][4 * q + 1]);
-            tc_put2<T>(p, cz, i + 8, j, acc[h][4 * q + 2], acc[h][4 * q + 3]);
-        }
-    }
+    tc_store_rows<T>(p, cz, i0 + 16 * warp + g, j0 + 2 * t, acc[0]);
+    tc_store_rows<T>(p, cz, i0 + 64 + 16 * warp + g, j0 + 2 * t, acc[1]);
 }
 
 template <class T, int TA, int TB>

@@ -58,7 +58,13 @@ constexpr int BM = 128, BN = 256, BK = 64, STAGES = 4, NT = 384, CONSUMERS = 2;
 constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE_BYTES = A_BYTES + B_BYTES;
 constexpr int BOX = 64 * 128;   /* bytes of a 64-row box of an MN-major tile */
 constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
-constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;
+/* setmaxnreg moves registers within the block's own allocation: the
+ * producer's 128 threads give back what the consumers' 256 take, so the
+ * kernel must start at exactly the 168 its launch bounds allow (the host
+ * checks, and runs mma_async otherwise rather than hang in setmaxnreg). */
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232, LAUNCH_REGS = 65536 / NT / 8 * 8;
+static_assert((LAUNCH_REGS - PRODUCER_REGS) * 128 >= (CONSUMER_REGS - LAUNCH_REGS) * 256,
+              "hgemm_ws: the consumers would take more registers than the producer frees");
 constexpr int64_t BAND = 16;    /* rows of tiles a band of the persistent order holds */
 
 /* The producer thread: every slice of every unit of this block, in order. */
@@ -169,13 +175,8 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, uns
         tc_fence_acc(acc);
         if (mt >= sc.tiles_m)
             continue;
-        void *cz = tc_c_at(p, z);
-        int64_t i = mt * BM + 64 * c + 16 * warp + g, j0 = nt * BN + 2 * t;
-#pragma unroll
-        for (int q = 0; q < 32; q++) {
-            tc_put2<T>(p, cz, i, j0 + 8 * q, acc[4 * q], acc[4 * q + 1]);
-            tc_put2<T>(p, cz, i + 8, j0 + 8 * q, acc[4 * q + 2], acc[4 * q + 3]);
-        }
+        tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g, nt * BN + 2 * t,
+                         acc);
     }
 }
 
@@ -217,6 +218,11 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
                    bool persistent, const char *variant, int *fits)
 {
     auto kern = hgemm_ws<T, TA, TB, CL>;
+    *fits = 0;
+    cudaFuncAttributes fa;
+    GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma: cudaFuncGetAttributes");
+    if (fa.numRegs != LAUNCH_REGS)
+        return GPUK_OK;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM),
              "wgmma: cudaFuncSetAttribute");
     tc_sched sc;
@@ -247,7 +253,6 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
                      "wgmma_cluster: cudaOccupancyMaxActiveClusters");
             fit = n;
         }
-        *fits = fit > 0;
         if (fit < 1)
             return GPUK_OK;
         if (slots > fit)
@@ -272,7 +277,8 @@ gpuk_status by_layout(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, cons
 }
 
 /* The rung: CL blocks a cluster, persistent or one tile a block; a
- * cluster that cannot be placed at all runs the rung without clusters. */
+ * cluster that cannot be placed at all runs the rung without clusters,
+ * and a kernel that cannot start (its registers) runs mma_async. */
 template <int CL>
 gpuk_status run(gpuk_bctx *b, const gpuk_args *args, bool persistent, const char *variant)
 {
@@ -291,11 +297,16 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, bool persistent, const char
                             : by_layout<__half, CL>(b, p, ma, mb, persistent, variant, &fits);
     if (st != GPUK_OK || fits)
         return st;
-    GKC_TRY(gkc_tc_maps16(b, p, BM, BN, &ma, &mb, &ok));
-    if (!ok)
-        return gkc_tc_mma_async(b, p, variant);
-    return p.bf16 ? by_layout<__nv_bfloat16, 1>(b, p, ma, mb, persistent, variant, &fits)
-                  : by_layout<__half, 1>(b, p, ma, mb, persistent, variant, &fits);
+    if (CL > 1) {
+        GKC_TRY(gkc_tc_maps16(b, p, BM, BN, &ma, &mb, &ok));
+        if (ok) {
+            st = p.bf16 ? by_layout<__nv_bfloat16, 1>(b, p, ma, mb, persistent, variant, &fits)
+                        : by_layout<__half, 1>(b, p, ma, mb, persistent, variant, &fits);
+            if (st != GPUK_OK || fits)
+                return st;
+        }
+    }
+    return gkc_tc_mma_async(b, p, variant);
 }
 
 }  // namespace

@@ -192,6 +192,54 @@ __device__ __forceinline__ void tc_put2(const gkc_tc &p, void *cz, int64_t i, in
     }
 }
 
+/* A lane's share of a wgmma accumulator row block: N / 4 groups of 8
+ * columns, acc[4q .. 4q + 3] at (i, j + 8q), (i, j + 8q + 1), (i + 8, j + 8q),
+ * (i + 8, j + 8q + 1) (tc_hopper.cuh).  Where all of it lies inside c,
+ * alpha is 1, beta 0 and the pairs are aligned (the common matmul), it is
+ * stored without a test an element: on a small k the tensor cores wait for
+ * the epilogue, and tc_put2's tests are most of its instructions. */
+template <class T, int N>
+__device__ __forceinline__ void tc_store_rows(const gkc_tc &p, void *cz, int64_t i, int64_t j,
+                                              const float (&acc)[N])
+{
+    constexpr int NQ = N / 4;
+    int64_t o = i * p.ldc + j;
+    bool fast = p.alpha == 1.0f && p.beta == 0.0f && i + 8 < p.m && j + 8 * NQ - 7 < p.n &&
+                (p.ldc & 1) == 0 &&
+                (p.out16 ? ((uintptr_t)((T *)cz + o) & 3) == 0
+                         : ((uintptr_t)((float *)cz + o) & 7) == 0);
+    if (!fast) {
+#pragma unroll
+        for (int q = 0; q < NQ; q++) {
+            tc_put2<T>(p, cz, i, j + 8 * q, acc[4 * q], acc[4 * q + 1]);
+            tc_put2<T>(p, cz, i + 8, j + 8 * q, acc[4 * q + 2], acc[4 * q + 3]);
+        }
+        return;
+    }
+    const T *b16 = (const T *)p.bias;
+    const float *b32 = (const float *)p.bias;
+#pragma unroll
+    for (int q = 0; q < NQ; q++) {
+        int64_t jq = j + 8 * q;
+        float b0 = 0.0f, b1 = 0.0f;
+        if (p.bias) {
+            b0 = p.out16 ? tc_f32(b16[jq]) : b32[jq];
+            b1 = p.out16 ? tc_f32(b16[jq + 1]) : b32[jq + 1];
+        }
+        float v0 = acc[4 * q] + b0, v1 = acc[4 * q + 1] + b1;
+        float v2 = acc[4 * q + 2] + b0, v3 = acc[4 * q + 3] + b1;
+        if (p.out16) {
+            T *r0 = (T *)cz + o + 8 * q;
+            *(uint32_t *)r0 = tc_pack2<T>(v0, v1);
+            *(uint32_t *)(r0 + 8 * p.ldc) = tc_pack2<T>(v2, v3);
+        } else {
+            float *r0 = (float *)cz + o + 8 * q;
+            *(float2 *)r0 = make_float2(v0, v1);
+            *(float2 *)(r0 + 8 * p.ldc) = make_float2(v2, v3);
+        }
+    }
+}
+
 /* The batch z's c (element arithmetic in c's dtype). */
 __device__ __forceinline__ void *tc_c_at(const gkc_tc &p, int64_t z)
 {

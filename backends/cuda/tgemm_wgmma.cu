@@ -190,6 +190,12 @@ GKC_KERNEL(gkc_matmul_wgmma_tf32)
         if (ok)
             GKC_TRY(gkc_tc_tensor_map(b, &mb, p.b, 4, 0, p.k, p.n, p.ldb, 1, 0, 32, BK, &ok));
     }
+    if (ok) {
+        /* setmaxnreg's arithmetic (hgemm_ws.cu) needs the kernel to start at 168 */
+        cudaFuncAttributes fa;
+        GKC_CUDA(b, cudaFuncGetAttributes(&fa, tgemm_wgmma), "wgmma_tf32: cudaFuncGetAttributes");
+        ok = fa.numRegs == 65536 / NT / 8 * 8;
+    }
     if (!ok)
         return gkc_matmul_cublas_tf32(b, args);
     GKC_CUDA(b, cudaFuncSetAttribute(tgemm_wgmma, cudaFuncAttributeMaxDynamicSharedMemorySize,
