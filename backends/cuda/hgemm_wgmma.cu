@@ -38,17 +38,21 @@ constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE_BYTES = A_BYTE
 constexpr int BOX = 64 * 128;   /* bytes of a 64-row box of an MN-major tile */
 constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
 
-/* Slice k0 of the tile (i0, j0) of batch (za, zb) into stage st, on bar. */
+/* Slice k0 of the tile (i0, j0) of batch (za, zb) into stage st, on bar.
+ * A 64-wide box that lies wholly past the edge of an m x n matrix is not
+ * asked for (tc_hopper.cuh, "Boxes past the edge"). */
 template <int TA, int TB>
 __device__ __forceinline__ void load_slice(const CUtensorMap *ma, const CUtensorMap *mb,
                                            unsigned char *st, uint64_t *bar, int i0, int j0,
-                                           int k0, int za, int zb)
+                                           int k0, int za, int zb, int64_t m, int64_t n)
 {
-    tc_bar_expect(bar, STAGE_BYTES);
+    bool a2 = !TA || i0 + 64 < m, b2 = TB || j0 + 64 < n;
+    tc_bar_expect(bar, STAGE_BYTES - (a2 ? 0 : BOX) - (b2 ? 0 : BOX));
     unsigned char *sa = st, *sb = st + A_BYTES;
     if (TA) {
         tc_tma_load(sa, ma, bar, i0, k0, za);
-        tc_tma_load(sa + BOX, ma, bar, i0 + 64, k0, za);
+        if (a2)
+            tc_tma_load(sa + BOX, ma, bar, i0 + 64, k0, za);
     } else {
         tc_tma_load(sa, ma, bar, k0, i0, za);
     }
@@ -56,7 +60,8 @@ __device__ __forceinline__ void load_slice(const CUtensorMap *ma, const CUtensor
         tc_tma_load(sb, mb, bar, k0, j0, zb);
     } else {
         tc_tma_load(sb, mb, bar, j0, k0, zb);
-        tc_tma_load(sb + BOX, mb, bar, j0 + 64, k0, zb);
+        if (b2)
+            tc_tma_load(sb + BOX, mb, bar, j0 + 64, k0, zb);
     }
 }
 
@@ -78,7 +83,8 @@ __global__ void __launch_bounds__(NT, 2)
             tc_bar_init(&full[s], 1);
         tc_bar_init_fence();
         for (int s = 0; s < STAGES && s < nk; s++)
-            load_slice<TA, TB>(&ma, &mb, smem + s * STAGE_BYTES, &full[s], i0, j0, s * BK, za, zb);
+            load_slice<TA, TB>(&ma, &mb, smem + s * STAGE_BYTES, &full[s], i0, j0, s * BK, za, zb,
+                               p.m, p.n);
     }
     __syncthreads();
 
@@ -95,14 +101,16 @@ __global__ void __launch_bounds__(NT, 2)
             for (int h = 0; h < 2; h++) {
                 uint64_t da = TA ? tc_desc(sa + BOX * h + 2048 * kk, BOX, 1024)
                                  : tc_desc(sa + BOX * h + 32 * kk, 16, 1024);
-                tc_wgmma_n128<T, TA, TB>(acc[h], da, db, kt > 0 || kk > 0);
+                /* imm-trans: a stored [k][m] and b stored [k][n] are MN-major */
+                tc_wgmma_n128<T, TA, 1 - TB>(acc[h], da, db, kt > 0 || kk > 0);
             }
         }
         tc_wgmma_commit();
         tc_wgmma_wait<0>();
         __syncthreads();   /* every warp's wgmma have read stage s */
         if (threadIdx.x == 0 && kt + STAGES < nk)
-            load_slice<TA, TB>(&ma, &mb, sa, &full[s], i0, j0, (kt + STAGES) * BK, za, zb);
+            load_slice<TA, TB>(&ma, &mb, sa, &full[s], i0, j0, (kt + STAGES) * BK, za, zb, p.m,
+                               p.n);
     }
     tc_fence_acc(acc[0]);
     tc_fence_acc(acc[1]);

@@ -82,15 +82,26 @@ __device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap
             mt = sc.tiles_m - 1;   /* a spare block: real data, never stored */
         int i0 = (int)(mt * BM), j0 = (int)(nt * BN);
         int za = p.sa ? (int)z : 0, zb = p.sb ? (int)z : 0;
+        /* the bytes a slice brings: boxes wholly past the edge are not
+         * asked for (tc_hopper.cuh), by this block or by its peer, which
+         * shares the column of tiles and so skips the same boxes of B */
+        bool a2 = !TA || i0 + 64 < p.m;
+        int bytes = A_BYTES - (a2 ? 0 : BOX);
+        for (int q = 0; q < (TB ? CL : BN / 64); q++) {
+            int width = TB ? BN / CL : 64;
+            if (j0 + width * q < p.n)
+                bytes += width * BK * 2;
+        }
         for (int kt = 0; kt < nk; kt++, it++) {
             int s = it % STAGES, k0 = kt * BK;
             tc_bar_wait(&empty[s], ((it / STAGES) & 1) ^ 1);
             uint64_t *bar = &full[s];
             unsigned char *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
-            tc_bar_expect(bar, STAGE_BYTES);
+            tc_bar_expect(bar, bytes);
             if (TA) {
                 tc_tma_load(sa, ma, bar, i0, k0, za);
-                tc_tma_load(sa + BOX, ma, bar, i0 + 64, k0, za);
+                if (a2)
+                    tc_tma_load(sa + BOX, ma, bar, i0 + 64, k0, za);
             } else {
                 tc_tma_load(sa, ma, bar, k0, i0, za);
             }
@@ -100,19 +111,22 @@ __device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap
                 } else {
 #pragma unroll
                     for (int q = 0; q < BN / 64; q++)
-                        tc_tma_load(sb + BOX * q, mb, bar, j0 + 64 * q, k0, zb);
+                        if (j0 + 64 * q < p.n)
+                            tc_tma_load(sb + BOX * q, mb, bar, j0 + 64 * q, k0, zb);
                 }
             } else {
                 /* this block's share of B, to every block of the cluster */
                 const uint16_t all = (uint16_t)((1u << CL) - 1);
                 if (TB) {
-                    tc_tma_load_mc(sb + rank * (B_BYTES / CL), mb, bar, k0,
-                                   j0 + (int)rank * (BN / CL), zb, all);
+                    if (j0 + (int)rank * (BN / CL) < p.n)
+                        tc_tma_load_mc(sb + rank * (B_BYTES / CL), mb, bar, k0,
+                                       j0 + (int)rank * (BN / CL), zb, all);
                 } else {
 #pragma unroll
                     for (int q = 0; q < BN / 64 / CL; q++) {
                         int box = (int)rank * (BN / 64 / CL) + q;
-                        tc_tma_load_mc(sb + BOX * box, mb, bar, j0 + 64 * box, k0, zb, all);
+                        if (j0 + 64 * box < p.n)
+                            tc_tma_load_mc(sb + BOX * box, mb, bar, j0 + 64 * box, k0, zb, all);
                     }
                 }
             }
@@ -162,7 +176,8 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, uns
                                  : tc_desc(sa + BOX * c + 32 * kk, 16, 1024);
                 uint64_t db = TB ? tc_desc(sb + 32 * kk, 16, 1024)
                                  : tc_desc(sb + 2048 * kk, BOX, 1024);
-                tc_wgmma_n256<T, TA, TB>(acc, da, db, kt > 0 || kk > 0);
+                /* imm-trans: a stored [k][m] and b stored [k][n] are MN-major */
+                tc_wgmma_n256<T, TA, 1 - TB>(acc, da, db, kt > 0 || kk > 0);
             }
             tc_wgmma_commit();
             tc_wgmma_wait<1>();   /* the batch of slice kt - 1 has finished */

@@ -22,6 +22,13 @@
  * bytes per k step of 16; for an MN-major one SBO = 1024 (the next 8 k)
  * and LBO = the box size (the next 64 m or n), and a k step of 16 is 16
  * rows, 2048 bytes.  wgmma's imm-trans bit says which: 0 K-major, 1 MN.
+ *
+ * Boxes past the edge.  TMA fills the part of a box outside the matrix
+ * with zeros and counts the whole box on the barrier.  A box that lies
+ * wholly outside (the second 64 columns of a tile 40 wide, say) is not
+ * asked for at all, and the barrier expects its bytes less: what stays in
+ * its place in shared memory is stale, but it only ever meets rows or
+ * columns of the product that lie outside c too, which are not stored.
  */
 #ifndef GPUK_CUDA_TC_HOPPER_CUH
 #define GPUK_CUDA_TC_HOPPER_CUH
@@ -269,19 +276,21 @@ __device__ __forceinline__ void tc_fence_acc(float (&d)[N])
     "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
 /* d = A B (acc == 0) or d += A B for A 64 x 16 (descriptor da) and B
- * 16 x N (db), both in shared memory, T f16 or bf16 with f32 accumulation;
- * TA, TB: the tiles are MN-major (1) or K-major (0).  Lane (g = l / 4,
- * t = l % 4) of warp w of the warpgroup holds d[4i .. 4i + 3] = rows
- * 16w + g and 16w + g + 8, columns 8i + 2t and 8i + 2t + 1 (the pairs
- * d[4i], d[4i + 1] and d[4i + 2], d[4i + 3]). */
+ * 16 x N (db), both in shared memory, T f16 or bf16 with f32 accumulation.
+ * MNA, MNB: wgmma's imm-trans bits, 1 for a tile that is MN-major (A
+ * stored [k][m], B stored [k][n]: the usual matmul's B), 0 for K-major;
+ * note that GEMM's trans_b makes B K-major.  Lane (g = l / 4, t = l % 4)
+ * of warp w of the warpgroup holds d[4i .. 4i + 3] = rows 16w + g and
+ * 16w + g + 8, columns 8i + 2t and 8i + 2t + 1 (the pairs d[4i], d[4i + 1]
+ * and d[4i + 2], d[4i + 3]). */
 #define TC_WGMMA_SS(shape, ty, LIST, OPS, nd, i0, i1, i2, i3, i4)                              \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #i2 ", 0;\n"                               \
                  "wgmma.mma_async.sync.aligned." shape ".f32." ty "." ty " " LIST                 \
                  ", %" #i0 ", %" #i1 ", p, 1, 1, %" #i3 ", %" #i4 ";\n}\n"                        \
                  : OPS(nd)                                                                         \
-                 : "l"(da), "l"(db), "r"(acc), "n"(TA), "n"(TB))
+                 : "l"(da), "l"(db), "r"(acc), "n"(MNA), "n"(MNB))
 
-template <class T, int TA, int TB>
+template <class T, int MNA, int MNB>
 __device__ __forceinline__ void tc_wgmma_n128(float (&d)[64], uint64_t da, uint64_t db, int acc)
 {
     if constexpr (std::is_same<T, __nv_bfloat16>::value)
@@ -290,7 +299,7 @@ __device__ __forceinline__ void tc_wgmma_n128(float (&d)[64], uint64_t da, uint6
         TC_WGMMA_SS("m64n128k16", "f16", TC_D64_LIST, TC_D64_OPS, d, 64, 65, 66, 67, 68);
 }
 
-template <class T, int TA, int TB>
+template <class T, int MNA, int MNB>
 __device__ __forceinline__ void tc_wgmma_n256(float (&d)[128], uint64_t da, uint64_t db, int acc)
 {
     if constexpr (std::is_same<T, __nv_bfloat16>::value)

@@ -68,25 +68,29 @@ __device__ __forceinline__ void fence_regs(uint32_t (&r)[N])
         asm volatile("" : "+r"(r[i])::"memory");
 }
 
+/* Boxes of b wholly past column n are not asked for (tc_hopper.cuh). */
 __device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap *mb,
-                                        const tc_sched &sc, unsigned char *smem, uint64_t *full,
-                                        uint64_t *empty, int nk)
+                                        const tc_sched &sc, int64_t n, unsigned char *smem,
+                                        uint64_t *full, uint64_t *empty, int nk)
 {
     uint32_t it = 0;
     for (int64_t u = blockIdx.x; u < sc.units; u += gridDim.x) {
         int64_t z, mt, nt;
         tc_unit_at(sc, u, z, mt, nt);
-        int i0 = (int)(mt * BMT), j0 = (int)(nt * BNT);
+        int i0 = (int)(mt * BMT), j0 = (int)(nt * BNT), bytes = A_BYTES;
+        for (int q = 0; q < BNT / 32; q++)
+            bytes += j0 + 32 * q < n ? BBOX : 0;
         for (int kt = 0; kt < nk; kt++, it++) {
             int s = it % STAGES, k0 = kt * BK;
             tc_bar_wait(&empty[s], ((it / STAGES) & 1) ^ 1);
             uint64_t *bar = &full[s];
             unsigned char *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
-            tc_bar_expect(bar, STAGE_BYTES);
+            tc_bar_expect(bar, bytes);
             tc_tma_load(sa, ma, bar, k0, i0, 0);
 #pragma unroll
             for (int q = 0; q < BNT / 32; q++)
-                tc_tma_load(sb + BBOX * q, mb, bar, j0 + 32 * q, k0, 0);
+                if (j0 + 32 * q < n)
+                    tc_tma_load(sb + BBOX * q, mb, bar, j0 + 32 * q, k0, 0);
         }
     }
 }
@@ -164,7 +168,7 @@ __global__ void __launch_bounds__(NT, 1)
     if (threadIdx.x < 128) {
         tc_regs_down<40>();
         if (threadIdx.x == 0)
-            produce(&ma, &mb, sc, smem, full, empty, nk);
+            produce(&ma, &mb, sc, p.n, smem, full, empty, nk);
     } else {
         tc_regs_up<232>();
         consume(p, sc, smem, full, empty, threadIdx.x / 128 - 1, nk);
