@@ -302,20 +302,20 @@ double gamma_k(double k, double u)
 struct problem {
     spec s;
     hmat a, b, bias, c0;
-    int64_t ra, ca, rb, cb;   /* stored shapes of one matrix of a and of b */
+    int64_t ra, ca, rb, cb;         /* stored shapes of one matrix of a and of b */
+    std::vector<float> arow, bcol;  /* op(a) by rows and op(b) by columns: [batch][m or n][k] */
     dview da, db, dbias, dc;
 
     /* reference and bound of output (z, i, j) */
     void ref(int64_t z, int64_t i, int64_t j, double *r, double *bound) const
     {
-        const float *A = a.v.data() + (s.ba > 1 ? z : 0) * ra * ca;
-        const float *B = b.v.data() + (s.bb > 1 ? z : 0) * rb * cb;
+        const float *x = arow.data() + ((s.ba > 1 ? z : 0) * s.m + i) * s.k;
+        const float *y = bcol.data() + ((s.bb > 1 ? z : 0) * s.n + j) * s.k;
         double sum = 0, mag = 0;
         for (int64_t q = 0; q < s.k; q++) {
-            double x = s.ta ? A[q * s.m + i] : A[i * s.k + q];
-            double y = s.tb ? B[j * s.k + q] : B[q * s.n + j];
-            sum += x * y;
-            mag += fabs(x * y);
+            double pr = (double)x[q] * y[q];
+            sum += pr;
+            mag += fabs(pr);
         }
         double K = (double)s.k;
         if (s.op == GPUK_OP_GEMM) {
@@ -350,6 +350,19 @@ problem setup(const spec &s)
     p.cb = s.tb ? s.k : s.n;
     p.a = make_host(s.dt, (size_t)(s.ba * p.ra * p.ca));
     p.b = make_host(s.dt, (size_t)(s.bb * p.rb * p.cb));
+    /* the reference's operands, contiguous along k */
+    p.arow.resize((size_t)(s.ba * s.m * s.k));
+    p.bcol.resize((size_t)(s.bb * s.n * s.k));
+    for (int64_t z = 0; z < s.ba; z++)
+        for (int64_t i = 0; i < s.m; i++)
+            for (int64_t q = 0; q < s.k; q++)
+                p.arow[(z * s.m + i) * s.k + q] =
+                    p.a.v[z * p.ra * p.ca + (s.ta ? q * s.m + i : i * s.k + q)];
+    for (int64_t z = 0; z < s.bb; z++)
+        for (int64_t q = 0; q < s.k; q++)
+            for (int64_t j = 0; j < s.n; j++)
+                p.bcol[(z * s.n + j) * s.k + q] =
+                    p.b.v[z * p.rb * p.cb + (s.tb ? j * s.k + q : q * s.n + j)];
     bool batched = s.op == GPUK_OP_BATCHED_MATMUL;
     p.da = make_view(s.dt, batched ? s.ba : 0, p.ra, p.ca, p.ca + s.pad, s.offset, &p.a);
     p.db = make_view(s.dt, batched ? s.bb : 0, p.rb, p.cb, p.cb + s.pad, 0, &p.b);
@@ -522,8 +535,10 @@ void run_checks()
         s.pad = 0;
         s.offset = 1; /* a starts 2 bytes off: no 16-byte copies of a */
         check_case("264x392x520 a misaligned", s);
-        /* many tiles, many k slices: the persistent schedules */
+        /* many k slices; then more tiles than SMs (a persistent block's
+         * second tile), an odd count of tile rows (a cluster's spare block) */
         check_case("1536x2048x1280 f32 out", mm(dt, GPUK_F32, 1536, 2048, 1280, false));
+        check_case("2900x200x2560 bias", mm(dt, dt, 2900, 200, 2560, true));
 
         spec bm = mm(dt, GPUK_F32, 200, 136, 264, false);
         bm.op = GPUK_OP_BATCHED_MATMUL;
@@ -535,6 +550,10 @@ void run_checks()
         bm.bb = 1;
         bm.m = 33, bm.k = 17, bm.n = 65;
         check_case("3x 33x17x65, b broadcast", bm);
+        bm.batch = bm.ba = bm.bb = 8;
+        bm.m = 1024, bm.k = 128, bm.n = 1024;
+        bm.out = GPUK_F32;
+        check_case("8x 1024x128x1024 (256 tiles)", bm);
 
         for (int t = 0; t < 4; t++) {
             spec g = mm(dt, t & 1 ? GPUK_F32 : dt, 392, 264, 520, false);
