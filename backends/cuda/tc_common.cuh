@@ -102,7 +102,10 @@ __device__ __forceinline__ float tc_f32(float x) { return x; }
 
 /* f32 -> T, round to nearest even (NaN and infinities kept) */
 template <class T> __device__ __forceinline__ T tc_round(float v);
-template <> __device__ __forceinline__ __half tc_round<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __half tc_round<__half>(float v)
+{
+    return __float2half_rn(v);
+}
 template <> __device__ __forceinline__ __nv_bfloat16 tc_round<__nv_bfloat16>(float v)
 {
     return __float2bfloat16_rn(v);

@@ -1,20 +1,18 @@
 /*
  * tc-bench.cu - checks and times the tensor-core matrix products of issue 27
  * through libgpuk's public API (gpuk_matmul, gpuk_batched_matmul, gpuk_gemm
- * on f16 and bf16 tensors, and f32 matmul for the TF32 rungs):
+ * on f16 and bf16 tensors, f32 matmul for the TF32 rungs):
  *
- *   check  every rung of MATMUL, BATCHED_MATMUL and GEMM in f16 and bf16
- *          on shapes that reach every path: partial tiles with 16-byte
- *          rows (the TMA rungs' own code), odd shapes and strides and a
- *          misaligned pointer (their fallbacks), tiny matrices smaller
- *          than one box, k = 0, bias, f32 and 16-bit outputs, batches with
- *          a broadcast operand, GEMM's four transposes with alpha, beta
- *          and alpha = 0; the TF32 rungs of f32 matmul likewise;
- *   time   every rung of matmul at 2048^3, 4096^3 and 8192^3 (16-bit
- *          output), and the TF32 rungs, checked on sampled outputs, as
- *          TFLOP/s, % of the cuBLAS row of the same dtype (of cublas_tf32
- *          for TF32) and % of the backend's tensor-core ceiling
- *          (gpuk_peak_measure; "n/a" where it has none).
+ *   check  every rung of the three ops in f16 and bf16 on shapes that reach
+ *          every path: partial tiles with 16-byte rows (the TMA rungs' own
+ *          code), odd shapes and strides and a misaligned view (their
+ *          fallbacks), matrices smaller than one box, more tiles than SMs,
+ *          k = 0, bias, f32 and 16-bit c, broadcast batches, GEMM's four
+ *          transposes with alpha and beta, alpha = 0; the TF32 rungs too;
+ *   time   every matmul rung at 2048^3, 4096^3 and 8192^3 (16-bit c) and
+ *          the TF32 rungs, checked on sampled outputs: TFLOP/s, % of the
+ *          cuBLAS row of the dtype (cublas_tf32 for TF32), % of the
+ *          backend's tensor-core ceiling (gpuk_peak_measure; else "n/a").
  *
  * Inputs are random in [-1, 1), never zero, rounded to the dtype here
  * (round to nearest even, checked against CUDA's own conversions first);
@@ -53,22 +51,21 @@ namespace {
 int failures = 0;
 gpuk_context *ctx = NULL;
 
-#define OK(call)                                                                          \
-    do {                                                                                  \
-        gpuk_status st_ = (call);                                                         \
-        if (st_ != GPUK_OK) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s (%s)\n", __FILE__, __LINE__, #call,            \
-                    gpuk_strerror(st_), gpuk_context_error(ctx));                         \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
+/* A call that must succeed: the bench stops (status 1) on any other. */
+void ok(gpuk_status st, int line, const char *what)
+{
+    if (st == GPUK_OK)
+        return;
+    fprintf(stderr, "tc-bench.cu:%d: %s: %s (%s)\n", line, what, gpuk_strerror(st),
+            gpuk_context_error(ctx));
+    exit(1);
+}
+#define OK(call) ok((call), __LINE__, #call)
 
 uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-uint64_t rng()
+uint64_t rng()   /* xorshift64* */
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
+    rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
     return rng_state * 0x2545F4914F6CDD1DULL;
 }
 float urand()   /* uniform in [-1, 1), never 0 */
@@ -77,21 +74,8 @@ float urand()   /* uniform in [-1, 1), never 0 */
     return x == 0.0f ? 0.5f : x;
 }
 
-/* ---------------------------------------------------------------- 16-bit floats */
-
-uint32_t bits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    return u;
-}
-float from_bits(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
+uint32_t bits(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }
+float from_bits(uint32_t u) { float x; memcpy(&x, &u, 4); return x; }
 /* f32 -> bf16, round to nearest even; NaN stays a (quiet) NaN */
 uint16_t to_bf16(float x)
 {
@@ -120,10 +104,7 @@ uint16_t to_f16(float x)
     return sign | (uint16_t)h;
 }
 
-float bf16_value(uint16_t h)
-{
-    return from_bits((uint32_t)h << 16);
-}
+float bf16_value(uint16_t h) { return from_bits((uint32_t)h << 16); }
 float f16_value(uint16_t h)
 {
     int e = (h >> 10) & 31, m = h & 1023;
@@ -135,37 +116,29 @@ float f16_value(uint16_t h)
 /* The conversions above against CUDA's host conversions. */
 void check_conversions()
 {
+    const float edge[] = {0.0f, 65504.0f, 65519.99f, 65520.0f, 1e-8f, 5.96e-8f, 2.98e-8f,
+                          6.1e-5f, 3.0e38f, INFINITY, 1.0f + 1e-3f};
     int bad = 0;
     for (int i = 0; i < 2000000; i++) {
-        float x;
-        if (i < 64) {
-            const float edge[] = {0.0f, -0.0f, 65504.0f, 65519.99f, 65520.0f, 1e-8f, 5.96e-8f,
-                                  2.98e-8f, 6.1e-5f, 3.0e38f, INFINITY, -INFINITY, 1.0f + 1e-3f};
-            x = edge[i % 13] * (i >= 13 ? -1.0f : 1.0f);
-        } else {
-            x = from_bits((uint32_t)rng());   /* every exponent, NaN included */
-        }
+        /* the edges with both signs, then random bits: every exponent, NaN too */
+        float x = i < 22 ? edge[i % 11] * (i < 11 ? 1.0f : -1.0f) : from_bits((uint32_t)rng());
         __nv_bfloat16 b = __float2bfloat16_rn(x);
         __half h = __float2half_rn(x);
         uint16_t bb, hh;
         memcpy(&bb, &b, 2);
         memcpy(&hh, &h, 2);
         bool nan = x != x;
-        if ((nan ? (to_bf16(x) & 0x7fff) <= 0x7f80 : to_bf16(x) != bb) ||
-            (nan ? (to_f16(x) & 0x7fff) <= 0x7c00 : to_f16(x) != hh)) {
-            if (bad++ < 5)
-                printf("    conversion of %a: bf16 %04x (cuda %04x), f16 %04x (cuda %04x)\n", x,
-                       to_bf16(x), bb, to_f16(x), hh);
-        }
+        if (((nan ? (to_bf16(x) & 0x7fff) <= 0x7f80 : to_bf16(x) != bb) ||
+             (nan ? (to_f16(x) & 0x7fff) <= 0x7c00 : to_f16(x) != hh)) && bad++ < 5)
+            printf("    conversion of %a: bf16 %04x (cuda %04x), f16 %04x (cuda %04x)\n", x,
+                   to_bf16(x), bb, to_f16(x), hh);
     }
     printf("check conversions f32 -> bf16, f16 against cuda_bf16.h/cuda_fp16.h: %s\n",
            bad ? "FAIL" : "ok");
     failures += bad != 0;
 }
 
-/* ---------------------------------------------------------------- tensors */
-
-struct hmat {   /* a host matrix (or batch of them) of dtype dt: storage bits and values */
+struct hmat {   /* host matrices of dtype dt: their 16-bit storage (not for f32), values */
     gpuk_dtype dt;
     std::vector<uint16_t> h;
     std::vector<float> v;
@@ -173,22 +146,15 @@ struct hmat {   /* a host matrix (or batch of them) of dtype dt: storage bits an
 
 hmat make_host(gpuk_dtype dt, size_t n)
 {
-    hmat m;
-    m.dt = dt;
-    m.v.resize(n);
-    if (dt != GPUK_F32)
-        m.h.resize(n);
+    hmat m{dt, std::vector<uint16_t>(dt == GPUK_F32 ? 0 : n), std::vector<float>(n)};
     for (size_t i = 0; i < n; i++) {
         float x = urand();
-        if (dt == GPUK_BF16) {
-            m.h[i] = to_bf16(x);
-            m.v[i] = bf16_value(m.h[i]);
-        } else if (dt == GPUK_F16) {
-            m.h[i] = to_f16(x);
-            m.v[i] = f16_value(m.h[i]);
-        } else {
+        if (dt == GPUK_F32) {
             m.v[i] = x;
+            continue;
         }
+        m.h[i] = dt == GPUK_BF16 ? to_bf16(x) : to_f16(x);
+        m.v[i] = dt == GPUK_BF16 ? bf16_value(m.h[i]) : f16_value(m.h[i]);
     }
     return m;
 }
@@ -201,27 +167,20 @@ const void *host_data(const hmat &m)
 /* A device tensor of `count` matrices rows x cols stored with row stride ld
  * (>= cols), `offset` elements into a larger buffer: a view, so rows may be
  * padded and the start misaligned.  count 0: a 2-D matrix. */
-struct dview {
-    gpuk_tensor *base = NULL, *t = NULL;
-};
+struct dview { gpuk_tensor *base = NULL, *t = NULL; };
 dview make_view(gpuk_dtype dt, int64_t count, int64_t rows, int64_t cols, int64_t ld,
                 int64_t offset, const hmat *src)
 {
     int64_t nb = count ? count : 1, total = offset + nb * rows * ld;
+    int64_t shape[3] = {count, rows, cols}, strides[3] = {rows * ld, ld, 1};
+    int nd = count ? 3 : 2, first = count ? 0 : 1;
     dview d;
     if (rows * cols == 0) {   /* k = 0: a plain empty tensor, nothing to write */
-        int64_t shape[3] = {count, rows, cols};
-        OK(gpuk_tensor_create(ctx, dt, count ? 3 : 2, count ? shape : shape + 1, &d.t));
+        OK(gpuk_tensor_create(ctx, dt, nd, shape + first, &d.t));
         return d;
     }
     OK(gpuk_tensor_create(ctx, dt, 1, &total, &d.base));
-    if (count) {
-        int64_t shape[3] = {count, rows, cols}, strides[3] = {rows * ld, ld, 1};
-        OK(gpuk_tensor_view(ctx, d.base, 3, shape, strides, offset, &d.t));
-    } else {
-        int64_t shape[2] = {rows, cols}, strides[2] = {ld, 1};
-        OK(gpuk_tensor_view(ctx, d.base, 2, shape, strides, offset, &d.t));
-    }
+    OK(gpuk_tensor_view(ctx, d.base, nd, shape + first, strides + first, offset, &d.t));
     if (src)
         OK(gpuk_tensor_write(ctx, d.t, host_data(*src), (size_t)(nb * rows * cols) *
                                                             gpuk_dtype_size(dt)));
@@ -231,35 +190,28 @@ void drop(dview &d)
 {
     gpuk_tensor_destroy(ctx, d.t);
     gpuk_tensor_destroy(ctx, d.base);
-    d.t = d.base = NULL;
 }
 
 /* Read an output of n elements as floats. */
 std::vector<float> read_out(gpuk_tensor *t, gpuk_dtype dt, size_t n)
 {
     std::vector<float> out(n);
-    if (dt == GPUK_F32) {
-        OK(gpuk_tensor_read(ctx, t, out.data(), n * 4));
-        return out;
-    }
-    std::vector<uint16_t> h(n);
-    OK(gpuk_tensor_read(ctx, t, h.data(), n * 2));
-    for (size_t i = 0; i < n; i++)
+    std::vector<uint16_t> h(dt == GPUK_F32 ? 0 : n);
+    OK(gpuk_tensor_read(ctx, t, dt == GPUK_F32 ? (void *)out.data() : (void *)h.data(),
+                        n * gpuk_dtype_size(dt)));
+    for (size_t i = 0; i < h.size(); i++)
         out[i] = dt == GPUK_BF16 ? bf16_value(h[i]) : f16_value(h[i]);
     return out;
 }
 
-/* Fill an output with NaN (f32) or with 16-bit NaN, so that a rung that
- * writes nothing fails. */
+/* Fill an output with NaN (f32 or 16-bit), so that a rung that writes
+ * nothing fails. */
 void poison(gpuk_tensor *t, gpuk_dtype dt, size_t n)
 {
-    if (dt == GPUK_F32) {
-        std::vector<float> x(n, NAN);
-        OK(gpuk_tensor_write(ctx, t, x.data(), n * 4));
-    } else {
-        std::vector<uint16_t> x(n, 0x7fff);
-        OK(gpuk_tensor_write(ctx, t, x.data(), n * 2));
-    }
+    std::vector<float> x(dt == GPUK_F32 ? n : 0, NAN);
+    std::vector<uint16_t> h(dt == GPUK_F32 ? 0 : n, 0x7fff);
+    OK(gpuk_tensor_write(ctx, t, dt == GPUK_F32 ? (void *)x.data() : (void *)h.data(),
+                         n * gpuk_dtype_size(dt)));
 }
 
 std::vector<std::string> rungs(gpuk_op op, gpuk_dtype dt)
@@ -275,8 +227,6 @@ std::vector<std::string> rungs(gpuk_op op, gpuk_dtype dt)
     return v;
 }
 
-/* ---------------------------------------------------------------- one case */
-
 /* c = alpha op(a) op(b) + beta c (+ bias): a stored [ba][ta ? k : m][ta ? m : k], b likewise */
 struct spec {
     gpuk_op op;
@@ -289,16 +239,7 @@ struct spec {
     bool tf32;             /* the TF32 bound (f32 inputs, TF32 rungs) */
 };
 
-double unit_of(gpuk_dtype dt)
-{
-    return dt == GPUK_BF16 ? 0x1p-8 : dt == GPUK_F16 ? 0x1p-11 : 0x1p-24;
-}
-
-double gamma_k(double k, double u)
-{
-    return k * u / (1 - k * u);
-}
-
+double gamma_k(double k, double u) { return k * u / (1 - k * u); }
 struct problem {
     spec s;
     hmat a, b, bias, c0;
@@ -312,31 +253,20 @@ struct problem {
         const float *x = arow.data() + ((s.ba > 1 ? z : 0) * s.m + i) * s.k;
         const float *y = bcol.data() + ((s.bb > 1 ? z : 0) * s.n + j) * s.k;
         double sum = 0, mag = 0;
-        for (int64_t q = 0; q < s.k; q++) {
-            double pr = (double)x[q] * y[q];
-            sum += pr;
-            mag += fabs(pr);
-        }
-        double K = (double)s.k;
+        for (int64_t q = 0; q < s.k; q++)
+            sum += (double)x[q] * y[q], mag += fabs((double)x[q] * y[q]);
+        double K = (double)s.k + (s.op == GPUK_OP_GEMM ? 2 : s.bias ? 1 : 0);
         if (s.op == GPUK_OP_GEMM) {
             double old = s.beta != 0 ? s.beta * c0.v[(z * s.m + i) * s.n + j] : 0;
-            sum = s.alpha * sum + old;
-            mag = fabs(s.alpha) * mag + fabs(old);
-            K += 2;
+            sum = s.alpha * sum + old, mag = fabs(s.alpha) * mag + fabs(old);
         } else if (s.bias) {
-            sum += bias.v[j];
-            mag += fabs(bias.v[j]);
-            K += 1;
+            sum += bias.v[j], mag += fabs(bias.v[j]);
         }
-        double e;
-        if (s.tf32) {
-            double u = 0x1p-11;
-            e = 2 * (2 * u + u * u + gamma_k(K, 0x1p-24) * (1 + u) * (1 + u)) * mag;
-        } else {
-            e = 2 * gamma_k(K, 0x1p-24) * mag;
-        }
+        const double u = 0x1p-11, g = gamma_k(K, 0x1p-24);
+        double e = 2 * (s.tf32 ? 2 * u + u * u + g * (1 + u) * (1 + u) : g) * mag;
         *r = sum;
-        *bound = e + unit_of(s.out) * (fabs(sum) + e) + 1e-30;
+        double uc = s.out == GPUK_BF16 ? 0x1p-8 : s.out == GPUK_F16 ? 0x1p-11 : 0x1p-24;
+        *bound = e + uc * (fabs(sum) + e) + 1e-30;   /* + one rounding to c's dtype */
     }
 };
 
@@ -344,25 +274,22 @@ problem setup(const spec &s)
 {
     problem p;
     p.s = s;
-    p.ra = s.ta ? s.k : s.m;
-    p.ca = s.ta ? s.m : s.k;
-    p.rb = s.tb ? s.n : s.k;
-    p.cb = s.tb ? s.k : s.n;
+    p.ra = s.ta ? s.k : s.m, p.ca = s.ta ? s.m : s.k;
+    p.rb = s.tb ? s.n : s.k, p.cb = s.tb ? s.k : s.n;
     p.a = make_host(s.dt, (size_t)(s.ba * p.ra * p.ca));
     p.b = make_host(s.dt, (size_t)(s.bb * p.rb * p.cb));
-    /* the reference's operands, contiguous along k */
-    p.arow.resize((size_t)(s.ba * s.m * s.k));
-    p.bcol.resize((size_t)(s.bb * s.n * s.k));
-    for (int64_t z = 0; z < s.ba; z++)
-        for (int64_t i = 0; i < s.m; i++)
-            for (int64_t q = 0; q < s.k; q++)
-                p.arow[(z * s.m + i) * s.k + q] =
-                    p.a.v[z * p.ra * p.ca + (s.ta ? q * s.m + i : i * s.k + q)];
-    for (int64_t z = 0; z < s.bb; z++)
-        for (int64_t q = 0; q < s.k; q++)
-            for (int64_t j = 0; j < s.n; j++)
-                p.bcol[(z * s.n + j) * s.k + q] =
-                    p.b.v[z * p.rb * p.cb + (s.tb ? j * s.k + q : q * s.n + j)];
+    /* the reference's operands, contiguous along k: row i of op(a), column j of op(b) */
+    auto along_k = [&](std::vector<float> &dst, const hmat &src, int64_t nb, int64_t rows,
+                       bool k_fast) {
+        dst.resize((size_t)(nb * rows * s.k));
+        for (int64_t z = 0; z < nb; z++)
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t q = 0; q < s.k; q++)
+                    dst[(z * rows + r) * s.k + q] =
+                        src.v[z * rows * s.k + (k_fast ? r * s.k + q : q * rows + r)];
+    };
+    along_k(p.arow, p.a, s.ba, s.m, !s.ta);
+    along_k(p.bcol, p.b, s.bb, s.n, s.tb);
     bool batched = s.op == GPUK_OP_BATCHED_MATMUL;
     p.da = make_view(s.dt, batched ? s.ba : 0, p.ra, p.ca, p.ca + s.pad, s.offset, &p.a);
     p.db = make_view(s.dt, batched ? s.bb : 0, p.rb, p.cb, p.cb + s.pad, 0, &p.b);
@@ -370,7 +297,8 @@ problem setup(const spec &s)
     if (s.bias) {
         p.bias = make_host(s.out, (size_t)s.n);
         OK(gpuk_tensor_create(ctx, s.out, 1, &s.n, &p.dbias.t));
-        OK(gpuk_tensor_write(ctx, p.dbias.t, host_data(p.bias), (size_t)s.n * gpuk_dtype_size(s.out)));
+        OK(gpuk_tensor_write(ctx, p.dbias.t, host_data(p.bias),
+                             (size_t)s.n * gpuk_dtype_size(s.out)));
     }
     if (s.op == GPUK_OP_GEMM)
         p.c0 = make_host(s.out, (size_t)(s.m * s.n));
@@ -379,10 +307,8 @@ problem setup(const spec &s)
 
 void teardown(problem &p)
 {
-    drop(p.da);
-    drop(p.db);
-    drop(p.dc);
-    gpuk_tensor_destroy(ctx, p.dbias.t);
+    for (dview *d : {&p.da, &p.db, &p.dc, &p.dbias})
+        drop(*d);
 }
 
 /* c as the op starts it: NaN, or for GEMM its initial value */
@@ -412,15 +338,12 @@ std::vector<int64_t> pick(const spec &s, int samples)
 {
     int64_t total = s.batch * s.m * s.n;
     std::vector<int64_t> idx;
-    if (!samples) {
-        for (int64_t e = 0; e < total; e++)
-            idx.push_back(e);
-        return idx;
-    }
+    for (int64_t e = 0; !samples && e < total; e++)
+        idx.push_back(e);
     const int64_t corner[][2] = {{0, 0}, {127, 255}, {128, 256}, {s.m - 1, s.n - 1},
                                  {s.m - 1, 0}, {0, s.n - 1}, {255, 127}, {64, 128}};
     for (auto &c : corner)
-        if (c[0] < s.m && c[1] < s.n)
+        if (samples && c[0] < s.m && c[1] < s.n)
             idx.push_back(c[0] * s.n + c[1]);
     for (int q = 0; q < samples; q++)
         idx.push_back((int64_t)(rng() % (uint64_t)total));
@@ -434,14 +357,12 @@ void references(const problem &p, const std::vector<int64_t> &idx, std::vector<d
     r.assign(idx.size(), 0);
     bound.assign(idx.size(), 0);
     unsigned nt = std::max(1u, std::min(32u, std::thread::hardware_concurrency()));
+    int64_t mn = p.s.m * p.s.n;
     std::vector<std::thread> th;
     for (unsigned w = 0; w < nt; w++)
         th.emplace_back([&, w] {
-            int64_t mn = p.s.m * p.s.n;
-            for (size_t q = w; q < idx.size(); q += nt) {
-                int64_t e = idx[q], z = e / mn, i = e % mn / p.s.n, j = e % p.s.n;
-                p.ref(z, i, j, &r[q], &bound[q]);
-            }
+            for (size_t q = w; q < idx.size(); q += nt)
+                p.ref(idx[q] / mn, idx[q] % mn / p.s.n, idx[q] % p.s.n, &r[q], &bound[q]);
         });
     for (auto &t : th)
         t.join();
@@ -463,13 +384,9 @@ int verify(problem &p, const char *rung, const std::vector<int64_t> &idx,
     int64_t bad = 0, first = -1;
     for (size_t q = 0; q < idx.size(); q++) {
         double err = fabs((double)got[idx[q]] - r[q]);
-        if (!(err <= bound[q])) {
-            if (first < 0)
-                first = (int64_t)q;
-            bad++;
-        }
-        if (err / bound[q] > *worst)
-            *worst = err / bound[q];
+        if (!(err <= bound[q]) && bad++ == 0)   /* NaN fails too */
+            first = (int64_t)q;
+        *worst = std::max(*worst, err / bound[q]);
     }
     if (bad)
         printf("    %s: %lld of %zu wrong, first [%lld] got %.9g want %.9g (bound %.3g)\n", rung,
@@ -478,14 +395,25 @@ int verify(problem &p, const char *rung, const std::vector<int64_t> &idx,
     return bad ? 1 : 0;
 }
 
-const char *dname(gpuk_dtype dt)
+/* What a case is, for its line of output. */
+std::string describe(const spec &s)
 {
-    return gpuk_dtype_name(dt);
+    char d[160];
+    snprintf(d, sizeof d, "%s%lldx%lldx%lld%s%s%s%s%s%s", s.tf32 ? "tf32 " : "", (long long)s.m,
+             (long long)s.k, (long long)s.n, s.ta ? " aT" : "", s.tb ? " bT" : "",
+             s.bias ? " bias" : "", s.pad ? " padded" : "", s.offset ? " misaligned" : "",
+             s.op == GPUK_OP_GEMM ? " alpha beta" : "");
+    std::string r = d;
+    if (s.batch > 1)
+        r = std::to_string(s.batch) + "x " + r + (s.ba < s.batch ? " a shared" : "") +
+            (s.bb < s.batch ? " b shared" : "");
+    return s.op == GPUK_OP_GEMM && s.alpha == 0 ? r + " (alpha 0)" : r;
 }
 
-/* Every rung of the op on one spec, all outputs compared. */
-void check_case(const char *what, const spec &s, const std::vector<std::string> &only = {})
+/* Every rung of the op on one spec (or those in only), all outputs compared. */
+void check_case(const spec &s, const std::vector<std::string> &only = {})
 {
+    std::string what = describe(s);
     problem p = setup(s);
     std::vector<int64_t> idx = pick(s, 0);
     std::vector<double> r, bound;
@@ -495,171 +423,132 @@ void check_case(const char *what, const spec &s, const std::vector<std::string> 
         double worst = 0;
         bool ok = verify(p, v.c_str(), idx, r, bound, &worst) == 0;
         printf("check %-14s %-4s->%-4s %-17s %-40s %s (worst err/bound %.3f)\n",
-               gpuk_op_name(s.op), dname(s.dt), dname(s.out), v.c_str(), what, ok ? "ok" : "FAIL",
-               worst);
+               gpuk_op_name(s.op), gpuk_dtype_name(s.dt), gpuk_dtype_name(s.out), v.c_str(),
+               what.c_str(), ok ? "ok" : "FAIL", worst);
         failures += !ok;
     }
     teardown(p);
 }
 
-spec mm(gpuk_dtype dt, gpuk_dtype out, int64_t m, int64_t k, int64_t n, bool bias)
+/* A case of op: matmul unless said otherwise; batches of 1, no transpose */
+spec mm(gpuk_dtype dt, gpuk_dtype out, int64_t m, int64_t k, int64_t n, bool bias,
+        gpuk_op op = GPUK_OP_MATMUL, int64_t batch = 1)
 {
-    spec s = {};
-    s.op = GPUK_OP_MATMUL;
-    s.dt = dt;
-    s.out = out;
-    s.batch = s.ba = s.bb = 1;
-    s.m = m;
-    s.k = k;
-    s.n = n;
-    s.bias = bias;
-    s.alpha = 1;
-    return s;
+    return spec{op, dt, out, batch, batch, batch, m, k, n, 0, 0, bias, 1, 0, 0, 0, false};
+}
+
+/* The TF32 rows of f32 matmul (cublas_tf32 and the hand-written one) */
+std::vector<std::string> tf32_rungs()
+{
+    std::vector<std::string> v;
+    for (auto &r : rungs(GPUK_OP_MATMUL, GPUK_F32))
+        if (r.find("tf32") != std::string::npos)
+            v.push_back(r);
+    return v;
 }
 
 void run_checks()
 {
     for (gpuk_dtype dt : {GPUK_BF16, GPUK_F16}) {
+        const gpuk_op B = GPUK_OP_BATCHED_MATMUL, G = GPUK_OP_GEMM;
         /* partial tiles in m, n and k with 16-byte rows: the TMA rungs' edges */
-        check_case("1000x1000x1000 bias", mm(dt, dt, 1000, 1000, 1000, true));
-        check_case("1000x1000x1000 f32 out", mm(dt, GPUK_F32, 1000, 1000, 1000, false));
+        check_case(mm(dt, dt, 1000, 1000, 1000, true));
+        check_case(mm(dt, GPUK_F32, 1000, 1000, 1000, false));
         /* odd everything: 16-byte copies impossible, every fallback */
-        check_case("1000x999x1001 bias", mm(dt, dt, 1000, 999, 1001, true));
-        check_case("17x33x65 bias f32 out", mm(dt, GPUK_F32, 17, 33, 65, true));
-        /* smaller than one box, 16-byte rows */
-        check_case("40x24x48", mm(dt, dt, 40, 24, 48, false));
-        check_case("k = 0 with bias", mm(dt, dt, 33, 0, 70, true));
+        check_case(mm(dt, dt, 1000, 999, 1001, true));
+        check_case(mm(dt, GPUK_F32, 17, 33, 65, true));
+        /* smaller than one box; k = 0 */
+        check_case(mm(dt, dt, 40, 24, 48, false));
+        check_case(mm(dt, dt, 33, 0, 70, true));
         spec s = mm(dt, dt, 264, 392, 520, true);
         s.pad = 24;   /* padded rows, still 16-byte multiples: TMA with ld > columns */
-        check_case("264x392x520 padded rows", s);
-        s.pad = 0;
-        s.offset = 1; /* a starts 2 bytes off: no 16-byte copies of a */
-        check_case("264x392x520 a misaligned", s);
-        /* many k slices; then more tiles than SMs (a persistent block's
-         * second tile), an odd count of tile rows (a cluster's spare block) */
-        check_case("1536x2048x1280 f32 out", mm(dt, GPUK_F32, 1536, 2048, 1280, false));
-        check_case("2900x200x2560 bias", mm(dt, dt, 2900, 200, 2560, true));
-
-        spec bm = mm(dt, GPUK_F32, 200, 136, 264, false);
-        bm.op = GPUK_OP_BATCHED_MATMUL;
-        bm.batch = bm.bb = 3;
-        bm.ba = 1;   /* a broadcast */
-        check_case("3x 200x136x264, a broadcast", bm);
-        bm.out = dt;
-        bm.ba = 3;
+        check_case(s);
+        s.pad = 0, s.offset = 1;   /* a starts 2 bytes off: no 16-byte copies of a */
+        check_case(s);
+        /* many k slices; more tiles than SMs (a persistent block's second
+         * tile) with an odd count of tile rows (a cluster's spare block) */
+        check_case(mm(dt, GPUK_F32, 1536, 2048, 1280, false));
+        check_case(mm(dt, dt, 2900, 200, 2560, true));
+        spec bm = mm(dt, GPUK_F32, 200, 136, 264, false, B, 3);
+        bm.ba = 1;
+        check_case(bm);
+        bm = mm(dt, dt, 33, 17, 65, false, B, 3);
         bm.bb = 1;
-        bm.m = 33, bm.k = 17, bm.n = 65;
-        check_case("3x 33x17x65, b broadcast", bm);
-        bm.batch = bm.ba = bm.bb = 8;
-        bm.m = 1024, bm.k = 128, bm.n = 1024;
-        bm.out = GPUK_F32;
-        check_case("8x 1024x128x1024 (256 tiles)", bm);
-
+        check_case(bm);
+        check_case(mm(dt, GPUK_F32, 1024, 128, 1024, false, B, 8));
         for (int t = 0; t < 4; t++) {
-            spec g = mm(dt, t & 1 ? GPUK_F32 : dt, 392, 264, 520, false);
-            g.op = GPUK_OP_GEMM;
-            g.ta = t & 1;
-            g.tb = t >> 1;
-            g.alpha = 0.75;
-            g.beta = -0.5;
-            char what[64];
-            snprintf(what, sizeof what, "392x264x520 %s%s a=.75 b=-.5", g.ta ? "aT" : "a",
-                     g.tb ? " bT" : " b");
-            check_case(what, g);
+            spec g = mm(dt, t & 1 ? GPUK_F32 : dt, 392, 264, 520, false, G);
+            g.ta = t & 1, g.tb = t >> 1, g.alpha = 0.75, g.beta = -0.5;
+            check_case(g);
         }
-        spec g = mm(dt, dt, 131, 77, 45, false);
-        g.op = GPUK_OP_GEMM;
-        g.ta = g.tb = 1;
-        g.alpha = -1.25;
-        g.beta = 2;
-        check_case("131x77x45 aT bT a=-1.25 b=2", g);
-        g.alpha = 0;
-        g.beta = 0.5;
-        check_case("alpha = 0: c = beta c", g);
+        spec g = mm(dt, dt, 131, 77, 45, false, G);
+        g.ta = g.tb = 1, g.alpha = -1.25, g.beta = 2;
+        check_case(g);
+        g.alpha = 0, g.beta = 0.5;   /* c = beta c, a and b not read */
+        check_case(g);
     }
     /* TF32: the hand-written rung and cuBLAS's, and their fallbacks */
-    std::vector<std::string> tf32;
-    for (auto &v : rungs(GPUK_OP_MATMUL, GPUK_F32))
-        if (v.find("tf32") != std::string::npos)
-            tf32.push_back(v);
-    spec t = mm(GPUK_F32, GPUK_F32, 1000, 1000, 1000, true);
-    t.tf32 = true;
-    check_case("tf32 1000x1000x1000 bias", t, tf32);
-    t.m = 999, t.k = 1001, t.n = 1003;
-    check_case("tf32 999x1001x1003 bias", t, tf32);
-    t.m = 1536, t.k = 2048, t.n = 1280;
-    t.bias = false;
-    check_case("tf32 1536x2048x1280", t, tf32);
+    std::vector<std::string> tf32 = tf32_rungs();
+    for (spec t : {mm(GPUK_F32, GPUK_F32, 1000, 1000, 1000, true),
+                   mm(GPUK_F32, GPUK_F32, 999, 1001, 1003, true),
+                   mm(GPUK_F32, GPUK_F32, 1536, 2048, 1280, false)}) {
+        t.tf32 = true;
+        check_case(t, tf32);
+    }
 }
 
-/* ---------------------------------------------------------------- timing */
-
-/* Median of 5 runs after a warm-up, ms a call; a run is enough calls to
- * last some 2 ms. */
+/* Median of 5 runs, ms a call, after a warm-up (verify's call) and a call
+ * that sizes a run: enough calls to last some 2 ms. */
 double time_ms(problem &p, const char *rung)
 {
-    OK(call(p, rung));
-    double one = 0;
-    OK(gpuk_timer_start(ctx));
-    OK(call(p, rung));
-    OK(gpuk_timer_stop(ctx, &one));
-    int calls = one > 0 && one < 2.0 ? (int)std::min(200.0, ceil(2.0 / one)) : 1;
-    std::vector<double> t;
-    for (int r = 0; r < 5; r++) {
+    double t[5];
+    int calls = 1;
+    for (int r = -1; r < 5; r++) {
         double ms = 0;
         OK(gpuk_timer_start(ctx));
         for (int c = 0; c < calls; c++)
             OK(call(p, rung));
         OK(gpuk_timer_stop(ctx, &ms));
-        t.push_back(ms / calls);
+        if (r >= 0)
+            t[r] = ms / calls;
+        else if (ms > 0 && ms < 2.0)
+            calls = (int)std::min(200.0, ceil(2.0 / ms));
     }
-    std::sort(t.begin(), t.end());
+    std::sort(t, t + 5);
     return t[2];
 }
 
-struct result {
-    std::string rung;
-    double ms;
-    int verdict;   /* verify's */
-    double worst;
-};
-
+/* Every rung in list on s, checked on sampled outputs and timed; the
+ * library row `lib` first, so that each line can say its share. */
 void time_case(const spec &s, const char *lib, double ceiling_gflops,
-               const std::vector<std::string> &list)
+               std::vector<std::string> list)
 {
     problem p = setup(s);
     std::vector<int64_t> idx = pick(s, 256);
     std::vector<double> r, bound;
     references(p, idx, r, bound);
-    std::vector<result> res;
-    double lib_ms = 0;
+    std::stable_partition(list.begin(), list.end(), [&](const std::string &v) { return v == lib; });
+    double flop = 2.0 * (double)s.batch * s.m * s.n * s.k, lib_ms = 0, worst = 0;
+    const char *dt = s.tf32 ? "tf32" : gpuk_dtype_name(s.dt);
     for (auto &v : list) {
-        result x;
-        x.rung = v;
-        x.verdict = verify(p, v.c_str(), idx, r, bound, &x.worst);
-        x.ms = x.verdict == 2 ? 0 : time_ms(p, v.c_str());
-        if (v == lib)
-            lib_ms = x.ms;
-        failures += x.verdict != 0;
-        res.push_back(x);
-    }
-    double flop = 2.0 * (double)s.batch * s.m * s.n * s.k;
-    for (auto &x : res) {
-        if (x.verdict == 2) {
-            printf("time %-4s %5lld^3 %-17s failed\n", s.tf32 ? "tf32" : dname(s.dt),
-                   (long long)s.m, x.rung.c_str());
+        int verdict = verify(p, v.c_str(), idx, r, bound, &worst);
+        failures += verdict != 0;
+        if (verdict == 2) {
+            printf("time %-4s %5lld^3 %-17s failed\n", dt, (long long)s.m, v.c_str());
             continue;
         }
-        double tf = flop / (x.ms * 1e9);
+        double ms = time_ms(p, v.c_str()), tf = flop / (ms * 1e9);
+        if (v == lib)
+            lib_ms = ms;
         char vs_lib[32] = "n/a", vs_peak[32] = "n/a";
         if (lib_ms > 0)
-            snprintf(vs_lib, sizeof vs_lib, "%6.1f%%", 100.0 * lib_ms / x.ms);
+            snprintf(vs_lib, sizeof vs_lib, "%6.1f%%", 100.0 * lib_ms / ms);
         if (ceiling_gflops > 0)
             snprintf(vs_peak, sizeof vs_peak, "%6.1f%%", 100.0 * tf * 1e3 / ceiling_gflops);
         printf("time %-4s %5lld^3 %-17s %9.4f ms %7.1f TFLOP/s  %s of %s  %s of ceiling  %s "
                "(%zu sampled, worst %.3f)\n",
-               s.tf32 ? "tf32" : dname(s.dt), (long long)s.m, x.rung.c_str(), x.ms, tf, vs_lib,
-               lib, vs_peak, x.verdict ? "WRONG" : "ok", idx.size(), x.worst);
+               dt, (long long)s.m, v.c_str(), ms, tf, vs_lib, lib, vs_peak,
+               verdict ? "WRONG" : "ok", idx.size(), worst);
     }
     teardown(p);
 }
@@ -671,24 +560,17 @@ void run_timing()
                                 GPUK_PEAK_MMA_TF32_GFLOPS};
     for (int i = 0; i < 3; i++) {
         gpuk_status st = gpuk_peak_measure(ctx, kinds[i], &peak[i]);
-        if (st == GPUK_OK)
-            printf("ceiling %s: %.0f GFLOP/s\n", gpuk_peak_name(kinds[i]), peak[i]);
-        else
-            printf("ceiling %s: n/a (%s: %s)\n", gpuk_peak_name(kinds[i]), gpuk_strerror(st),
-                   gpuk_context_error(ctx));
+        printf("ceiling %s: %.0f GFLOP/s%s%s%s\n", gpuk_peak_name(kinds[i]), peak[i],
+               st ? " (n/a: " : "", st ? gpuk_context_error(ctx) : "", st ? ")" : "");
     }
     for (int64_t n : {2048, 4096, 8192}) {
         time_case(mm(GPUK_BF16, GPUK_BF16, n, n, n, false), "cublas", peak[0],
                   rungs(GPUK_OP_MATMUL, GPUK_BF16));
         time_case(mm(GPUK_F16, GPUK_F16, n, n, n, false), "cublas", peak[1],
                   rungs(GPUK_OP_MATMUL, GPUK_F16));
-        std::vector<std::string> tf32;
-        for (auto &v : rungs(GPUK_OP_MATMUL, GPUK_F32))
-            if (v.find("tf32") != std::string::npos)
-                tf32.push_back(v);
         spec t = mm(GPUK_F32, GPUK_F32, n, n, n, false);
         t.tf32 = true;
-        time_case(t, "cublas_tf32", peak[2], tf32);
+        time_case(t, "cublas_tf32", peak[2], tf32_rungs());
     }
 }
 
@@ -696,21 +578,15 @@ void run_timing()
 
 int main(int argc, char **argv)
 {
-    gpuk_status st = gpuk_context_open(&ctx, "cuda");
-    if (st != GPUK_OK) {
-        fprintf(stderr, "tc-bench: no cuda context: %s\n", gpuk_strerror(st));
-        return 1;
-    }
+    OK(gpuk_context_open(&ctx, "cuda"));
     gpuk_info info;
     OK(gpuk_context_info(ctx, &info));
     printf("device: %s (%d SMs)\n", info.device, info.multiprocessors);
     auto want = [&](const char *w) {
-        if (argc < 2)
-            return true;
+        bool any = argc < 2;
         for (int i = 1; i < argc; i++)
-            if (!strcmp(argv[i], w))
-                return true;
-        return false;
+            any |= !strcmp(argv[i], w);
+        return any;
     };
     check_conversions();
     if (want("check"))
