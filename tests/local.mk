@@ -12,7 +12,8 @@ OPTEST_FAMILIES = \
 	tests/ops/elementwise.c \
 	tests/ops/rows.c \
 	tests/ops/spmv.c \
-	tests/ops/blas.c
+	tests/ops/blas.c \
+	tests/ops/apsp.c
 
 # shared test code: the TAP producer, the reference (ref.h), the one op
 # call (also built into gpuk-bench, which compiles tests/opcall.c alone),
@@ -37,6 +38,11 @@ TEST_LIBS = tests/libgktest.la src/libgpuk.la $(LIBM)
 check_PROGRAMS += tests/t_ref
 TESTS += tests/t_ref
 tests_t_ref_LDADD = $(TEST_LIBS)
+
+# gpuk_apsp's predecessors, path walk and negative cycles, on cpu and cuda
+check_PROGRAMS += tests/t_apsp
+TESTS += tests/t_apsp
+tests_t_apsp_LDADD = $(TEST_LIBS)
 
 # every (op, dtype, variant) of a backend's table against the reference
 check_PROGRAMS += tests/t_ops_cpu tests/t_ops_cuda
