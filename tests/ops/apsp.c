@@ -152,6 +152,8 @@ static void apsp_rules(gpuk_context *ctx)
     E(gpuk_apsp(ctx, w, w, NULL, NULL), OK, NULL);
     E(gpuk_apsp(ctx, V2(S, 4, 4, 4, 1, 0), V2(S, 4, 4, 4, 1, 1), NULL, NULL), ALIAS, "d");
     E(gpuk_apsp(ctx, w, TF(ctx, 4, 4), TF(ctx, 4, 4), NULL), GPUK_ERR_DTYPE, "pred");
+    ED(gpuk_apsp(ctx, w, TF(ctx, 4, 4), TD(ctx, 4, 4), NULL), "pred", F64, GPUK_I32);
+    ED(gpuk_apsp(ctx, w, TD(ctx, 4, 4), NULL, NULL), "d", F64, F32);
     if (gpuk_tensor_create(ctx, GPUK_I32, 2, SH(4, 3), &p) == GPUK_OK)
         E(gpuk_apsp(ctx, w, TF(ctx, 4, 4), p, NULL), SHAPE, "pred");
     gpuk_tensor *pi = NULL, *wi = NULL;

@@ -40,6 +40,11 @@
  * The TAP line shows the call as written here. */
 
 #define E(call, want, arg) rel_expect(ctx, (call), (want), (arg), #call)
+/* ED: a call refused for mixing dtypes a and b, the message naming arg
+ * and both */
+#define ED(call, arg, a, b) rel_expect_dtypes(ctx, (call), (arg), (a), (b), #call)
+#define F64 GPUK_F64
+#define F32 GPUK_F32
 #define OK GPUK_OK
 #define SHAPE GPUK_ERR_SHAPE
 #define LAYOUT GPUK_ERR_LAYOUT

@@ -479,6 +479,22 @@ static void minplus_rules(gpuk_context *ctx)
     E(gpuk_minplus(ctx, di, di, TI(ctx, 4, 4), NULL), OK, NULL);
     E(gpuk_minplus(ctx, di, di, di, NULL), ALIAS, "r");
     E(gpuk_minplus(ctx, ai, bi, ri, "omp"), GPUK_ERR_VARIANT, "omp");
+
+    /* f64 among f32 and i32: refused, the message naming both dtypes; an
+     * f64 a is the op's dtype where the backend computes min-plus in f64
+     * (then b disagrees), else refused itself */
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_MINPLUS, F64, &n64);
+    gpuk_tensor *a64 = TD(ctx, 3, 4), *b64 = TD(ctx, 4, 5), *r64 = TD(ctx, 3, 5);
+    ED(gpuk_minplus(ctx, a, b64, r, NULL), "b", F64, F32);
+    ED(gpuk_minplus(ctx, a, b, r64, NULL), "r", F64, F32);
+    ED(gpuk_minplus(ctx, ai, b64, ri, NULL), "b", F64, GPUK_I32);
+    ED(gpuk_minplus(ctx, ai, bi, r64, NULL), "r", F64, GPUK_I32);
+    ED(gpuk_minplus_update(ctx, a, b, r64, NULL), "r", F64, F32);
+    ED(gpuk_minplus(ctx, a64, b, r, NULL), n64 ? "b" : "a", F64, F32);
+    ED(gpuk_minplus(ctx, a64, bi, ri, NULL), n64 ? "b" : "a", F64, n64 ? GPUK_I32 : F32);
+    if (n64)
+        E(gpuk_minplus(ctx, a64, b64, r64, NULL), OK, NULL);
 }
 
 /* ---- t_empty: empty outputs, empty mins, NaN and infinity ---- */
@@ -536,6 +552,81 @@ static void mi_run(gpuk_context *ctx, const opcall_args *k, const char *label,
     }
     free(start);
     free(got);
+}
+
+/* A new [r, c] tensor of dtype dt on ctx holding vals (r * c elements). */
+static gpuk_tensor *mp_tensor(gpuk_context *ctx, gpuk_dtype dt, int64_t r, int64_t c,
+                              const void *vals)
+{
+    gpuk_tensor *t = rel_tensor(ctx, dt, 2, SH(r, c), 0.0f, 0.0f);
+    gpuk_tensor_write(ctx, t, vals, (size_t)(r * c) * gpuk_dtype_size(dt));
+    return t;
+}
+
+/* n values of dt for the GPUK_CHECK run: i32 of the kind given, floats
+ * from oc_rnd_vec with NaN, +-inf and +-0 one time in eight. */
+static void *mp_check_vals(uint64_t *g, gpuk_dtype dt, int64_t n, int kind)
+{
+    static const double sp[] = { NAN, INFINITY, -INFINITY, 0.0, -0.0 };
+    if (dt == GPUK_I32)
+        return mi_vec(g, n, kind);
+    void *v = oc_rnd_vec(g, dt, n, 1, 0);
+    oc_sprinkle(g, dt, v, n, 8, sp, NELEM(sp));
+    return v;
+}
+
+/* GPUK_CHECK: on a context of the same backend with the shadow on, every
+ * rung of dt is replayed on the cpu's naive rung of dt and the results
+ * compared (bit for bit: min-plus is exact in every dtype); a right
+ * answer passes, plain and update. */
+static void mp_under_check(gpuk_context *ctx, gpuk_dtype dt)
+{
+    gpuk_info info;
+    gpuk_options o;
+    gpuk_context *cc = NULL;
+    size_t nv = 0;
+    gpuk_context_info(ctx, &info);
+    gpuk_variant_count_dtype(ctx, GPUK_OP_MINPLUS, dt, &nv);
+    if (nv == 0) {
+        tap_skip("minplus %s under GPUK_CHECK: the backend has no %s variant",
+                 gpuk_dtype_name(dt), gpuk_dtype_name(dt));
+        return;
+    }
+    gpuk_options_init(&o);
+    o.backend = info.backend;
+    o.check = 1;
+    gpuk_status st = gpuk_context_open_ex(&cc, &o, NULL);
+    if (!tap_ok(st == GPUK_OK, "minplus %s: a %s context with GPUK_CHECK opens (%s)",
+                gpuk_dtype_name(dt), info.backend, gpuk_strerror(st)))
+        return;
+    uint64_t g = 0x1F32ull;
+    static const int shapes[][4] = { { 37, 45, 29, MI_RANGE }, { 19, 23, 300, MI_SMALL },
+                                     { 17, 31, 13, MI_WRAP } };
+    for (int s = 0; s < NELEM(shapes); s++) {
+        int64_t m = shapes[s][0], kk = shapes[s][1], n = shapes[s][2];
+        void *av = mp_check_vals(&g, dt, m * kk, shapes[s][3]);
+        void *bv = mp_check_vals(&g, dt, kk * n, shapes[s][3]);
+        void *rv = mp_check_vals(&g, dt, m * n, MI_RANGE);
+        gpuk_tensor *ta = mp_tensor(cc, dt, m, kk, av), *tb = mp_tensor(cc, dt, kk, n, bv);
+        gpuk_tensor *tr = mp_tensor(cc, dt, m, n, rv);
+        for (size_t v = 0; v < nv; v++) {
+            gpuk_variant_info vi;
+            gpuk_variant_get_dtype(cc, GPUK_OP_MINPLUS, dt, v, &vi);
+            for (int upd = 0; upd < 2; upd++) {
+                gpuk_tensor_write(cc, tr, rv, (size_t)(m * n) * gpuk_dtype_size(dt));
+                st = upd ? gpuk_minplus_update(cc, ta, tb, tr, vi.name)
+                         : gpuk_minplus(cc, ta, tb, tr, vi.name);
+                tap_ok(st == GPUK_OK, "minplus/%s (%s) %s %dx%dx%d %s under GPUK_CHECK: %s",
+                       vi.name, gpuk_dtype_name(dt), upd ? "update" : "plain", (int)m, (int)kk,
+                       (int)n, dt == GPUK_I32 ? mi_kind[shapes[s][3]] : "with specials",
+                       st == GPUK_OK ? "passes" : gpuk_context_error(cc));
+            }
+        }
+        free(av);
+        free(bv);
+        free(rv);
+    }
+    gpuk_context_close(cc);
 }
 
 /* i32: an empty r, k = 0, saturation at INF, INF with negative weights,
@@ -602,48 +693,7 @@ static void minplus_empty_i32(gpuk_context *ctx)
     k.kind = OPCALL_MINPLUS_UPDATE;
     mi_run(ctx, &k, "update in 16-bit lanes: old values above, below and equal", eold, eupd, 4);
 
-    /* GPUK_CHECK: on a context of the same backend with the shadow on,
-     * every i32 rung is replayed on the cpu's naive i32 rung and the
-     * integers compared; a right answer passes */
-    gpuk_info info;
-    gpuk_options o;
-    gpuk_context *cc = NULL;
-    gpuk_context_info(ctx, &info);
-    gpuk_options_init(&o);
-    o.backend = info.backend;
-    o.check = 1;
-    gpuk_status st = gpuk_context_open_ex(&cc, &o, NULL);
-    if (!tap_ok(st == GPUK_OK, "minplus i32: a %s context with GPUK_CHECK opens (%s)",
-                info.backend, gpuk_strerror(st)))
-        return;
-    uint64_t g = 0x1F32ull;
-    static const int shapes[][4] = { { 37, 45, 29, MI_RANGE }, { 19, 23, 300, MI_SMALL },
-                                     { 17, 31, 13, MI_WRAP } };
-    for (int s = 0; s < NELEM(shapes); s++) {
-        int64_t m = shapes[s][0], kk = shapes[s][1], n = shapes[s][2];
-        int32_t *av = mi_vec(&g, m * kk, shapes[s][3]), *bv = mi_vec(&g, kk * n, shapes[s][3]);
-        int32_t *rv = mi_vec(&g, m * n, MI_RANGE);
-        gpuk_tensor *ta = mi_tensor(cc, m, kk, av), *tb = mi_tensor(cc, kk, n, bv);
-        gpuk_tensor *tr = mi_tensor(cc, m, n, rv);
-        size_t nv = 0;
-        gpuk_variant_count_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, &nv);
-        for (size_t v = 0; v < nv; v++) {
-            gpuk_variant_info vi;
-            gpuk_variant_get_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, v, &vi);
-            for (int upd = 0; upd < 2; upd++) {
-                gpuk_tensor_write(cc, tr, rv, (size_t)(m * n) * 4);
-                st = upd ? gpuk_minplus_update(cc, ta, tb, tr, vi.name)
-                         : gpuk_minplus(cc, ta, tb, tr, vi.name);
-                tap_ok(st == GPUK_OK, "minplus/%s (i32) %s %dx%dx%d %s under GPUK_CHECK: %s",
-                       vi.name, upd ? "update" : "plain", (int)m, (int)kk, (int)n,
-                       mi_kind[shapes[s][3]], st == GPUK_OK ? "passes" : gpuk_context_error(cc));
-            }
-        }
-        free(av);
-        free(bv);
-        free(rv);
-    }
-    gpuk_context_close(cc);
+    mp_under_check(ctx, GPUK_I32);
 }
 
 static void minplus_empty(gpuk_context *ctx, gpuk_dtype dt)
@@ -750,6 +800,8 @@ static void minplus_empty(gpuk_context *ctx, gpuk_dtype dt)
     ref_minplus(dt, 3, 4, 2, pa, pb, NULL, ref, bd);
     oe_from_ref(&e, 6, ref, bd);
     RUN(k, "update: two panels of k give the bits of one product over all of k", r1, &e);
+
+    mp_under_check(ctx, dt);
 }
 
 /* ---- the fuzz harness: a valid call from the input bytes ---- */

@@ -192,6 +192,16 @@ static void embedding_rules(gpuk_context *ctx)
     float got[12];
     gpuk_tensor_read(ctx, out, got, sizeof got);
     tap_ok(got[0] == 1.0f && got[11] == 6.5f, "the rejected gathers left out as it was");
+
+    /* ids are i32 whatever the table's dtype; out has the table's */
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_EMBEDDING, F64, &n64);
+    ED(gpuk_embedding(ctx, table, TD(ctx, 4), out, NULL), "ids", F64, GPUK_I32);
+    ED(gpuk_embedding(ctx, table, ids, TD(ctx, 4, 3), NULL), "out", F64, F32);
+    if (n64)
+        E(gpuk_embedding(ctx, TD(ctx, 5, 3), ids, TD(ctx, 4, 3), NULL), OK, NULL);
+    else
+        ED(gpuk_embedding(ctx, TD(ctx, 5, 3), ids, TD(ctx, 4, 3), NULL), "table", F64, F32);
 }
 
 /* ---- t_empty: empty outputs, rows of one, NaN and infinity ---- */

@@ -114,6 +114,23 @@ static void spmv_rules(gpuk_context *ctx)
     E(gpuk_spmv(ctx, m, x, V1(S, 3, 2, 0), NULL), LAYOUT, "y");
     E(gpuk_spmv(ctx, m, V1(S, 4, 1, 0), V1(S, 3, 1, 3), NULL), ALIAS, "y");
     E(gpuk_spmv(ctx, m, V1(S, 4, 1, 0), V1(S, 3, 1, 4), NULL), OK, NULL);
+
+    /* the matrix's dtype is x's (gpuk_csr_create_dtype); an f64 x is the
+     * op's dtype where the backend computes spmv in f64 (then the f32
+     * matrix disagrees), else refused itself */
+    const double dv[] = { 1, 2, 3 };
+    gpuk_csr *md = NULL;
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_SPMV, F64, &n64);
+    gpuk_csr_create_dtype(ctx, F64, 3, 4, 3, rp, ci, dv, &md);
+    ED(gpuk_spmv(ctx, md, x, y, NULL), "a", F64, F32);
+    ED(gpuk_spmv(ctx, m, TD(ctx, 4), TD(ctx, 3), NULL), n64 ? "a" : "x", F64, F32);
+    ED(gpuk_spmv(ctx, m, x, TD(ctx, 3), NULL), "y", F64, F32);
+    if (n64) {
+        E(gpuk_spmv(ctx, md, TD(ctx, 4), TD(ctx, 3), NULL), OK, NULL);
+        ED(gpuk_spmv(ctx, md, TD(ctx, 4), y, NULL), "y", F32, F64);
+    }
+    gpuk_csr_destroy(ctx, md);
 }
 
 /* ---- t_empty: empty outputs, empty rows, NaN and infinity ---- */
