@@ -47,6 +47,13 @@ tests_t_apsp_LDADD = $(TEST_LIBS)
 # every (op, dtype, variant) of a backend's table against the reference
 check_PROGRAMS += tests/t_ops_cpu tests/t_ops_cuda
 TESTS += tests/t_ops_cpu tests/t_ops_cuda
+
+# the same rungs on the smaller cases under GPUK_CHECK (the shadow's bounds
+# in every dtype); t_check_cuda.sh runs it on cuda
+check_PROGRAMS += tests/t_check
+TESTS += tests/t_check tests/t_check_cuda.sh
+tests_t_check_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/t_check_cuda.sh
 tests_t_ops_cpu_LDADD = $(TEST_LIBS)
 tests_t_ops_cuda_LDADD = $(TEST_LIBS)
 

@@ -49,7 +49,8 @@ typedef struct suite {
     uint32_t cpu_flags; /* flags of the CPU's default variant of the current op and dtype */
     int cpu_has;        /* the CPU lists a variant of the current op in its dtype */
     unsigned long long seed;
-    int quick; /* GPUK_TEST_QUICK: only the smaller cases */
+    int quick;        /* GPUK_TEST_QUICK: only the smaller cases */
+    uint32_t dtypes;  /* GPUK_TEST_DTYPES: the dtypes to run (GPUK_DTYPE_BIT each) */
 } suite;
 
 /* " f64" after the op in a check's name, nothing for f32 (the names f32
@@ -481,12 +482,34 @@ static void dtype_suite(suite *s, gpuk_op op, gpuk_dtype dt)
 }
 
 /* The op in every dtype of gpuk.h's list its descriptor has cases in
- * (oc_build answers 0 at once for the others). */
+ * (oc_build answers 0 at once for the others) and GPUK_TEST_DTYPES
+ * names. */
 static void op_suite(suite *s, gpuk_op op)
 {
-#define OPSUITE_DT_(id, value, name, bytes, dlcode, prec) dtype_suite(s, op, GPUK_##id);
+#define OPSUITE_DT_(id, value, name, bytes, dlcode, prec)        \
+    if (s->dtypes & GPUK_DTYPE_BIT(GPUK_##id))                  \
+        dtype_suite(s, op, GPUK_##id);
     GPUK_DTYPE_MAP(OPSUITE_DT_)
 #undef OPSUITE_DT_
+}
+
+/* GPUK_TEST_DTYPES="f64,i32": the dtypes to run, by name; unset or empty:
+ * all.  A name gpuk.h does not know fails a check. */
+static uint32_t dtypes_from_env(void)
+{
+    const char *e = getenv("GPUK_TEST_DTYPES");
+    uint32_t set = 0;
+    char buf[128];
+    if (!e || !*e)
+        return ~0u;
+    snprintf(buf, sizeof buf, "%s", e);
+    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        gpuk_dtype dt;
+        if (tap_ok(gpuk_dtype_from_name(w, &dt) == GPUK_OK, "GPUK_TEST_DTYPES: %s is a dtype", w))
+            set |= GPUK_DTYPE_BIT(dt);
+    }
+    tap_diag("GPUK_TEST_DTYPES=%s: only those dtypes run", e);
+    return set;
 }
 
 /* Open a context on backend; on failure a failed check with the reason
@@ -517,6 +540,7 @@ int opsuite_run(const char *backend)
     s.be = backend;
     s.seed = tap_seed();
     s.quick = getenv("GPUK_TEST_QUICK") && atoi(getenv("GPUK_TEST_QUICK")) > 0;
+    s.dtypes = dtypes_from_env();
     if (s.quick)
         tap_diag("GPUK_TEST_QUICK: cases above %d element operations are left out", QUICK_WORK);
     s.ctx = open_ctx(backend);

@@ -16,7 +16,9 @@
  * same rung: the op log of a GPUK_VERBOSE=2 context must name it.
  *
  * Environment: GPUK_TEST_SEED replays a run; GPUK_TEST_QUICK=1 leaves out
- * the larger cases (for runs under compute-sanitizer).
+ * the larger cases (for runs under compute-sanitizer), in every dtype
+ * alike; GPUK_TEST_DTYPES="f64" (names, comma-separated) runs those dtypes
+ * only, so a sanitizer run can take the kernels of one dtype.
  *
  * Returns 0 when the context opened, else 1 (after a failed check that
  * says why).  The caller ends with tap_done().
