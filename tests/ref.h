@@ -50,7 +50,9 @@
  * accuracy until the value is read, which then rounds once, an error the
  * u |r| term of every bound already allows for. */
 typedef long double ref_real;
+#ifndef REF_WIDE /* -DREF_WIDE=0 tries the compensated sums on x86-64 too */
 #define REF_WIDE (LDBL_MANT_DIG >= DBL_MANT_DIG + 8)
+#endif
 
 /* The exact ops round once in the dtype's own arithmetic (ref_add1): that
  * needs C to evaluate float and double expressions in their own types. */
