@@ -35,12 +35,14 @@ typedef struct summa {
     const char *variant;
     const gpuk_dist_matrix *a, *b;
     gpuk_dist_matrix *c;
+    gpuk_dtype dt;                  /* of a, b and c */
+    size_t es;                      /* its element size: every byte count below */
     int64_t lr, lc, lka, k, kb, nk;
     int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
     gpuk_tensor *apack;             /* local a, block column after block column, each dense */
     gpuk_tensor *abuf[2], *bbuf[2]; /* received panels: lr x kb, kb x lc */
-    float *ahost[2], *bhost[2];     /* staged: received panels on the host */
-    float *apack_host, *b_host;     /* staged: what this rank sends, on the host */
+    char *ahost[2], *bhost[2];      /* staged: received panels on the host */
+    char *apack_host, *b_host;      /* staged: what this rank sends, on the host */
     char *apack_p, *b_p, *abuf_p[2], *bbuf_p[2];  /* device (or host) addresses */
     gpuk_status st;                 /* this rank's first local failure */
     char msg[GKD_MSG];
@@ -77,7 +79,7 @@ static gpuk_status local_op(summa *S, gpuk_tensor *a, gpuk_tensor *b, gpuk_tenso
 {
     gpuk_context *ctx = S->d->ctx;
     if (S->fn == GKD_FN_MATMUL)
-        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, a, b, first ? 0.0f : 1.0f, c,
+        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0, a, b, first ? 0.0 : 1.0, c,
                          S->variant);
     return first ? gpuk_minplus(ctx, a, b, c, S->variant)
                  : gpuk_minplus_update(ctx, a, b, c, S->variant);
@@ -96,37 +98,75 @@ static const char *op_name(const summa *S, int first)
  * (doc/distributed.md, "Cost model and expected scaling").  The copy is
  * O(n^2 / ranks) bytes, a few milliseconds against the op's
  * O(n^3 / ranks) flops. */
-static void pack_a_host(summa *S, const float *src, float *dst)
+static void pack_a_host(summa *S, const char *src, char *dst)
 {
+    size_t es = S->es;
     for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
         int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
-        float *blk = dst + S->lr * lj;
+        char *blk = dst + (size_t)(S->lr * lj) * es;
         for (int64_t i = 0; i < S->lr; i++)
-            memcpy(blk + i * w, src + i * S->lka + lj, (size_t)w * sizeof(float));
+            memcpy(blk + (size_t)(i * w) * es, src + (size_t)(i * S->lka + lj) * es,
+                   (size_t)w * es);
     }
+}
+
+/* The storage of t as a tensor of 4-byte words (f32), so that a dtype of
+ * 4 or 8 bytes is packed with the f32 transposes every backend has: a
+ * transpose only moves elements, and an element of w words stays w
+ * adjacent words when the word matrix is lr x (cols w).  A dtype of
+ * another size is its own word; f32 is t itself (*own 0: nothing to free). */
+static gpuk_status as_words(summa *S, gpuk_tensor *t, gpuk_dtype word, gpuk_tensor **out,
+                            int *own)
+{
+    gpuk_tensor_info ti;
+    *out = t, *own = 0;
+    if (word == S->dt)
+        return GPUK_OK;
+    gpuk_status st = gpuk_tensor_get_info(S->d->ctx, t, &ti);
+    int64_t n = (int64_t)(ti.bytes / 4);
+    if (st == GPUK_OK)
+        st = gpuk_tensor_wrap(S->d->ctx, word, 1, &n, NULL, ti.data, out);
+    if (st != GPUK_OK)
+        return failed(S, st, "packing a: its storage as 4-byte words (gpuk_tensor_wrap)");
+    *own = 1;
+    return GPUK_OK;
 }
 
 /* Pack local a into apack, block column by block column: in host memory
  * by copies (above), elsewhere through a transposed scratch (the op that
- * takes strided views and writes dense). */
+ * takes strided views and writes dense), in words (as_words) so that the
+ * dtype needs no transpose of its own.  GPUK_DIST_STAGED=1 takes the
+ * second path on host memory too: it is the GPU's, which the tests run on
+ * the CPU that way (doc/distributed.md, "Dtypes"). */
 static gpuk_status pack_a(summa *S)
 {
     gpuk_context *ctx = S->d->ctx;
     const char *from = data_of(S, S->a->local);
     char *to = data_of(S, S->apack);
-    if (S->d->host_memory && from && to) {
-        pack_a_host(S, (const float *)from, (float *)to);
+    if (S->d->host_memory && !S->d->force_staged && from && to) {
+        pack_a_host(S, from, to);
         return GPUK_OK;
     }
-    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
-        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
-        int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka, 1 };
+    if (S->lr == 0 || S->lka == 0)
+        return GPUK_OK;
+    gpuk_dtype word = S->es % 4 == 0 ? GPUK_F32 : S->dt;
+    int64_t wpe = word == S->dt ? 1 : (int64_t)S->es / 4;   /* words an element */
+    gpuk_tensor *aw = NULL, *tw = NULL, *pw = NULL;
+    int own[3] = { 0, 0, 0 };
+    gpuk_status st = as_words(S, S->a->local, word, &aw, &own[0]);
+    if (st == GPUK_OK)
+        st = as_words(S, S->abuf[0], word, &tw, &own[1]);
+    if (st == GPUK_OK)
+        st = as_words(S, S->apack, word, &pw, &own[2]);
+    for (int64_t lj = 0; lj < S->lka && st == GPUK_OK; lj += S->kb) {
+        int64_t w = (S->lka - lj < S->kb ? S->lka - lj : S->kb) * wpe;
+        int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka * wpe, 1 };
         gpuk_tensor *src = NULL, *tmp = NULL, *dst = NULL;
-        gpuk_status st = gpuk_tensor_view(ctx, S->a->local, 2, shape, strides, lj, &src);
+        st = gpuk_tensor_view(ctx, aw, 2, shape, strides, lj * wpe, &src);
         if (st == GPUK_OK)
-            st = view(S, S->abuf[0], w, S->lr, 0, &tmp);
+            st = view(S, tw, w, S->lr, 0, &tmp);
         if (st == GPUK_OK)
-            st = view(S, S->apack, S->lr, w, S->lr * lj, &dst);
+            st = view(S, pw, S->lr, w, S->lr * lj * wpe, &dst);
         if (st == GPUK_OK && (st = gpuk_transpose(ctx, src, tmp, NULL)) == GPUK_OK)
             st = gpuk_transpose(ctx, tmp, dst, NULL);
         if (st != GPUK_OK)
@@ -134,25 +174,26 @@ static gpuk_status pack_a(summa *S)
         gpuk_tensor_destroy(ctx, src);
         gpuk_tensor_destroy(ctx, tmp);
         gpuk_tensor_destroy(ctx, dst);
-        if (st != GPUK_OK)
-            return st;
     }
-    return GPUK_OK;
+    if (own[0]) gpuk_tensor_destroy(ctx, aw);
+    if (own[1]) gpuk_tensor_destroy(ctx, tw);
+    if (own[2]) gpuk_tensor_destroy(ctx, pw);
+    return st;
 }
 
-static gpuk_status host_buf(summa *S, int64_t n, float **out)
+static gpuk_status host_buf(summa *S, int64_t n, char **out)
 {
     *out = NULL;
     if (n <= 0)
         return GPUK_OK;
-    gpuk_status st = gpuk_host_alloc(S->d->ctx, (size_t)n * sizeof(float), (void **)out);
+    gpuk_status st = gpuk_host_alloc(S->d->ctx, (size_t)n * S->es, (void **)out);
     return st == GPUK_OK ? st : failed(S, st, "gpuk_host_alloc of a staging buffer");
 }
 
 static gpuk_status make(summa *S, int64_t rows, int64_t cols, gpuk_tensor **t)
 {
     int64_t shape[2] = { rows, cols };
-    gpuk_status st = gpuk_tensor_create(S->d->ctx, GPUK_F32, 2, shape, t);
+    gpuk_status st = gpuk_tensor_create(S->d->ctx, S->dt, 2, shape, t);
     return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_create of a panel buffer");
 }
 
@@ -189,13 +230,13 @@ static gpuk_status setup(summa *S)
         if (Q > 1 && (st = host_buf(S, S->lr * S->lka, &S->apack_host)) == GPUK_OK &&
             S->apack_host &&
             (st = gpuk_tensor_read(d->ctx, S->apack, S->apack_host,
-                                   (size_t)(S->lr * S->lka) * sizeof(float))))
+                                   (size_t)(S->lr * S->lka) * S->es)))
             return failed(S, st, "reading the packed a to the host");
         if (st)
             return st;
         int64_t nb = S->b->lrows * S->lc;
         if (P > 1 && (st = host_buf(S, nb, &S->b_host)) == GPUK_OK && S->b_host &&
-            (st = gpuk_tensor_read(d->ctx, S->b->local, S->b_host, (size_t)nb * sizeof(float))))
+            (st = gpuk_tensor_read(d->ctx, S->b->local, S->b_host, (size_t)nb * S->es)))
             return failed(S, st, "reading b to the host");
         return st;
     }
@@ -234,24 +275,27 @@ static void fill(summa *S, gkd_step *s, int64_t K, int slot)
 {
     gpuk_dist *d = S->d;
     int64_t w = width(S, K);
+    s->dtype = S->dt;
     s->a_root = (int)(K % d->pcol);
     s->b_root = (int)(K % d->prow);
     s->a_count = S->lr * w;
     s->b_count = w * S->lc;
-    int64_t aoff = S->lr * S->kb * (K / d->pcol), boff = K / d->prow * S->kb * S->lc;
+    /* byte offsets of the panel in the packed a and in b */
+    size_t aoff = (size_t)(S->lr * S->kb * (K / d->pcol)) * S->es;
+    size_t boff = (size_t)(K / d->prow * S->kb * S->lc) * S->es;
     s->a_buf = s->b_buf = NULL;
     if (d->pcol == 1)   /* nothing to send along a grid row of one */
         s->a_count = 0;
     else if (d->mycol == s->a_root)
-        s->a_buf = S->staged ? (void *)(S->apack_host + aoff) : S->apack_p + aoff * 4;
+        s->a_buf = (S->staged ? S->apack_host : S->apack_p) + aoff;
     else
-        s->a_buf = S->staged ? (void *)S->ahost[slot] : S->abuf_p[slot];
+        s->a_buf = S->staged ? S->ahost[slot] : S->abuf_p[slot];
     if (d->prow == 1)
         s->b_count = 0;
     else if (d->myrow == s->b_root)
-        s->b_buf = S->staged ? (void *)(S->b_host + boff) : S->b_p + boff * 4;
+        s->b_buf = (S->staged ? S->b_host : S->b_p) + boff;
     else
-        s->b_buf = S->staged ? (void *)S->bhost[slot] : S->bbuf_p[slot];
+        s->b_buf = S->staged ? S->bhost[slot] : S->bbuf_p[slot];
 }
 
 /* Staged: copy the panels this rank received from host to tensors. */
@@ -262,14 +306,14 @@ static void stage_in(summa *S, const gkd_step *s, int slot, int64_t w)
     gpuk_tensor *v = NULL;
     if (d->pcol > 1 && d->mycol != s->a_root && s->a_count > 0 &&
         view(S, S->abuf[slot], S->lr, w, 0, &v) == GPUK_OK) {
-        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->ahost[slot], (size_t)s->a_count * 4);
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->ahost[slot], (size_t)s->a_count * S->es);
         if (st != GPUK_OK)
             failed(S, st, "gpuk_tensor_write of an a panel");
         gpuk_tensor_destroy(d->ctx, v);
     }
     if (d->prow > 1 && d->myrow != s->b_root && s->b_count > 0 &&
         view(S, S->bbuf[slot], w, S->lc, 0, &v) == GPUK_OK) {
-        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->bhost[slot], (size_t)s->b_count * 4);
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->bhost[slot], (size_t)s->b_count * S->es);
         if (st != GPUK_OK)
             failed(S, st, "gpuk_tensor_write of a b panel");
         gpuk_tensor_destroy(d->ctx, v);
@@ -401,6 +445,36 @@ static void loop(summa *S)
     }
 }
 
+/* The local op must compute in the matrices' dtype on this rank's
+ * backend: said before any panel moves, with the dtypes it has, rather
+ * than by the first local op in the middle of the loop. */
+static gpuk_status local_dtype(gpuk_dist *d, gkd_fn fn, gpuk_dtype dt, char *msg, size_t len)
+{
+    gpuk_op op = fn == GKD_FN_MATMUL ? GPUK_OP_GEMM : GPUK_OP_MINPLUS;
+    const char *name = fn == GKD_FN_MATMUL ? "gpuk_gemm" : "gpuk_minplus";
+    size_t count = 0;
+    gpuk_status st = gpuk_variant_count_dtype(d->ctx, op, dt, &count);
+    if (st != GPUK_OK) {
+        snprintf(msg, len, "asking the backend for %s rungs of %s: %s", gpuk_dtype_name(dt), name,
+                 gpuk_context_error(d->ctx));
+        return st;
+    }
+    if (count > 0)
+        return GPUK_OK;
+    char have[96] = "";
+    size_t at = 0;
+#define GKD_HAVE_(id, value, dname, bytes, dlcode, prec)                                     \
+    if (gpuk_variant_count_dtype(d->ctx, op, GPUK_##id, &count) == GPUK_OK && count > 0 &&  \
+        at < sizeof have)                                                                   \
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", at ? ", " : "", dname);
+    GPUK_DTYPE_MAP(GKD_HAVE_)
+#undef GKD_HAVE_
+    snprintf(msg, len, "the matrices are %s, but %s on this rank's backend (%s) computes in %s "
+             "only: no %s rung to fold the panels with", gpuk_dtype_name(dt), name, d->backend,
+             at ? have : "no dtype", gpuk_dtype_name(dt));
+    return GPUK_ERR_DTYPE;
+}
+
 static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
                        const gpuk_dist_matrix *b, gpuk_dist_matrix *c, const char *variant)
 {
@@ -436,23 +510,32 @@ static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
             st = GPUK_ERR_LAYOUT, snprintf(m, ml, "c's blocks are %lld x %lld, but a's rows and "
                                            "b's columns are cut in %lld x %lld", (long long)c->mb,
                                            (long long)c->nb, (long long)a->mb, (long long)b->nb);
+        else if (b->dtype != a->dtype || c->dtype != a->dtype)
+            st = GPUK_ERR_DTYPE, snprintf(m, ml, "%s: dtype is %s, must be %s (a's): a, b and c "
+                                          "share one dtype", b->dtype != a->dtype ? "b" : "c",
+                                          gpuk_dtype_name(b->dtype != a->dtype ? b->dtype
+                                                                               : c->dtype),
+                                          gpuk_dtype_name(a->dtype));
+        else
+            st = local_dtype(d, fn, a->dtype, m, ml);
     }
     int ok = st == GPUK_OK;
     gkd_field f[] = {
-        { "the schedule (gpuk_dist_set_schedule)", GPUK_ERR_INVALID, d->schedule },
-        { "a (its creation number)", GPUK_ERR_INVALID, ok ? a->serial : 0 },
-        { "b (its creation number)", GPUK_ERR_INVALID, ok ? b->serial : 0 },
-        { "c (its creation number)", GPUK_ERR_INVALID, ok ? c->serial : 0 },
-        { "a's rows (m)", GPUK_ERR_SHAPE, ok ? a->rows : 0 },
-        { "a's columns (k)", GPUK_ERR_SHAPE, ok ? a->cols : 0 },
-        { "b's columns (n)", GPUK_ERR_SHAPE, ok ? b->cols : 0 },
-        { "a's mb", GPUK_ERR_LAYOUT, ok ? a->mb : 0 },
-        { "a's nb (the panel width)", GPUK_ERR_LAYOUT, ok ? a->nb : 0 },
-        { "b's nb", GPUK_ERR_LAYOUT, ok ? b->nb : 0 },
+        { "the schedule (gpuk_dist_set_schedule)", GPUK_ERR_INVALID, d->schedule, 0 },
+        { "a (its creation number)", GPUK_ERR_INVALID, ok ? a->serial : 0, 0 },
+        { "b (its creation number)", GPUK_ERR_INVALID, ok ? b->serial : 0, 0 },
+        { "c (its creation number)", GPUK_ERR_INVALID, ok ? c->serial : 0, 0 },
+        { "a's rows (m)", GPUK_ERR_SHAPE, ok ? a->rows : 0, 0 },
+        { "a's columns (k)", GPUK_ERR_SHAPE, ok ? a->cols : 0, 0 },
+        { "b's columns (n)", GPUK_ERR_SHAPE, ok ? b->cols : 0, 0 },
+        { "a's mb", GPUK_ERR_LAYOUT, ok ? a->mb : 0, 0 },
+        { "a's nb (the panel width)", GPUK_ERR_LAYOUT, ok ? a->nb : 0, 0 },
+        { "b's nb", GPUK_ERR_LAYOUT, ok ? b->nb : 0, 0 },
     };
     if ((st = gkd_agree(d, fn, st, S.msg, f, 10)) != GPUK_OK)
         return st;
 
+    S.dt = a->dtype, S.es = a->es;
     S.lr = a->lrows, S.lc = b->lcols, S.lka = a->lcols;
     S.k = a->cols, S.kb = a->nb, S.nk = (S.k + S.kb - 1) / S.kb;
     S.staged = d->comm_kind == GPUK_DIST_COMM_MPI && !d->direct;
