@@ -40,6 +40,7 @@ const char *gkd_fn_name(gkd_fn fn)
     case GKD_FN_GATHER: return "gpuk_dist_gather";
     case GKD_FN_MATMUL: return "gpuk_dist_matmul";
     case GKD_FN_MINPLUS: return "gpuk_dist_minplus";
+    case GKD_FN_APSP: return "gpuk_dist_apsp";
     }
     return "gpuk_dist (unknown function)";
 }

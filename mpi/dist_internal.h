@@ -6,8 +6,10 @@
  *   dist.c    open and close: grid, local rank and device, context, how
  *             panels travel (MPI direct, MPI staged, NCCL)
  *   matrix.c  block-cyclic matrices, index maps, scatter and gather
+ *   copy.c    rectangles of local tensors copied in any dtype (packing)
  *   bcast.c   the panel broadcasts of one SUMMA step, whatever carries them
  *   summa.c   matmul and min-plus: the SUMMA loop
+ *   apsp.c    all-pairs shortest paths: blocked Floyd-Warshall
  *
  * Only gpuk_dist_* leaves the library (mpi/local.mk); internal names are
  * gkd_*.
@@ -40,7 +42,8 @@ typedef enum gkd_fn {
     GKD_FN_SCATTER,
     GKD_FN_GATHER,
     GKD_FN_MATMUL,
-    GKD_FN_MINPLUS
+    GKD_FN_MINPLUS,
+    GKD_FN_APSP
 } gkd_fn;
 
 /* A value to agree on: its name in messages ("a rows") and the status
@@ -160,6 +163,32 @@ ncclDataType_t gkd_nccl_type(gpuk_dtype dt);
 /* Point-to-point of n elements of dt, in pieces (gkd_piece). */
 int gkd_send(const void *p, int64_t n, gpuk_dtype dt, int to, int tag, MPI_Comm comm);
 int gkd_recv(void *p, int64_t n, gpuk_dtype dt, int from, int tag, MPI_Comm comm);
+
+/* ---------------------------------------------------------------- summa.c */
+
+/* The local op must compute in the matrices' dtype on this rank's
+ * backend: said before any panel moves, with the dtypes the backend has
+ * (msg), rather than by the first local op in the middle of a loop.
+ * GPUK_ERR_DTYPE when it has no rung of op in dt. */
+gpuk_status gkd_local_dtype(gpuk_dist *d, gpuk_op op, gpuk_dtype dt, char *msg, size_t len);
+
+/* ---------------------------------------------------------------- copy.c */
+
+/* A rectangle of a tensor's storage: its first element (elements from the
+ * storage start) and the elements from one row to the next. */
+typedef struct gkd_rect {
+    gpuk_tensor *t;
+    int64_t off, ld;
+} gkd_rect;
+
+/* dst = src, rows x cols elements of dt.  scratch: a tensor of at least
+ * rows x cols elements, used off host memory (two transposes through it);
+ * it may be NULL on host memory.  The status is the context's (its
+ * message in gpuk_context_error). */
+gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, int64_t rows,
+                       int64_t cols, gpuk_tensor *scratch);
+/* The address of t's first element (device memory on a GPU), or NULL. */
+char *gkd_data(gpuk_dist *d, const gpuk_tensor *t);
 
 /* ---------------------------------------------------------------- bcast.c */
 

@@ -16,8 +16,8 @@
  * The panels of b are block rows, contiguous in the row-major local
  * tensor.  The panels of a are block columns, which are not, and the local
  * ops want dense operands: so each rank first packs its local a one block
- * column after another (two transposes per block, O(n^2 / ranks), against
- * the O(n^3 / ranks) of the op), and sends and uses those.
+ * column after another (copy.c: O(n^2 / ranks), against the O(n^3 / ranks)
+ * of the op), and sends and uses those.
  *
  * Double buffering: panels of step K land in slot K mod 2, and step K+1's
  * broadcast is posted before step K's op (GPUK_DIST_OVERLAP), so
@@ -66,14 +66,6 @@ static gpuk_status view(summa *S, gpuk_tensor *base, int64_t rows, int64_t cols,
     return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_view of a panel");
 }
 
-static char *data_of(summa *S, gpuk_tensor *t)
-{
-    gpuk_tensor_info ti;
-    if (!t || gpuk_tensor_get_info(S->d->ctx, t, &ti) != GPUK_OK)
-        return NULL;
-    return (char *)ti.data;
-}
-
 /* The local fold: the first panel writes c, the others fold into it. */
 static gpuk_status local_op(summa *S, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, int first)
 {
@@ -90,95 +82,19 @@ static const char *op_name(const summa *S, int first)
     return S->fn == GKD_FN_MATMUL ? "gpuk_gemm" : first ? "gpuk_minplus" : "gpuk_minplus_update";
 }
 
-/* Host memory: the block columns are copied row by row on this thread.
- * The two gpuk_transpose calls per block would each be an OpenMP region,
- * whose threads then spin idle (libgomp's default wait) while OpenBLAS's
- * own threads run the first panels: on a 16-core host, 4 ranks x 4
- * threads took up to 1.9 times as long over the matmul for that
- * (doc/distributed.md, "Cost model and expected scaling").  The copy is
- * O(n^2 / ranks) bytes, a few milliseconds against the op's
- * O(n^3 / ranks) flops. */
-static void pack_a_host(summa *S, const char *src, char *dst)
-{
-    size_t es = S->es;
-    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
-        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
-        char *blk = dst + (size_t)(S->lr * lj) * es;
-        for (int64_t i = 0; i < S->lr; i++)
-            memcpy(blk + (size_t)(i * w) * es, src + (size_t)(i * S->lka + lj) * es,
-                   (size_t)w * es);
-    }
-}
-
-/* The storage of t as a tensor of 4-byte words (f32), so that a dtype of
- * 4 or 8 bytes is packed with the f32 transposes every backend has: a
- * transpose only moves elements, and an element of w words stays w
- * adjacent words when the word matrix is lr x (cols w).  A dtype of
- * another size is its own word; f32 is t itself (*own 0: nothing to free). */
-static gpuk_status as_words(summa *S, gpuk_tensor *t, gpuk_dtype word, gpuk_tensor **out,
-                            int *own)
-{
-    gpuk_tensor_info ti;
-    *out = t, *own = 0;
-    if (word == S->dt)
-        return GPUK_OK;
-    gpuk_status st = gpuk_tensor_get_info(S->d->ctx, t, &ti);
-    int64_t n = (int64_t)(ti.bytes / 4);
-    if (st == GPUK_OK)
-        st = gpuk_tensor_wrap(S->d->ctx, word, 1, &n, NULL, ti.data, out);
-    if (st != GPUK_OK)
-        return failed(S, st, "packing a: its storage as 4-byte words (gpuk_tensor_wrap)");
-    *own = 1;
-    return GPUK_OK;
-}
-
-/* Pack local a into apack, block column by block column: in host memory
- * by copies (above), elsewhere through a transposed scratch (the op that
- * takes strided views and writes dense), in words (as_words) so that the
- * dtype needs no transpose of its own.  GPUK_DIST_STAGED=1 takes the
- * second path on host memory too: it is the GPU's, which the tests run on
- * the CPU that way (doc/distributed.md, "Dtypes"). */
+/* Pack local a into apack, block column by block column, each dense
+ * (copy.c: by rows on host memory, by transposes of words elsewhere, with
+ * abuf[0] as the scratch). */
 static gpuk_status pack_a(summa *S)
 {
-    gpuk_context *ctx = S->d->ctx;
-    const char *from = data_of(S, S->a->local);
-    char *to = data_of(S, S->apack);
-    if (S->d->host_memory && !S->d->force_staged && from && to) {
-        pack_a_host(S, from, to);
-        return GPUK_OK;
-    }
-    if (S->lr == 0 || S->lka == 0)
-        return GPUK_OK;
-    gpuk_dtype word = S->es % 4 == 0 ? GPUK_F32 : S->dt;
-    int64_t wpe = word == S->dt ? 1 : (int64_t)S->es / 4;   /* words an element */
-    gpuk_tensor *aw = NULL, *tw = NULL, *pw = NULL;
-    int own[3] = { 0, 0, 0 };
-    gpuk_status st = as_words(S, S->a->local, word, &aw, &own[0]);
-    if (st == GPUK_OK)
-        st = as_words(S, S->abuf[0], word, &tw, &own[1]);
-    if (st == GPUK_OK)
-        st = as_words(S, S->apack, word, &pw, &own[2]);
-    for (int64_t lj = 0; lj < S->lka && st == GPUK_OK; lj += S->kb) {
-        int64_t w = (S->lka - lj < S->kb ? S->lka - lj : S->kb) * wpe;
-        int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka * wpe, 1 };
-        gpuk_tensor *src = NULL, *tmp = NULL, *dst = NULL;
-        st = gpuk_tensor_view(ctx, aw, 2, shape, strides, lj * wpe, &src);
-        if (st == GPUK_OK)
-            st = view(S, tw, w, S->lr, 0, &tmp);
-        if (st == GPUK_OK)
-            st = view(S, pw, S->lr, w, S->lr * lj * wpe, &dst);
-        if (st == GPUK_OK && (st = gpuk_transpose(ctx, src, tmp, NULL)) == GPUK_OK)
-            st = gpuk_transpose(ctx, tmp, dst, NULL);
+    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
+        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
+        gkd_rect src = { S->a->local, lj, S->lka }, dst = { S->apack, S->lr * lj, w };
+        gpuk_status st = gkd_copy2d(S->d, S->dt, src, dst, S->lr, w, S->abuf[0]);
         if (st != GPUK_OK)
-            failed(S, st, "packing a's block columns (gpuk_transpose)");
-        gpuk_tensor_destroy(ctx, src);
-        gpuk_tensor_destroy(ctx, tmp);
-        gpuk_tensor_destroy(ctx, dst);
+            return failed(S, st, "packing a's block columns");
     }
-    if (own[0]) gpuk_tensor_destroy(ctx, aw);
-    if (own[1]) gpuk_tensor_destroy(ctx, tw);
-    if (own[2]) gpuk_tensor_destroy(ctx, pw);
-    return st;
+    return GPUK_OK;
 }
 
 static gpuk_status host_buf(summa *S, int64_t n, char **out)
@@ -218,10 +134,10 @@ static gpuk_status setup(summa *S)
             return st;
     if ((st = pack_a(S)))
         return st;
-    S->apack_p = data_of(S, S->apack);
-    S->b_p = data_of(S, S->b->local);
+    S->apack_p = gkd_data(S->d, S->apack);
+    S->b_p = gkd_data(S->d, S->b->local);
     for (int i = 0; i < 2; i++)
-        S->abuf_p[i] = data_of(S, S->abuf[i]), S->bbuf_p[i] = data_of(S, S->bbuf[i]);
+        S->abuf_p[i] = gkd_data(S->d, S->abuf[i]), S->bbuf_p[i] = gkd_data(S->d, S->bbuf[i]);
     if (S->staged) {
         for (int i = 0; i < 2; i++)
             if ((Q > 1 && (st = host_buf(S, S->lr * S->kb, &S->ahost[i]))) ||
@@ -445,13 +361,10 @@ static void loop(summa *S)
     }
 }
 
-/* The local op must compute in the matrices' dtype on this rank's
- * backend: said before any panel moves, with the dtypes it has, rather
- * than by the first local op in the middle of the loop. */
-static gpuk_status local_dtype(gpuk_dist *d, gkd_fn fn, gpuk_dtype dt, char *msg, size_t len)
+gpuk_status gkd_local_dtype(gpuk_dist *d, gpuk_op op, gpuk_dtype dt, char *msg, size_t len)
 {
-    gpuk_op op = fn == GKD_FN_MATMUL ? GPUK_OP_GEMM : GPUK_OP_MINPLUS;
-    const char *name = fn == GKD_FN_MATMUL ? "gpuk_gemm" : "gpuk_minplus";
+    char name[32];
+    snprintf(name, sizeof name, "gpuk_%s", gpuk_op_name(op));
     size_t count = 0;
     gpuk_status st = gpuk_variant_count_dtype(d->ctx, op, dt, &count);
     if (st != GPUK_OK) {
@@ -470,7 +383,7 @@ static gpuk_status local_dtype(gpuk_dist *d, gkd_fn fn, gpuk_dtype dt, char *msg
     GPUK_DTYPE_MAP(GKD_HAVE_)
 #undef GKD_HAVE_
     snprintf(msg, len, "the matrices are %s, but %s on this rank's backend (%s) computes in %s "
-             "only: no %s rung to fold the panels with", gpuk_dtype_name(dt), name, d->backend,
+             "only: no %s rung to run", gpuk_dtype_name(dt), name, d->backend,
              at ? have : "no dtype", gpuk_dtype_name(dt));
     return GPUK_ERR_DTYPE;
 }
@@ -517,7 +430,8 @@ static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
                                                                                : c->dtype),
                                           gpuk_dtype_name(a->dtype));
         else
-            st = local_dtype(d, fn, a->dtype, m, ml);
+            st = gkd_local_dtype(d, fn == GKD_FN_MATMUL ? GPUK_OP_GEMM : GPUK_OP_MINPLUS,
+                                 a->dtype, m, ml);
     }
     int ok = st == GPUK_OK;
     gkd_field f[] = {

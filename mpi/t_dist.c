@@ -17,13 +17,10 @@
 #include <string.h>
 #include <gpuk/mpi.h>
 #include "dtap.h"
+#include "dtest.h"
 
 static int rank, size;
 static uint64_t rng;
-
-/* The dtypes a distributed matrix may have (gpuk_dist(3)). */
-static const gpuk_dtype DTYPES[] = { GPUK_F32, GPUK_F64, GPUK_I32 };
-#define N_DTYPES (sizeof DTYPES / sizeof DTYPES[0])
 
 static uint64_t next(void)   /* splitmix64: the same stream on every rank */
 {
@@ -31,32 +28,6 @@ static uint64_t next(void)   /* splitmix64: the same stream on every rank */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-/* Host arrays of any of the dtypes: element i read and written as a
- * double (exact for all three). */
-static double get(gpuk_dtype dt, const void *p, int64_t i)
-{
-    if (dt == GPUK_F64)
-        return ((const double *)p)[i];
-    if (dt == GPUK_I32)
-        return ((const int32_t *)p)[i];
-    return ((const float *)p)[i];
-}
-
-static void set(gpuk_dtype dt, void *p, int64_t i, double v)
-{
-    if (dt == GPUK_F64)
-        ((double *)p)[i] = v;
-    else if (dt == GPUK_I32)
-        ((int32_t *)p)[i] = (int32_t)v;
-    else
-        ((float *)p)[i] = (float)v;
-}
-
-static void *alloc(gpuk_dtype dt, int64_t n)
-{
-    return malloc((size_t)n * gpuk_dtype_size(dt) + 8);
 }
 
 static double uniform(void)   /* in [-1, 1), 53 random bits */
@@ -73,16 +44,16 @@ static void fill_minplus(gpuk_dtype dt, void *x, int64_t n)
     for (int64_t i = 0; i < n; i++) {
         uint64_t r = next();
         if (dt == GPUK_I32) {
-            set(dt, x, i, r % 16 == 0 ? GPUK_I32_INF : r % 16 == 1 ? 0
+            dtest_set(dt, x, i, r % 16 == 0 ? GPUK_I32_INF : r % 16 == 1 ? 0
                           : (double)((int64_t)(r >> 40) % 2001 - 1000));
             continue;
         }
         switch (r % 16) {
-        case 0: set(dt, x, i, INFINITY); break;
-        case 1: set(dt, x, i, -0.0); break;
-        case 2: set(dt, x, i, 0.0); break;
-        case 3: set(dt, x, i, r % 64 == 3 ? NAN : 1.5); break;
-        default: set(dt, x, i, 1000.0 * uniform()); break;
+        case 0: dtest_set(dt, x, i, INFINITY); break;
+        case 1: dtest_set(dt, x, i, -0.0); break;
+        case 2: dtest_set(dt, x, i, 0.0); break;
+        case 3: dtest_set(dt, x, i, r % 64 == 3 ? NAN : 1.5); break;
+        default: dtest_set(dt, x, i, 1000.0 * uniform()); break;
         }
     }
 }
@@ -95,7 +66,7 @@ static void fill_uniform(gpuk_dtype dt, void *x, int64_t n)
         if (dt == GPUK_I32)
             ((int32_t *)x)[i] = (int32_t)(uint32_t)next();
         else
-            set(dt, x, i, uniform());
+            dtest_set(dt, x, i, uniform());
     }
 }
 
@@ -173,7 +144,8 @@ static void layout_case(gpuk_dist *d, gpuk_dtype dt, int64_t rows, int64_t cols,
 
     /* scatter from the last rank, check the local tensor element by element */
     size_t bytes = (size_t)(rows * cols) * es;
-    char *x = alloc(dt, rows * cols), *y = alloc(dt, rows * cols), *loc = alloc(dt, mine);
+    char *x = dtest_alloc(dt, rows * cols), *y = dtest_alloc(dt, rows * cols);
+    char *loc = dtest_alloc(dt, mine);
     fill_uniform(dt, x, rows * cols);
     st = gpuk_dist_scatter(d, m, size - 1, rank == size - 1 ? x : NULL,
                            rank == size - 1 ? bytes : 0);
@@ -244,7 +216,7 @@ static void layout_case(gpuk_dist *d, gpuk_dtype dt, int64_t rows, int64_t cols,
         for (int64_t lj = 0; lj < mi.local_cols; lj++) {
             int64_t gi, gj;
             gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj);
-            set(dt, loc, li * mi.local_cols + lj, (double)(gi * 1000 + gj));
+            dtest_set(dt, loc, li * mi.local_cols + lj, (double)(gi * 1000 + gj));
         }
     st = gpuk_tensor_write(ctx, mi.local, loc, (size_t)mine * es);
     ok = st == GPUK_OK;
@@ -252,8 +224,8 @@ static void layout_case(gpuk_dist *d, gpuk_dtype dt, int64_t rows, int64_t cols,
         ok = status_is(gpuk_dist_gather(d, m, 0, rank == 0 ? y : NULL, rank == 0 ? bytes : 0),
                        GPUK_OK, d, "gather");
     for (int64_t i = 0; ok && rank == 0 && i < rows * cols; i++)
-        if (get(dt, y, i) != (double)(i / cols * 1000 + i % cols))
-            ok = 0, dtap_why("element %lld is %g", (long long)i, get(dt, y, i));
+        if (dtest_get(dt, y, i) != (double)(i / cols * 1000 + i % cols))
+            ok = 0, dtap_why("element %lld is %g", (long long)i, dtest_get(dt, y, i));
     dtap_ok(ok, "%s: filled in place on every rank, gathered whole", name);
     free(x);
     free(y);
@@ -323,12 +295,13 @@ static int matmul_within(gpuk_dtype dt, const void *a, const void *b, const void
         for (int64_t j = 0; j < n; j++) {
             long double s = 0, abs_s = 0;
             for (int64_t p = 0; p < k; p++) {
-                long double t = (long double)get(dt, a, i * k + p) * get(dt, b, p * n + j);
+                long double t =
+                    (long double)dtest_get(dt, a, i * k + p) * dtest_get(dt, b, p * n + j);
                 s += t;
                 abs_s += fabsl(t);
             }
             long double bound = 2 * g * abs_s + u * fabsl(s) + (2.0L * k + 2) * tiny;
-            long double got = get(dt, c, i * n + j);
+            long double got = dtest_get(dt, c, i * n + j);
             if (!(fabsl(got - s) <= bound)) {
                 dtap_why("element (%lld, %lld): %.17Lg, exact %.17Lg, bound %.3Lg", (long long)i,
                          (long long)j, got, s, bound);
@@ -349,8 +322,8 @@ static void op_case(gpuk_dist *d, gpuk_dtype dt, int minplus, int64_t m, int64_t
              minplus ? "minplus" : "matmul", gpuk_dtype_name(dt), (long long)m, (long long)k,
              (long long)n, (long long)mb, (long long)kb, (long long)nb, same ? ", a (x) a" : "",
              sch == GPUK_DIST_SERIAL ? ", serial" : "", grid);
-    char *a = alloc(dt, m * k), *b = alloc(dt, k * n), *c = alloc(dt, m * n),
-         *r = alloc(dt, m * n);
+    char *a = dtest_alloc(dt, m * k), *b = dtest_alloc(dt, k * n), *c = dtest_alloc(dt, m * n),
+         *r = dtest_alloc(dt, m * n);
     (minplus ? fill_minplus : fill_uniform)(dt, a, m * k);
     (minplus ? fill_minplus : fill_uniform)(dt, b, k * n);
     gpuk_dist_matrix *A = NULL, *B = NULL, *C = NULL;
@@ -380,8 +353,8 @@ static void op_case(gpuk_dist *d, gpuk_dtype dt, int minplus, int64_t m, int64_t
         for (int64_t i = 0; ok && i < m * n; i++)
             if (memcmp(c + (size_t)i * es, r + (size_t)i * es, es))
                 ok = 0, dtap_why("element (%lld, %lld): %.17g, one context %.17g",
-                                 (long long)(i / n), (long long)(i % n), get(dt, c, i),
-                                 get(dt, r, i));
+                                 (long long)(i / n), (long long)(i % n), dtest_get(dt, c, i),
+                                 dtest_get(dt, r, i));
     } else if (ok && rank == 0) {
         ok = matmul_within(dt, a, b, c, m, k, n);
     }
@@ -422,8 +395,8 @@ static void ops_on(gpuk_dist *d, const char *grid, int all)
     int n = all ? (int)(sizeof OPS / sizeof OPS[0]) : 2;
     gpuk_dist_info di;
     gpuk_dist_get_info(d, &di);
-    for (size_t t = 0; t < N_DTYPES; t++) {
-        gpuk_dtype dt = DTYPES[t];
+    for (size_t t = 0; t < DTEST_N_DTYPES; t++) {
+        gpuk_dtype dt = DTEST_DTYPES[t];
         for (int mp = 1; mp >= 0; mp--) {
             const char *op = mp ? "minplus" : "gemm";
             if (!backend_has(d, mp ? GPUK_OP_MINPLUS : GPUK_OP_GEMM, dt)) {
@@ -496,9 +469,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof LAYOUTS / sizeof LAYOUTS[0]; i++)
         layout_case(d, GPUK_F32, LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2], LAYOUTS[i][3]);
     /* the other dtypes: element sizes of 8 and 4 through every byte count */
-    for (size_t t = 1; t < N_DTYPES; t++)
+    for (size_t t = 1; t < DTEST_N_DTYPES; t++)
         for (size_t i = 1; i < 4; i++)
-            layout_case(d, DTYPES[t], LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2], LAYOUTS[i][3]);
+            layout_case(d, DTEST_DTYPES[t], LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2],
+                        LAYOUTS[i][3]);
     info_layout(d);
 
     ops_on(d, "the default grid", 1);
@@ -525,8 +499,8 @@ int main(int argc, char **argv)
             gpuk_dist *t = open_grid(g ? size : 1, g ? 1 : size);
             if (!t)
                 continue;
-            for (size_t i = 0; i < N_DTYPES; i++)
-                layout_case(t, DTYPES[i], 37, 29, 4, 5);
+            for (size_t i = 0; i < DTEST_N_DTYPES; i++)
+                layout_case(t, DTEST_DTYPES[i], 37, 29, 4, 5);
             ops_on(t, g ? "an N x 1 grid" : "a 1 x N grid", 0);
             gpuk_dist_close(t);
         }

@@ -3,9 +3,10 @@
  * that disagree (a size, a block, the grid, the root, the matrix, the
  * schedule, the function), arguments that are wrong on every rank or on
  * one, and a local failure on one rank (a rung its backend lacks, and the
- * GPUK_DIST_FAIL injection points).  Each must come back on every rank
- * with the same status and the same message, which names the argument and
- * the rank, without a hang; afterwards the same gpuk_dist still works.
+ * GPUK_DIST_FAIL injection points, in SUMMA and in apsp).  Each must come
+ * back on every rank with the same status and the same message, which
+ * names the argument and the rank, without a hang; afterwards the same
+ * gpuk_dist still works.
  */
 #include "config.h"
 
@@ -109,6 +110,11 @@ static void injected(const char *where)
         else if (!st)
             st = gpuk_dist_matmul(d, a, a, c, NULL);
         expect(what, d, st, GPUK_ERR_INTERNAL, "GPUK_DIST_FAIL", who);
+        if (!strcmp(where, "panel") || !strcmp(where, "setup")) {
+            char also[128];
+            snprintf(also, sizeof also, "%s, in gpuk_dist_apsp", what);
+            expect(also, d, gpuk_dist_apsp(d, c, NULL), GPUK_ERR_INTERNAL, "GPUK_DIST_FAIL", who);
+        }
     }
     gpuk_dist_matrix_destroy(d, a);
     gpuk_dist_matrix_destroy(d, c);
@@ -321,6 +327,28 @@ int main(int argc, char **argv)
     gpuk_dist_matrix_destroy(d, b64);
     gpuk_dist_matrix_destroy(d, ai);
     free(host64);
+
+    /* apsp: a square matrix in square blocks, the same on every rank */
+    st = gpuk_dist_apsp(d, a, NULL);
+    expect("apsp of a 40 x 30 matrix", d, st, GPUK_ERR_SHAPE, "square", "rank 0");
+    st = gpuk_dist_apsp(d, rank == last ? NULL : c, NULL);
+    expect("apsp with m NULL on one rank", d, st, GPUK_ERR_NULL, "m is NULL", who);
+    {
+        gpuk_dist_matrix *rect = NULL, *c2 = NULL;
+        if (gpuk_dist_matrix_create(d, 40, 40, 7, 5, &rect) == GPUK_OK) {
+            st = gpuk_dist_apsp(d, rect, NULL);
+            expect("apsp in 7 x 5 blocks", d, st, GPUK_ERR_LAYOUT, "square blocks", "rank 0");
+        }
+        if (multi && gpuk_dist_matrix_create(d, 40, 40, 7, 7, &c2) == GPUK_OK) {
+            st = gpuk_dist_apsp(d, rank == last ? c2 : c, NULL);
+            expect("apsp where one rank passes another matrix", d, st, GPUK_ERR_INVALID,
+                   "creation number", who);
+        } else {
+            dtap_skip("matrix disagreement needs two ranks");
+        }
+        gpuk_dist_matrix_destroy(d, rect);
+        gpuk_dist_matrix_destroy(d, c2);
+    }
 
     gpuk_dist_matrix *kb = NULL;
     if (gpuk_dist_matrix_create(d, 30, 40, 5, 7, &kb) == GPUK_OK) {

@@ -4,8 +4,8 @@
 # the columns the combiner reads; the combined table has the efficiency
 # against the 1-rank row (and the plot, where gnuplot is); --dtype i32
 # and f64 give rows of their dtype, never compared with f32's (f64 is
-# skipped, with the reason, on a backend without f64 rungs); bad options
-# fail with a message.
+# skipped, with the reason, on a backend without f64 rungs); --op apsp
+# gives its row; bad options fail with a message.
 #
 # Run by make check (MPIEXEC from configure, or mpiexec in PATH); by hand,
 # from the top of the build tree: sh ../mpi/test-dist-bench.sh
@@ -92,8 +92,18 @@ else
     echo "ok $((n = n + 1)) # SKIP gnuplot is not installed"
 fi
 
+# apsp: one row, no breakdown, against gpuk_apsp in one context
+$launcher $flags -n 2 "$bench" -n 64 --block 16 --reps 1 --threads 1 --op apsp --dtype i32 \
+    --baseline > "$tmp/apsp.txt" 2>&1
+rc=$?
+diag "$tmp/apsp.txt"
+[ $rc -eq 0 ] && [ "$(grep -v '^#' "$tmp/apsp.txt" |
+                     awk '$1 == "apsp" && $10 > 0 && $13 == "-" && $19 != "-" && $20 == "i32"' |
+                     wc -l)" -eq 1 ]
+ok $? "2 ranks: --op apsp --dtype i32 gives one apsp row, its rate and vs_one"
+
 $launcher $flags -n 1 "$bench" --op nonsense > "$tmp/out" 2>&1
-[ $? -ne 0 ] && grep -q "matmul, minplus or both" "$tmp/out"
+[ $? -ne 0 ] && grep -q "matmul, minplus, both or apsp" "$tmp/out"
 ok $? "--op nonsense fails with a message"
 $launcher $flags -n 1 "$bench" --dtype f16 > "$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q "dtype is f16 (4): a distributed matrix is f32, f64 or i32" "$tmp/out"

@@ -1,5 +1,6 @@
 /*
- * gpuk/mpi.h - libgpuk_mpi: distributed matmul and min-plus over MPI.
+ * gpuk/mpi.h - libgpuk_mpi: distributed matmul, min-plus and all-pairs
+ * shortest paths over MPI.
  *
  * Every rank of an MPI communicator runs an ordinary libgpuk context (CPU
  * or CUDA backend, chosen as usual); a gpuk_dist ties those contexts into
@@ -219,6 +220,25 @@ gpuk_status gpuk_dist_matmul(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk
  * (f32, f64; i32 with its GPUK_I32_INF rules). */
 gpuk_status gpuk_dist_minplus(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk_dist_matrix *b,
                               gpuk_dist_matrix *c, const char *variant);
+
+/* All-pairs shortest paths, in place, by blocked Floyd-Warshall
+ * (collective; doc/distributed.md, "APSP").  m is n x n in square blocks
+ * (mb = nb; GPUK_ERR_LAYOUT otherwise) and holds the graph on entry:
+ * m[i,j] the length of the edge from i to j, +inf (f32, f64; NaN too) or
+ * GPUK_I32_INF (i32) where there is none.  On return m[i,j] is the length
+ * of a shortest path from i to j, as gpuk_apsp(3) computes it: +inf or
+ * GPUK_I32_INF when j cannot be reached, m[i,i] = 0 unless a cycle
+ * through i is shorter.  The panels are folded with gpuk_minplus_update
+ * (variant names its rung; NULL: auto) and the diagonal blocks closed
+ * with gpuk_apsp.  Floats may differ from gpuk_apsp in rounding (sums of
+ * whole numbers below 2^24 in f32, 2^53 in f64, are exact); i32 is exact
+ * while every path sum lies in [-2^30, GPUK_I32_INF], with one difference
+ * from gpuk_apsp: min-plus adds GPUK_I32_INF like any number, so with
+ * negative weights an unreachable pair may read GPUK_I32_INF + w (w < 0)
+ * instead of GPUK_I32_INF.  A negative cycle is GPUK_ERR_NEGATIVE_CYCLE on
+ * every rank, naming the lowest vertex whose m[v,v] ended negative.  No
+ * predecessors yet. */
+gpuk_status gpuk_dist_apsp(gpuk_dist *d, gpuk_dist_matrix *m, const char *variant);
 
 #ifdef __cplusplus
 }
