@@ -1,7 +1,9 @@
 /*
- * reduce.cu - out[o, i] = sum (or mean) over l of x[o, l, i], for a dense
+ * reduce.cu - the reductions (gpuk_reduce(3)): reduce and meanpool.
+ * reduce: out[o, i] = sum (or mean) over l of x[o, l, i], for a dense
  * x[outer, len, inner].  Output g = o * inner + i reads len elements,
- * inner apart, starting at x + o * len * inner + i.
+ * inner apart, starting at x + o * len * inner + i.  meanpool:
+ * out[b, :] = mean over t of x[b, t, :].
  *
  * The ladder changes who reduces one output: a block with a shared-memory
  * tree, a warp with shuffles, or several blocks at once; then how a
@@ -250,6 +252,25 @@ gpuk_status partials(gpuk_bctx *b, int64_t outputs, int64_t parts, float **out)
     return GPUK_OK;
 }
 
+/* meanpool: block per batch row (blockIdx.x), a slice of NT columns per
+ * blockIdx.y; each thread owns a column and walks down the tokens, so a
+ * warp reads 32 consecutive floats per token.  t == 0 gives 0/0 = NaN. */
+__global__ void meanpool_block_row(const float *x, float *out, int64_t batch, int64_t t,
+                                   int64_t d)
+{
+    gkc_pdl_enter();
+    for (int64_t bi = blockIdx.x; bi < batch; bi += gridDim.x) {
+        const float *xb = x + bi * t * d;
+        for (int64_t j = (int64_t)blockIdx.y * NT + threadIdx.x; j < d;
+             j += (int64_t)gridDim.y * NT) {
+            float s = 0.0f;
+            for (int64_t r = 0; r < t; r++)
+                s += xb[r * d + j];
+            out[bi * d + j] = s / (float)t;
+        }
+    }
+}
+
 }  // namespace
 
 GKC_KERNEL(gkc_reduce_smem_tree)
@@ -357,5 +378,17 @@ GKC_KERNEL(gkc_reduce_row_float4)
     else
         gkc_launch_pdl(b->stream, reduce_row_float4<4>, g, RNT, 0, p);
     GKC_LAUNCHED(b, "reduce", "row_float4");
+    return GPUK_OK;
+}
+
+GKC_KERNEL(gkc_meanpool_block_row)
+{
+    GKC_TRY(gkc_enter(b));
+    const float *x = (const float *)args->in[0].data;
+    float *out = (float *)args->out.data;
+    int64_t batch = args->in[0].shape[0], t = args->in[0].shape[1], d = args->in[0].shape[2];
+    dim3 grid(gkc_blocks(batch, 1, 1 << 20), gkc_blocks(d, NT, GKC_MAX_GRID_YZ));
+    gkc_launch_pdl(b->stream, meanpool_block_row, grid, NT, 0, x, out, batch, t, d);
+    GKC_LAUNCHED(b, "meanpool", "block_row");
     return GPUK_OK;
 }

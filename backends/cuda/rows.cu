@@ -4,8 +4,8 @@
  * access is coalesced:
  *   softmax    out[r, :] = exp(x[r, :] - max) / sum exp(x[r, :] - max)
  *              (block_row: three sweeps; online: two; one_pass: one);
- *   embedding  out[t, :] = table[ids[t], :];
- *   meanpool   out[b, :] = mean over t of x[b, t, :].
+ *   embedding  out[t, :] = table[ids[t], :].
+ * (meanpool, a reduction, is in reduce.cu.)
  */
 #include "cuda_internal.h"
 
@@ -187,25 +187,6 @@ __global__ void embedding_block_row(const float *table, const int32_t *ids, floa
     }
 }
 
-/* meanpool: block per batch row (blockIdx.x), a slice of NT columns per
- * blockIdx.y; each thread owns a column and walks down the tokens, so a
- * warp reads 32 consecutive floats per token.  t == 0 gives 0/0 = NaN. */
-__global__ void meanpool_block_row(const float *x, float *out, int64_t batch, int64_t t,
-                                   int64_t d)
-{
-    gkc_pdl_enter();
-    for (int64_t bi = blockIdx.x; bi < batch; bi += gridDim.x) {
-        const float *xb = x + bi * t * d;
-        for (int64_t j = (int64_t)blockIdx.y * NT + threadIdx.x; j < d;
-             j += (int64_t)gridDim.y * NT) {
-            float s = 0.0f;
-            for (int64_t r = 0; r < t; r++)
-                s += xb[r * d + j];
-            out[bi * d + j] = s / (float)t;
-        }
-    }
-}
-
 }  // namespace
 
 GKC_KERNEL(gkc_embedding_block_row)
@@ -219,18 +200,6 @@ GKC_KERNEL(gkc_embedding_block_row)
     gkc_launch_pdl(b->stream, embedding_block_row, gkc_blocks(tokens, 1, 1 << 20), NT, 0, table,
                    ids, out, tokens, d);
     GKC_LAUNCHED(b, "embedding", "block_row");
-    return GPUK_OK;
-}
-
-GKC_KERNEL(gkc_meanpool_block_row)
-{
-    GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    float *out = (float *)args->out.data;
-    int64_t batch = args->in[0].shape[0], t = args->in[0].shape[1], d = args->in[0].shape[2];
-    dim3 grid(gkc_blocks(batch, 1, 1 << 20), gkc_blocks(d, NT, GKC_MAX_GRID_YZ));
-    gkc_launch_pdl(b->stream, meanpool_block_row, grid, NT, 0, x, out, batch, t, d);
-    GKC_LAUNCHED(b, "meanpool", "block_row");
     return GPUK_OK;
 }
 

@@ -1,6 +1,6 @@
 /*
- * dotgemv.cu - the hand-written rungs of dot and gemv, beside cuBLAS's
- * (cublas.cu).  Both ops read every input byte once and write next to
+ * blas.cu - the hand-written rungs of dot and gemv (gpuk_blas(3)), beside
+ * cuBLAS's (cublas.cu).  Both ops read every input byte once and write next to
  * nothing, so the measure is the read ceiling (bench/cases.c,
  * case_memory_peak): the kernels keep several 16-byte loads in flight a
  * thread, finish in one launch, and add their partial sums in a fixed
