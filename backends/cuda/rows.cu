@@ -6,7 +6,8 @@
  *   softmax    out[r, :] = exp(x[r, :] - max) / sum exp(x[r, :] - max)
  *              (block_row: three sweeps; online: two; one_pass: one),
  *              with exp and the sum in T (gkc_exp: expf or exp);
- *   embedding  out[t, :] = table[ids[t], :] (ids i32 in both dtypes).
+ *   embedding  out[t, :] = table[ids[t], :] (ids i32 in both dtypes;
+ *              block_row: a block a token; float4: a warp a token).
  */
 #include "cuda_internal.h"
 
@@ -203,6 +204,44 @@ __global__ void embedding_block_row(const T *table, const int32_t *ids, T *out, 
     }
 }
 
+/* embedding, float4: block_row gives a block one token and a thread one
+ * element, so a block lives for two dependent round trips (the id, then
+ * the row) to move a row: 19% of copy at 262144 x 256 on the H200
+ * (bench/NOTES.md).  Here a warp takes a token at a time, tokens
+ * grid-strided over the warps, moves the row in VT (a 16-byte vector when
+ * the rows are whole aligned vectors, else T) with up to four a lane in
+ * flight, and loads the next token's id before this row: one round trip
+ * a token.  nd: the row's length in VT. */
+template <class VT>
+__global__ void __launch_bounds__(NT) embedding_warp_rows(const VT *table, const int32_t *ids,
+                                                          VT *out, int64_t tokens, int64_t nd)
+{
+    gkc_pdl_enter();
+    int lane = threadIdx.x & 31;
+    int64_t nw = ((int64_t)gridDim.x * NT) >> 5;
+    int64_t t = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
+    if (t >= tokens)
+        return;   /* the whole warp */
+    int32_t id = ids[t];
+    for (; t < tokens; t += nw) {
+        int32_t next = t + nw < tokens ? ids[t + nw] : 0;
+        const VT *src = table + (int64_t)id * nd;
+        VT *dst = out + t * nd;
+        for (int64_t c0 = lane; c0 < nd; c0 += 4 * 32) {
+            VT v[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (c0 + 32 * u < nd)
+                    v[u] = src[c0 + 32 * u];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (c0 + 32 * u < nd)
+                    dst[c0 + 32 * u] = v[u];
+        }
+        id = next;
+    }
+}
+
 template <class T>
 gpuk_status embedding(gpuk_bctx *b, const gpuk_args *args)
 {
@@ -215,6 +254,28 @@ gpuk_status embedding(gpuk_bctx *b, const gpuk_args *args)
     gkc_launch_pdl(b->stream, embedding_block_row<T>, gkc_blocks(tokens, 1, 1 << 20), NT, 0, table,
                    ids, out, tokens, d);
     GKC_LAUNCHED(b, "embedding", "block_row");
+    return GPUK_OK;
+}
+
+template <class T>
+gpuk_status embedding_float4(gpuk_bctx *b, const gpuk_args *args)
+{
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
+    GKC_TRY(gkc_enter(b));
+    const T *table = (const T *)args->in[0].data;
+    const int32_t *ids = (const int32_t *)args->in[1].data;
+    T *out = (T *)args->out.data;
+    int64_t d = args->in[0].shape[1];
+    int64_t tokens = gpuk_tdesc_numel(&args->in[1]);
+    unsigned g = gkc_blocks(tokens, NT / 32, gkc_grid_cap(b));
+    bool vec = d % N == 0 && gkc_aligned16(table) && gkc_aligned16(out);
+    if (vec)
+        gkc_launch_pdl(b->stream, embedding_warp_rows<V>, g, NT, 0, (const V *)table, ids, (V *)out,
+                       tokens, d / N);
+    else
+        gkc_launch_pdl(b->stream, embedding_warp_rows<T>, g, NT, 0, table, ids, out, tokens, d);
+    GKC_LAUNCHED(b, "embedding", vec ? "float4" : "float4 (scalar path)");
     return GPUK_OK;
 }
 
@@ -278,3 +339,4 @@ GKC_KERNEL_F32_F64(gkc_softmax_block_row, block_row)
 GKC_KERNEL_F32_F64(gkc_softmax_online, online)
 GKC_KERNEL_F32_F64(gkc_softmax_one_pass, one_pass)
 GKC_KERNEL_F32_F64(gkc_embedding_block_row, embedding)
+GKC_KERNEL_F32_F64(gkc_embedding_float4, embedding_float4)

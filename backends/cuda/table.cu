@@ -38,7 +38,8 @@ GKC_KERNEL(gkc_scale_float4); GKC_KERNEL(gkc_relu_coalesced); GKC_KERNEL(gkc_rel
 GKC_KERNEL(gkc_bias_relu_coalesced); GKC_KERNEL(gkc_bias_relu_float4);
 GKC_KERNEL(gkc_copy_coalesced); GKC_KERNEL(gkc_copy_float4); GKC_KERNEL(gkc_softmax_block_row);
 GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
-GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
+GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_embedding_float4);
+GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
@@ -154,6 +155,8 @@ const gpuk_kernel gkc_kernels[] = {
      "the row held in registers (16-byte loads when aligned, rows up to 8192): one read and one write per element", NULL},
     {GPUK_OP_EMBEDDING, F32_F64, "block_row", DEF, gkc_embedding_block_row,
      "one block per token: the table row is copied with coalesced loads", NULL},
+    {GPUK_OP_EMBEDDING, F32_F64, "float4", 0, gkc_embedding_float4,
+     "a warp per token, 16-byte loads up to four a lane in flight, the next token's id loaded before this row: one round trip a token, not two", NULL},
     {GPUK_OP_MEANPOOL, F32_F64, "block_row", DEF, gkc_meanpool_block_row,
      "one block per batch row: threads own columns and sum down the tokens, coalesced", NULL},
 
