@@ -133,6 +133,12 @@ static double canonical(gpuk_op op, gpuk_dtype dt, const int64_t *d, gpuk_args *
         operand(&a->in[1], dt, 2, d[1], d[2], 0);
         operand(&a->out, dt, 2, d[0], d[2], 0);
         return 2 * d0 * d1 * d2;
+    case GPUK_OP_APSP: /* n, predecessors 0/1: n^3 relaxations, an add and a min each */
+        a->has_out2 = d[1] != 0;
+        operand(&a->in[0], dt, 2, d[0], d[0], 0);
+        operand(&a->out, dt, 2, d[0], d[0], 0);
+        operand(&a->out2, GPUK_I32, 2, d[0], d[0], 0);
+        return 2 * d0 * d0 * d0;
     }
     return -1;
 }
@@ -144,6 +150,7 @@ static int dims_used(gpuk_op op)
     case GPUK_OP_TRANSPOSE:
     case GPUK_OP_BIAS_RELU:
     case GPUK_OP_SOFTMAX:
+    case GPUK_OP_APSP:
         return 2;
     case GPUK_OP_ADD:
     case GPUK_OP_SCALE:
@@ -210,13 +217,13 @@ gpuk_status gpuk_op_cost(gpuk_op op, gpuk_dtype dtype, const int64_t dims[GPUK_C
     double f = canonical(op, dtype, d, &a, &csr, &reads_out);
     /* every operand must be a tensor that could exist: its element count
      * fits int64 (the class below counts them in int64) */
-    if (operand_numel(&a.out) >= 0x1p63)
+    if (operand_numel(&a.out) >= 0x1p63 || operand_numel(&a.out2) >= 0x1p63)
         return GPUK_ERR_OVERFLOW;
     for (int i = 0; i < a.n_in; i++)
         if (operand_numel(&a.in[i]) >= 0x1p63)
             return GPUK_ERR_OVERFLOW;
 
-    double b = operand_bytes(&a.out) * (1 + reads_out);
+    double b = operand_bytes(&a.out) * (1 + reads_out) + (a.has_out2 ? operand_bytes(&a.out2) : 0);
     for (int i = 0; i < a.n_in; i++)
         b += operand_bytes(&a.in[i]);
     if (a.csr) /* the values, a column index each, and the row pointers */

@@ -76,7 +76,7 @@ def test_matmul_strided_views(ctx, rng):
 
 def test_matmul_k0_gives_bias(ctx):
     a, b = ctx.empty((3, 0)), ctx.empty((0, 2))
-    bias = ctx.asarray([1.5, -2.0])
+    bias = ctx.asarray([1.5, -2.0], "f32")
     assert np.array_equal(gpuk.matmul(a, b, bias).numpy(), np.tile([1.5, -2.0], (3, 1)))
     assert np.array_equal(gpuk.matmul(a, b).numpy(), np.zeros((3, 2)))
 
