@@ -706,8 +706,9 @@ gpuk_status gpuk_apsp_path(gpuk_context *ctx, const gpuk_tensor *pred, int64_t i
  * *flops counts the arithmetic (an FMA or an add+min is 2, softmax 5 an
  * element, a copy or gather 0; apsp n^3 relaxations of 2); *bytes every
  * operand read once and every output written once (read too by a minplus
- * update and by gemv/gemm with beta), elements of dtype but embedding's
- * ids, apsp's predecessors and a CSR matrix's indices (4 bytes).  Any of the three outputs may be NULL.  GPUK_ERR_INVALID for
+ * update and by gemv/gemm with beta; of an embedding's table, the rows it
+ * gathers), elements of dtype but embedding's ids, apsp's predecessors
+ * and a CSR matrix's indices (4 bytes).  Any of the three outputs may be NULL.  GPUK_ERR_INVALID for
  * an unknown op, GPUK_ERR_DTYPE for an unknown dtype, GPUK_ERR_SHAPE for a
  * negative dimension (or an spmv row longer than cols or nnz),
  * GPUK_ERR_OVERFLOW for an operand past 2^63 elements. */

@@ -95,7 +95,9 @@ static double canonical(gpuk_op op, gpuk_dtype dt, const int64_t *d, gpuk_args *
         return 5 * d0 * d1;
     case GPUK_OP_EMBEDDING: /* V, d, T: the ids are i32 whatever the table's dtype */
         a->n_in = 2;
-        operand(&a->in[0], dt, 2, d[0], d[1], 0);
+        /* a gather reads the T rows it copies, not the whole table: the
+         * table stands here as what is read of it, T rows of d */
+        operand(&a->in[0], dt, 2, d[2], d[1], 0);
         operand(&a->in[1], GPUK_I32, 1, d[2], 0, 0);
         operand(&a->out, dt, 2, d[2], d[1], 0);
         return 0;

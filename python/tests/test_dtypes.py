@@ -120,7 +120,7 @@ def test_op_cost():
     f64 = gpuk.op_cost("matmul", (64, 32, 16), "f64")
     assert f64 == (f, 2 * b, cls)
     f, b, cls = gpuk.op_cost("embedding", (100, 8, 10), "f64")
-    assert f == 0 and b == 4 * 10 + 8 * (100 * 8 + 10 * 8)        # the ids are i32
+    assert f == 0 and b == 4 * 10 + 8 * (10 * 8 + 10 * 8)         # ids i32, rows gathered
     f, b, cls = gpuk.op_cost("spmv", (10, 20, 30, 5))
     assert f == 60 and b == 4 * 30 * 2 + 4 * 11 + 4 * (20 + 10) and cls == 5
     assert gpuk.op_cost("relu", (1000,))[0] == 1000           # relu and softmax have flops
