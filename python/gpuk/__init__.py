@@ -2,11 +2,15 @@
 
     import numpy as np, gpuk
     with gpuk.Context("auto") as ctx:              # CUDA if it runs here, else the CPU
-        a = ctx.asarray(np.random.rand(64, 32))    # copied in, as float32
+        a = ctx.asarray(np.random.rand(64, 32))    # copied in, float64 as it is
         b = ctx.asarray(np.random.rand(32, 16))
-        c = gpuk.matmul(a, b)                      # a gpuk.Tensor on ctx
+        c = gpuk.matmul(a, b)                      # a float64 gpuk.Tensor on ctx
         print(c.numpy())                           # copied out
         t = torch.from_dlpack(c)                   # no copy (PyTorch on the same device)
+
+Tensors and ops take the library's dtypes (gpuk.DTYPES: f32, i32, f64, f16,
+bf16), each array in its own; which ops a backend computes in which dtype
+is its kernel table (Context.variants(op, dtype)).
 
 The shared library is found through GPUK_LIBRARY (its path), then
 ``pkg-config --variable=libdir gpuk``, then the system loader; the

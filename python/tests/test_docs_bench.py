@@ -48,6 +48,19 @@ def test_op_docstrings_say_what_the_man_page_says(name):
     assert fn.__annotations__, "%s has no type hints" % name
 
 
+def test_op_docstrings_list_their_dtypes():
+    """Each op says which dtypes it means something in (issue 26)."""
+    for name in gpuk.ops.OPS:
+        doc = getattr(gpuk, name).__doc__ or ""
+        if name in ("sum", "mean"):
+            assert "f64" in doc, name
+            continue
+        assert "f32" in doc and "f64" in doc, "%s's docstring lists no dtypes" % name
+    for name in ("minplus", "minplus_update", "apsp"):
+        assert "i32" in getattr(gpuk, name).__doc__, name
+    assert "int32" in gpuk.embedding.__doc__
+
+
 def test_every_op_has_a_function():
     for op in gpuk.OPS:
         assert callable(getattr(gpuk, op)), op
