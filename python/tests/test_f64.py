@@ -314,3 +314,22 @@ def test_softmax(bctx, rng):
         got = gpuk.softmax(x, ctx=bctx, variant=v.name).numpy()
         assert got.dtype == np.float64 and got[1, 3] == 0
         assert np.all(np.abs(got.astype(LD) - ref) <= tol + LD(2.0) ** -1074), v.name
+
+
+def test_apsp(bctx, rng):
+    n = 10
+    w = np.abs(f64(rng, n, n))
+    w[rng.random((n, n)) < 0.4] = np.inf
+    W = wide(w)
+    d = np.where(np.isnan(W), np.inf, W)
+    np.fill_diagonal(d, np.minimum(np.diag(d), 0))
+    for k in range(n):
+        d = np.minimum(d, d[:, k:k + 1] + d[k:k + 1, :])
+    finite = np.isfinite(d)
+    for v in rungs(bctx, "apsp"):
+        got = gpuk.apsp(w, ctx=bctx, variant=v.name).numpy()
+        assert got.dtype == np.float64
+        assert np.array_equal(np.isfinite(got), finite), v.name
+        # one rounding per relaxation: within gamma_n of the path's length
+        assert np.all(np.abs(got[finite].astype(LD) - d[finite]) <= 2 * gamma(n) * d[finite]), \
+            v.name
