@@ -6,8 +6,10 @@
  * the gpuk_op enum and the variants from each backend's own table
  * (gpuk_variant_count / gpuk_variant_get): nothing here lists a variant.
  *
- *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs; the
- *              call itself is the tests' shared opcall (tests/opcall.c)
+ *   cases.c    per-op sizes, shapes and canonical dimensions (the work and
+ *              traffic are the library's, gpuk_op_cost), the ceilings of each
+ *              op and dtype; the call itself is the tests' opcall (tests/opcall.c)
+ *   inputs.c   the random inputs in every dtype, the spmv matrices
  *   measure.c  one row: warm-up, timed repetitions, check; transfers
  *   link.c     the link alone: write and read rates from pageable and from
  *              gpuk_host_alloc memory against the raw page-locked rate
@@ -246,11 +248,31 @@ int case_compute_bound(gpuk_op op);
 int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags);
 /* PK_READ_GBS for an op that reads far more than it writes, else PK_COPY_GBS */
 int case_memory_peak(gpuk_op op);
+
+
+/* ---- inputs.c ---- */
 /* An element of dtype as a double, and a double (exact in dtype, or
  * rounded to nearest) stored as one: the bench's inputs and checks in
  * every dtype of GPUK_DTYPE_MAP. */
-double case_get(gpuk_dtype dtype, const void *p, size_t i);
-void case_put(gpuk_dtype dtype, void *p, size_t i, double v);
+double input_get(gpuk_dtype dtype, const void *p, size_t i);
+void input_put(gpuk_dtype dtype, void *p, size_t i, double v);
+/* xorshift64*, the one generator of every input: a case is the same on
+ * every machine for one --seed. */
+uint64_t input_next(uint64_t *s);
+/* Uniform in [-1, 1) as multiples of 2^-(prec-1): exact in a dtype of
+ * prec significand bits. */
+double input_value(uint64_t *s, int prec);
+/* i32 inputs: edge weights in [0, 2^13), about one in 64 missing
+ * (GPUK_I32_INF) for min-plus and apsp. */
+void input_i32(gpuk_op op, int32_t *x, size_t n, uint64_t *rng);
+/* The spmv matrices of a case (its sh, dtype): MAT_RANDOM, k columns a
+ * row, and MAT_POWERLAW, Pareto row lengths at least INPUT_PL_MIN.  They
+ * set nnz, longest and the CSR arrays; with shape_only, no more than nnz,
+ * longest and (power law) the row pointers.  0, -1 out of memory, -2 nnz
+ * past int32. */
+#define INPUT_PL_MIN 5.0
+int input_csr(bcase *c, uint64_t *rng, int shape_only);
+int input_powerlaw(bcase *c, uint64_t *rng, int shape_only);
 
 gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);

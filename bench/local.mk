@@ -5,6 +5,7 @@ bench_gpuk_bench_SOURCES = \
 	bench/bench.h \
 	bench/main.c \
 	bench/cases.c \
+	bench/inputs.c \
 	bench/measure.c \
 	bench/link.c \
 	bench/report.c \

@@ -217,10 +217,10 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
         return check_i32(be, c, r);
     const size_t size = gpuk_dtype_size(dt);
     for (size_t i = 0; i < c->out_numel; i++)
-        if (!isfinite(case_get(dt, c->got, i))) {
+        if (!isfinite(input_get(dt, c->got, i))) {
             r->status = ROW_FAILED;
             snprintf(r->msg, sizeof r->msg, "wrong result: element %zu is %g (inputs are finite)",
-                     i, case_get(dt, c->got, i));
+                     i, input_get(dt, c->got, i));
             return -1;
         }
     if (!c->ref_from[0]) {
@@ -236,7 +236,7 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
                 snprintf(r->msg, sizeof r->msg,
                          "wrong result: element %zu is %.17g, %s gave %.17g (an exact op: the "
                          "bits must agree)",
-                         i, case_get(dt, got, i), c->ref_from, case_get(dt, ref, i));
+                         i, input_get(dt, got, i), c->ref_from, input_get(dt, ref, i));
                 return -1;
             }
         return 0;
@@ -244,7 +244,7 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
     double scale = c->op == GPUK_OP_DOT ? sqrt((double)c->sh.n) / 3 : 0, worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < c->out_numel; i++) {
-        double g = case_get(dt, got, i), e = case_get(dt, ref, i);
+        double g = input_get(dt, got, i), e = input_get(dt, ref, i);
         scale = fmax(scale, fabs(e));
         if (fabs(g - e) > worst) {
             worst = fabs(g - e);
@@ -257,7 +257,7 @@ static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
         r->status = ROW_FAILED;
         snprintf(r->msg, sizeof r->msg,
                  "wrong result: element %zu is %.17g, %s gave %.17g (|diff| %.3g > tolerance %.3g)",
-                 at, case_get(dt, got, at), c->ref_from, case_get(dt, ref, at), worst, tol);
+                 at, input_get(dt, got, at), c->ref_from, input_get(dt, ref, at), worst, tol);
         return -1;
     }
     (void)b;
