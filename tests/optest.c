@@ -130,7 +130,7 @@ static int matches(gpuk_dtype dt, const void *got, const oe_expect *e, char *why
             ok = memcmp((const char *)got + (size_t)i * es, bits, es) == 0;
         } else if (isnan(want)) {
             ok = isnan(g);
-        } else if (e->bound[i] > 0 && isfinite(want)) {
+        } else if (e->bound[i] > 0 && ref_isfinite(want)) {
             ok = fabsl(g - want) <= (ref_real)e->bound[i];
         } else {
             ok = g == want && (want != 0 || !signbit(g) == !signbit(want) || e->bound[i] < 0);

@@ -68,7 +68,7 @@ static void *mp_old_r(uint64_t *g, gpuk_dtype dt, int64_t m, int64_t k, int64_t 
     ref_minplus(dt, m, k, n, a, b, NULL, p, bd);
     for (int64_t e = 0; e < mn; e++) {
         unsigned pick = (unsigned)(oc_rng(g) % 32);
-        ref_real base = isfinite(p[e]) ? p[e] : 0.0L;
+        ref_real base = ref_isfinite(p[e]) ? p[e] : 0.0L;
         ref_real d = ref_mul1(dt, 0.25L, fabsl(ref_round(dt, oc_rnd(g))));
         PUT(r, e, pick < 2    ? (ref_real)NAN
                   : pick < 4  ? (ref_real)INFINITY
