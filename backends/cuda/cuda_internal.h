@@ -331,25 +331,31 @@ __device__ __forceinline__ float gkc_f4(const float4 &v, int i)
  * hand-written rungs take them: unit stride along rows, any row stride, and
  * for a batch, any stride between batches.  MATMUL is the batch of one with
  * zero batch strides, so one kernel per rung serves both ops: the batch
- * index comes from blockIdx.z (see gkc_mm_at). */
-struct gkc_mm {
-    const float *a, *b, *bias;        /* bias: MATMUL only, else NULL */
-    float *c;
+ * index comes from blockIdx.z (see gkc_mm_at).  T is the element type the
+ * kernel computes in (float, double, int32; the packed 16-bit pairs of
+ * min-plus dpx_i16x2 travel as unsigned): the pointers are typed, never
+ * reinterpreted, and every stride counts elements of T. */
+template <class T>
+struct gkc_mm_t {
+    const T *a, *b, *bias;            /* bias: MATMUL only, else NULL */
+    T *c;
     int64_t m, n, k, lda, ldb, ldc;
     int64_t batch, sa, sb, sc;        /* batch count; strides between batches (0: broadcast) */
     const char *op;                   /* the op's name for messages */
 };
+using gkc_mm = gkc_mm_t<float>;
 
-static inline gkc_mm gkc_mm_from(const gpuk_args *args)
+template <class T = float>
+static inline gkc_mm_t<T> gkc_mm_from(const gpuk_args *args)
 {
     /* BATCHED_MATMUL's operands are [B, rows, cols]: the matrix dimensions start at 1 */
     int d = args->op == GPUK_OP_BATCHED_MATMUL;
     const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
-    gkc_mm p;
-    p.a = (const float *)A->data;
-    p.b = (const float *)B->data;
-    p.bias = !d && args->has_bias ? (const float *)args->in[2].data : NULL;
-    p.c = (float *)C->data;
+    gkc_mm_t<T> p;
+    p.a = (const T *)A->data;
+    p.b = (const T *)B->data;
+    p.bias = !d && args->has_bias ? (const T *)args->in[2].data : NULL;
+    p.c = (T *)C->data;
     p.m = A->shape[d];
     p.k = A->shape[d + 1];
     p.n = B->shape[d + 1];
@@ -367,17 +373,20 @@ static inline gkc_mm gkc_mm_from(const gpuk_args *args)
 }
 
 /* 16-byte loads of a and b are legal: every row of every batch starts on a
- * 16-byte boundary. */
-static inline int gkc_mm_vec(const gkc_mm *p)
+ * 16-byte boundary (strides in whole 16-byte units of T). */
+template <class T>
+static inline int gkc_mm_vec(const gkc_mm_t<T> *p)
 {
-    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
-           p->sa % 4 == 0 && p->sb % 4 == 0;
+    constexpr int64_t v = 16 / sizeof(T);
+    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % v == 0 && p->ldb % v == 0 &&
+           p->sa % v == 0 && p->sb % v == 0;
 }
 
 #ifdef __CUDACC__
 /* p moved to batch z: a, b and c of that batch (a broadcast operand stays
  * put).  Offsets are int64: a batch stride times z may pass 2^31. */
-__device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
+template <class T>
+__device__ __forceinline__ gkc_mm_t<T> gkc_mm_at(gkc_mm_t<T> p, int64_t z)
 {
     p.a += z * p.sa;
     p.b += z * p.sb;

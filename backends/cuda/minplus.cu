@@ -278,7 +278,7 @@ template <bool VEC, bool UPD>
 __global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_pipelined(gkc_mm p, int64_t y0)
 {
     using namespace gkc_pipe;
-    constexpr int BK = KP, SA = geom<BK, false>::SA;
+    constexpr int BK = KP, SA = geom<float, BK>::SA;
     extern __shared__ __align__(16) float smem[];
     lane_tile lt;
     int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
@@ -301,7 +301,7 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2) minplus_pipelined(gkc_mm p, i
                 bs[e] = INFINITY;
         }
     };
-    run<BK, VEC, false>(p, smem, i0, j0, 0, p.k, fix, [&](const float *as, const float *bs) {
+    run<geom<float, BK>, VEC>(p, smem, i0, j0, 0, p.k, fix, [&](const float *as, const float *bs) {
 #pragma unroll
         for (int kc = 0; kc < BK; kc += 4) {
             float4 a[8];
@@ -410,7 +410,7 @@ GKC_KERNEL(gkc_minplus_pipelined)
     auto kern = mp_accumulate(args)
                     ? (vec ? minplus_pipelined<true, true> : minplus_pipelined<false, true>)
                     : (vec ? minplus_pipelined<true, false> : minplus_pipelined<false, false>);
-    constexpr size_t smem = gkc_pipe::geom<KP, false>::SMEM_BYTES;
+    constexpr size_t smem = gkc_pipe::geom<float, KP>::SMEM_BYTES;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "minplus/pipelined: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;

@@ -170,7 +170,7 @@ constexpr int KP = 16;
 __device__ __forceinline__ void fix_slice(float *asf, float *bsf, int kvalid, unsigned fill)
 {
     using namespace gkc_pipe;
-    constexpr int SA = geom<KP, false>::SA;
+    constexpr int SA = geom<float, KP>::SA;
     unsigned *as = reinterpret_cast<unsigned *>(asf), *bs = reinterpret_cast<unsigned *>(bsf);
     for (int e = threadIdx.x; e < BM * KP; e += NT) {
         int row = e / KP, k = e % KP;     /* as: [row][k] */
@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2)
     using namespace gkc_pipe;
     if (gate && !*gate)
         return;
-    constexpr int SA = geom<KP, false>::SA;
+    constexpr int SA = geom<float, KP>::SA;
     extern __shared__ __align__(16) float smem[];
     lane_tile lt;
     int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
@@ -209,7 +209,7 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2)
             v[rr][c] = mpi_start(r + i * ldr + j, UPD && i < p.m && j < p.n);
         }
     auto fix = [](float *as, float *bs, int kvalid) { fix_slice(as, bs, kvalid, INF); };
-    run<KP, VEC, false>(p, smem, i0, j0, 0, p.k, fix, [&](const float *asf, const float *bsf) {
+    run<geom<float, KP>, VEC>(p, smem, i0, j0, 0, p.k, fix, [&](const float *asf, const float *bsf) {
         const int *as = reinterpret_cast<const int *>(asf);
         const int *bs = reinterpret_cast<const int *>(bsf);
 #pragma unroll
@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2)
     using namespace gkc_pipe;
     if (*flag)
         return;
-    constexpr int SA = geom<KP, false>::SA;
+    constexpr int SA = geom<float, KP>::SA;
     extern __shared__ __align__(16) float smem[];
     lane_tile lt;
     int64_t i0 = (y0 + blockIdx.y) * BM, q0 = (int64_t)blockIdx.x * BN;
@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(gkc_pipe::NT, 2)
         for (int c = 0; c < 8; c++)
             v[rr][c] = H2;
     auto fix = [](float *as, float *bs, int kvalid) { fix_slice(as, bs, kvalid, H2); };
-    run<KP, true, false>(p, smem, i0, q0, 0, p.k, fix, [&](const float *asf, const float *bsf) {
+    run<geom<float, KP>, true>(p, smem, i0, q0, 0, p.k, fix, [&](const float *asf, const float *bsf) {
         const unsigned *as = reinterpret_cast<const unsigned *>(asf);
         const unsigned *bs = reinterpret_cast<const unsigned *>(bsf);
 #pragma unroll
@@ -374,7 +374,7 @@ gpuk_status launch_tile(gpuk_bctx *b, const gpuk_args *args, const char *variant
     bool vec = gkc_mm_vec(&p);
     tile_fn kern = q.upd ? (vec ? minplus_i32_tile<true, true, DPX> : minplus_i32_tile<false, true, DPX>)
                          : (vec ? minplus_i32_tile<true, false, DPX> : minplus_i32_tile<false, false, DPX>);
-    constexpr size_t smem = gkc_pipe::geom<KP, false>::SMEM_BYTES;
+    constexpr size_t smem = gkc_pipe::geom<float, KP>::SMEM_BYTES;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "minplus: cudaFuncSetAttribute");
     cudaStream_t s = b->stream;
@@ -446,7 +446,7 @@ GKC_KERNEL(gkc_minplus_i32_dpx_i16x2)
     }
     gkc_mm p = mm_of(a2, lda2, b2, ldb2, q.m, n2, q.k);
     auto kern = q.upd ? minplus_i16x2_tile<true> : minplus_i16x2_tile<false>;
-    constexpr size_t smem = gkc_pipe::geom<KP, false>::SMEM_BYTES;
+    constexpr size_t smem = gkc_pipe::geom<float, KP>::SMEM_BYTES;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "minplus/dpx_i16x2: cudaFuncSetAttribute");
     int *r = q.r;
