@@ -442,4 +442,73 @@ gpuk_status gkc_use_stream(gpuk_bctx *b, void *stream);
 gpuk_status gkc_peak_transfer(gpuk_bctx *b, bool to_device, double *value);
 void gkc_stage_release(gpuk_bctx *b);
 
+/* ---------------------------------------------------------------- cudaA: element types */
+
+/* The matmul and min-plus families (matmul.cu, sgemm_*.cu, dgemm_mma.cu,
+ * minplus*.cu) write each kernel once over its element type T and load
+ * 16 bytes at a time whatever T is: these give the 16-byte vector of T
+ * and move four consecutive elements (one 16-byte access for a 4-byte T,
+ * two for a double). */
+#ifdef __CUDACC__
+template <class T>
+struct gkc_vec16;
+template <>
+struct gkc_vec16<float> {
+    using type = float4;
+};
+template <>
+struct gkc_vec16<int> {
+    using type = int4;
+};
+template <>
+struct gkc_vec16<unsigned> {
+    using type = uint4;
+};
+template <>
+struct gkc_vec16<double> {
+    using type = double2;
+};
+template <class T>
+using gkc_vec16_t = typename gkc_vec16<T>::type;
+
+/* Element i (a constant after unrolling) of a 16-byte vector. */
+__device__ __forceinline__ float gkc_vel(const float4 &v, int i) { return gkc_f4(v, i); }
+__device__ __forceinline__ int gkc_vel(const int4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+__device__ __forceinline__ unsigned gkc_vel(const uint4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+__device__ __forceinline__ double gkc_vel(const double2 &v, int i) { return i == 0 ? v.x : v.y; }
+
+/* x[0..3] = p[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_ld4(T *x, const T *p)
+{
+    using V = gkc_vec16_t<T>;
+    V lo = *(const V *)p;
+    if constexpr (sizeof(T) == 8) {
+        V hi = *(const V *)(p + 2);
+        x[0] = lo.x, x[1] = lo.y, x[2] = hi.x, x[3] = hi.y;
+    } else {
+        x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+    }
+}
+
+/* p[0..3] = x[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_st4(T *p, const T *x)
+{
+    using V = gkc_vec16_t<T>;
+    if constexpr (sizeof(T) == 8) {
+        *(V *)p = V{x[0], x[1]};
+        *(V *)(p + 2) = V{x[2], x[3]};
+    } else {
+        *(V *)p = V{x[0], x[1], x[2], x[3]};
+    }
+}
+#endif /* __CUDACC__ */
+
 #endif /* GPUK_CUDA_INTERNAL_H */

@@ -13,6 +13,7 @@
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
+#define F64 GPUK_DT_F64
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -24,7 +25,7 @@ GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
 GKC_KERNEL(gkc_minplus_regtile_8x8); GKC_KERNEL(gkc_minplus_pipelined);
-GKC_KERNEL(gkc_minplus_i32_naive); GKC_KERNEL(gkc_minplus_i32_pipelined);
+GKC_KERNEL(gkc_minplus_i32_pipelined);
 GKC_KERNEL(gkc_minplus_i32_dpx); GKC_KERNEL(gkc_minplus_i32_dpx_i16x2);
 GKC_KERNEL(gkc_transpose_naive); GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded); GKC_KERNEL(gkc_transpose_tile64);
@@ -102,8 +103,19 @@ const gpuk_kernel gkc_kernels[] = {
      "8x8 outputs per thread from float4 shared loads and float4 tile loads: 16 add+min per loaded float", "v4"},
     {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_pipelined,
      "regtile_8x8's tile fed by a 3-stage cp.async pipeline, k slices of 16: copies fly while the add+min loop runs", "v5"},
-    /* i32 (minplus_i32.cu) */
-    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_i32_naive,
+    /* f64: the same kernels on doubles (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, F64, "naive", 0, gkc_minplus_naive,
+     "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
+    {GPUK_OP_MINPLUS, F64, "tiled", 0, gkc_minplus_tiled,
+     "16x16 shared-memory tiles: each global load serves 16 threads", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_4x4", 0, gkc_minplus_regtile_4x4,
+     "4x4 outputs per thread: each shared-memory load feeds 4 add+min steps from registers", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_8x8", 0, gkc_minplus_regtile_8x8,
+     "8x8 outputs per thread from 16-byte shared and tile loads: 8 add+min per loaded double", NULL},
+    {GPUK_OP_MINPLUS, F64, "pipelined", DEF, gkc_minplus_pipelined,
+     "regtile_8x8's tile on a 3-stage cp.async pipeline, one block an SM; a step is DADD, DSETP, 2 FSEL (strict less-than, +0/-0 ties settled by a pass after) instead of fmin's 8-9 instructions", NULL},
+    /* i32 (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
     {GPUK_OP_MINPLUS, I32, "pipelined", 0, gkc_minplus_i32_pipelined,
      "f32 pipelined's 8x8 tile and cp.async pipeline on int32: IADD3 + VIMNMX, two instructions a step as FADD + FMNMX", NULL},
