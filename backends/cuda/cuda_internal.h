@@ -337,6 +337,7 @@ __device__ __forceinline__ float gkc_f4(const float4 &v, int i)
  * reinterpreted, and every stride counts elements of T. */
 template <class T>
 struct gkc_mm_t {
+    using elem = T;
     const T *a, *b, *bias;            /* bias: MATMUL only, else NULL */
     T *c;
     int64_t m, n, k, lda, ldb, ldc;

@@ -67,6 +67,24 @@ const gpuk_kernel gkc_kernels[] = {
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
      "cuBLAS SGEMM on TF32 tensor cores: 10-bit mantissa inputs, FP32 accumulation", NULL},
+    /* f64: the SIMT rungs in double (DFMA), where their 16-byte accesses
+     * move two values, not four */
+    {GPUK_OP_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "one thread per output, consecutive threads on consecutive rows: every A load of a warp is a separate transaction", NULL},
+    {GPUK_OP_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "consecutive threads on consecutive columns: B loads coalesce, A is a broadcast", NULL},
+    {GPUK_OP_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "16x16 shared-memory tiles: each loaded element is reused 16 times from shared memory", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "64x64 block tile, 8 outputs (a column) per thread: one shared B value feeds 8 DFMAs from registers", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "128x128 block tile, 8x8 outputs per thread: 16 shared loads feed 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "16-byte global and shared loads (double2), A transposed in shared memory: 8 shared load instructions per 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "32x64 warp tiles, each lane's 8x8 split in four 4x4 pieces: conflict-free 16-byte shared reads", NULL},
+    {GPUK_OP_MATMUL, F64, "cublas", DEF | LIB, gkc_matmul_cublas,
+     "cuBLAS DGEMM (CUBLAS_COMPUTE_64F: FP64 throughout, DMMA tensor cores on sm_90)", NULL},
 
     {GPUK_OP_BATCHED_MATMUL, F32, "naive", 0, gkc_matmul_naive,
      "matmul's naive with the batch in blockIdx.z", NULL},
@@ -90,6 +108,23 @@ const gpuk_kernel gkc_kernels[] = {
      "matmul's warptile_wide with the batch in blockIdx.z", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32, "cublas", DEF | LIB, gkc_batched_cublas,
      "cuBLAS strided-batched SGEMM, FP32 pedantic; a broadcast batch has stride 0", NULL},
+    /* f64 */
+    {GPUK_OP_BATCHED_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "matmul's naive with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "matmul's coalesced with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "matmul's tiled with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "matmul's blocktile_1d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "matmul's blocktile_2d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "matmul's vec4 with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "matmul's warptile with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "cublas", DEF | LIB, gkc_batched_cublas,
+     "cuBLAS strided-batched DGEMM, FP64; a broadcast batch has stride 0", NULL},
 
     {GPUK_OP_MINPLUS, F32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", "v0"},
@@ -184,6 +219,7 @@ const gpuk_kernel gkc_kernels[] = {
      "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+    {GPUK_OP_GEMM, F64, "cublas", DEF | LIB, gkc_gemm_cublas, "cuBLAS DGEMM computing C^T = op(B)^T op(A)^T, alpha and beta in double", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];
