@@ -12,6 +12,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/matmul.cu \
 	backends/cuda/sgemm_regtile.cu \
 	backends/cuda/sgemm_async.cu \
+	backends/cuda/dgemm_mma.cu \
 	backends/cuda/minplus.cuh \
 	backends/cuda/minplus.cu \
 	backends/cuda/minplus_pipe.cu \
