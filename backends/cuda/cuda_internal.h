@@ -510,6 +510,23 @@ __device__ __forceinline__ void gkc_st4(T *p, const T *x)
         *(V *)p = V{x[0], x[1], x[2], x[3]};
     }
 }
+
+/* d += a b on one 16 x 8 x 16 fragment of the FP64 tensor cores (mma.sync
+ * m16n8k16, one DMMA.16x8x16 on sm_90; every lane of the warp takes part).
+ * The fragments, g = lane / 4, t = lane % 4 (PTX ISA, mma .f64):
+ *   a[v] = A[g + 8 (v & 1)][t + 4 (v >> 1)]   (A 16 x 16), v < 8;
+ *   b[v] = B[t + 4 v][g]                      (B 16 x 8), v < 4;
+ *   d[v] = C[g + 8 (v >> 1)][2 t + (v & 1)]   (C 16 x 8), v < 4.
+ * dgemm_mma.cu computes with it and peak.cu measures it. */
+__device__ __forceinline__ void gkc_dmma16(double (&d)[4], const double (&a)[8],
+                                           const double (&b)[4])
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
+          "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
 #endif /* __CUDACC__ */
 
 #endif /* GPUK_CUDA_INTERNAL_H */

@@ -19,10 +19,9 @@
  * fills an SM (launch bounds 256 x 1; 128 x 128 doubles of output tile
  * take half the register file, a larger tile would not fit).
  *
- * The fragments (PTX ISA, mma m16n8k16 .f64; g = lane / 4, t = lane % 4):
- *   A, 16 x 16 row-major: a[v] = A[g + 8 (v & 1)][t + 4 (v >> 1)], v < 8;
- *   B, 16 x 8:            b[v] = B[t + 4 v][g], v < 4;
- *   C, 16 x 8:            c[v] = C[g + 8 (v >> 1)][2 t + (v & 1)], v < 4.
+ * The fragments are gkc_dmma16's (cuda_internal.h; g = lane / 4, t = lane
+ * % 4): a lane holds A[g + 8 (v & 1)][t + 4 (v >> 1)], B[t + 4 v][g] and
+ * C[g + 8 (v >> 1)][2 t + (v & 1)] of each 16 x 16, 16 x 8, 16 x 8 piece.
  * ldmatrix moves no 64-bit elements, so each value is one 8-byte shared
  * load: per k step a lane loads 16 of A and 32 of B for 16 DMMAs.  Shared
  * rows are padded so that no load conflicts: 8-byte loads are served half
@@ -60,16 +59,6 @@ constexpr int BK = 32, STAGES = 3;
 using G = gkc_pipe::geom<double, BK, false, BN, 4, STAGES>;
 constexpr int WM = 32, WN = 64;                  /* warp tile */
 constexpr int FM = WM / 16, FN = WN / 8;         /* DMMA fragments down and across */
-
-/* d += a b on one 16 x 8 x 16 fragment (mma.sync: the whole warp). */
-__device__ __forceinline__ void dmma16(double (&d)[4], const double (&a)[8], const double (&b)[4])
-{
-    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-        "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
-          "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
-}
 
 template <bool VEC>
 __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t y0, int64_t z0)
@@ -116,7 +105,7 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
                     bf[v] = bs[boff + (kk + 4 * v) * G::SB + 8 * j];
 #pragma unroll
                 for (int i = 0; i < FM; i++)
-                    dmma16(acc[i][j], af[i], bf);
+                    gkc_dmma16(acc[i][j], af[i], bf);
             }
         }
     });
