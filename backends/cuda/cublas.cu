@@ -1,6 +1,7 @@
 /*
- * cublas.cu - the cuBLAS rungs: matmul (FP32 pedantic, TF32, FP64),
- * batched matmul (strided batched; f32, f64), dot, gemv, gemm (f32, f64).
+ * cublas.cu - the cuBLAS rungs of the matmul family: matmul (FP32 pedantic,
+ * TF32, FP64), batched matmul (strided batched; f32, f64), gemm (f32,
+ * f64).  (dot and gemv call cuBLAS from blas.cu.)
  *
  * Row-major tensors in a column-major library.  A row-major array X[r][c]
  * with row stride ld is, byte for byte, the column-major array X^T (c rows,
@@ -9,8 +10,6 @@
  *     C^T = op(B)^T op(A)^T.  cuBLAS gets the operands swapped (B first,
  *     then A), each keeping its own transpose flag, and the shape (n, m, k):
  *     gemm(opB, opA, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc).
- *   - GEMV: y = A x with row-major A[m,n] is y = M^T x for the column-major
- *     M = A^T (n x m): Sgemv(T, n, m, A, lda); y = A^T x is Sgemv(N, ...).
  * The FP32 rungs ask for CUBLAS_COMPUTE_32F_PEDANTIC per call (no TF32, no
  * emulation, whatever the handle or NVIDIA_TF32_OVERRIDE say); cublas_tf32
  * asks for CUBLAS_COMPUTE_32F_FAST_TF32.  The FP64 rungs (matmul, batched
@@ -25,9 +24,8 @@
  * cuBLAS wants ld >= max(1, c).  A single row may carry any stride (it is
  * never used), so it is replaced by c; an input whose rows overlap (ld < c)
  * is packed into a dense scratch copy first.  BLAS quick-returns when the
- * inner dimension is 0 without scaling the output, so k = 0 (and n = 0 of a
- * dot or gemv) is handled here: the output becomes the bias, beta * output,
- * or zeros.
+ * inner dimension is 0 without scaling the output, so k = 0 is handled
+ * here: the output becomes the bias, beta * output, or zeros.
  */
 #include <stdio.h>
 #include "cuda_internal.h"
@@ -37,7 +35,7 @@ namespace {
 constexpr int NT = 256;
 
 /* The helpers below serve f32 and f64 (T); a parameter typed same<T> does
- * not take part in deducing T, so a NULL bias or a float beta still
+ * not take part in deducing T, so a NULL bias or a literal beta still
  * deduces T from the output alone. */
 template <class T>
 struct same {
@@ -45,19 +43,6 @@ struct same {
 };
 template <class T>
 using same_t = typename same<T>::type;
-
-/* dst = dense copy of src[nb][rows][cols] (batch stride sb, row stride ld). */
-template <class T>
-__global__ void pack_dense(const T *src, int64_t nb, int64_t rows, int64_t cols, int64_t sb,
-                           int64_t ld, T *dst)
-{
-    int64_t total = nb * rows * cols, step = (int64_t)gridDim.x * NT;
-    for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step) {
-        int64_t z = i / (rows * cols), rem = i - z * rows * cols;
-        int64_t r = rem / cols, c = rem - r * cols;
-        dst[i] = src[z * sb + r * ld + c];
-    }
-}
 
 /* c[z][r][j] = bias[j], or beta * c (beta == 0: zeros, c not read). */
 template <class T>
@@ -79,7 +64,6 @@ struct opnd_t {
     const T *p;
     int64_t ld, sb;
 };
-using opnd = opnd_t<float>;
 
 /* Make ld acceptable to cuBLAS for row-major storage [nb][rows][cols]. */
 template <class T>
@@ -97,9 +81,7 @@ gpuk_status blas_input(gpuk_bctx *b, int slot, const T *p, int64_t nb, int64_t r
         int64_t copies = sb == 0 ? 1 : nb;
         void *buf = NULL;
         GKC_TRY(gkc_scratch(b, slot, (size_t)(copies * rows * cols) * sizeof(T), &buf));
-        pack_dense<<<gkc_blocks(copies * rows * cols, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-            p, copies, rows, cols, sb, ld, (T *)buf);
-        GKC_LAUNCHED(b, op, variant);
+        GKC_TRY(gkc_pack_dense(b, p, copies, rows, cols, sb, ld, (T *)buf, op, variant));
         out->p = (const T *)buf;
         out->ld = cols;
         out->sb = sb == 0 ? 0 : rows * cols;
@@ -223,12 +205,14 @@ gpuk_status batched_blas(gpuk_bctx *b, const gpuk_args *args)
     return GPUK_OK;
 }
 
-/* gemm: alpha and beta as the caller gave them, the float pair or (f64)
- * the doubles of ABI 2.4. */
+/* gemm: alpha and beta in T as the caller gave them (gkc_scalar: the
+ * doubles of ABI 2.4 for f64). */
 template <class T>
-gpuk_status gemm_blas(gpuk_bctx *b, const gpuk_args *args, T alpha, T beta)
+gpuk_status gemm_blas(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
+    T alpha = gkc_scalar<T>(args->alpha, args->alpha_f64);
+    T beta = gkc_scalar<T>(args->beta, args->beta_f64);
     const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
     int64_t m = C->shape[0], n = C->shape[1];
     int64_t k = args->trans_a ? A->shape[0] : A->shape[1];
@@ -253,60 +237,6 @@ GKC_KERNEL(gkc_matmul_cublas_tf32)
     return matmul_blas<float>(b, args, "cublas_tf32", CUBLAS_COMPUTE_32F_FAST_TF32);
 }
 
-GKC_KERNEL(gkc_batched_cublas)
-{
-    if (args->dtype == GPUK_F64)
-        return batched_blas<double>(b, args);
-    return batched_blas<float>(b, args);
-}
+GKC_KERNEL_F32_F64(gkc_batched_cublas, batched_blas)
 
-/* dot: the result goes straight to out[0] on the device (pointer mode
- * DEVICE), so nothing waits for the host. */
-GKC_KERNEL(gkc_dot_cublas)
-{
-    GKC_TRY(gkc_enter(b));
-    int64_t n = args->in[0].shape[0];
-    float *out = (float *)args->out.data;
-    if (n == 0) {
-        GKC_CUDA(b, cudaMemsetAsync(out, 0, sizeof(float), b->stream), "dot/cublas: cudaMemsetAsync");
-        return GPUK_OK;
-    }
-    cublasHandle_t h;
-    GKC_TRY(gkc_blas(b, &h));
-    GKC_BLAS(b, cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "dot/cublas: cublasSetPointerMode");
-    cublasStatus_t s = cublasSdot_64(h, n, (const float *)args->in[0].data, 1,
-                                     (const float *)args->in[1].data, 1, out);
-    cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
-    if (s != CUBLAS_STATUS_SUCCESS)
-        return gkc_blas_error(b, s, "dot/cublas: cublasSdot");
-    return GPUK_OK;
-}
-
-GKC_KERNEL(gkc_gemv_cublas)
-{
-    GKC_TRY(gkc_enter(b));
-    const gpuk_tdesc *A = &args->in[0];
-    int64_t m = A->shape[0], n = A->shape[1];
-    int64_t inner = args->trans_a ? m : n, outlen = args->trans_a ? n : m;
-    float *y = (float *)args->out.data;
-    /* k = 0, or alpha = 0 (BLAS: a and x are then not read): y = beta y */
-    if (inner == 0 || args->alpha == 0.0f)
-        return fill(b, y, 1, 1, outlen, 0, outlen, NULL, args->beta, "gemv", "cublas");
-    cublasHandle_t h;
-    GKC_TRY(gkc_blas(b, &h));
-    opnd a;
-    GKC_TRY(blas_input(b, GKC_SLOT_A, (const float *)A->data, 1, m, n, 0, A->stride[0], "gemv",
-                       "cublas", &a));
-    GKC_BLAS(b,
-             cublasSgemv_64(h, args->trans_a ? CUBLAS_OP_N : CUBLAS_OP_T, n, m, &args->alpha, a.p,
-                            a.ld, (const float *)args->in[1].data, 1, &args->beta, y, 1),
-             "gemv/cublas: cublasSgemv");
-    return GPUK_OK;
-}
-
-GKC_KERNEL(gkc_gemm_cublas)
-{
-    if (args->dtype == GPUK_F64)
-        return gemm_blas<double>(b, args, args->alpha_f64, args->beta_f64);
-    return gemm_blas<float>(b, args, args->alpha, args->beta);
-}
+GKC_KERNEL_F32_F64(gkc_gemm_cublas, gemm_blas)

@@ -158,10 +158,10 @@ __global__ void __launch_bounds__(NT, sizeof(typename S::T) == 8 ? 1 : 2)
         constexpr int VW = gkc_pipe::V16<T>;   /* k steps in a 16-byte load of a row */
 #pragma unroll
         for (int kc = 0; kc < KP; kc += VW) {
-            gkc_vec16_t<T> a[8];
+            typename gkc_vec<T>::type a[8];
 #pragma unroll
             for (int r = 0; r < 8; r++)
-                a[r] = *(const gkc_vec16_t<T> *)&as[lt.row(r) * G::SA + kc];
+                a[r] = *(const typename gkc_vec<T>::type *)&as[lt.row(r) * G::SA + kc];
 #pragma unroll
             for (int kk = 0; kk < VW; kk++) {
                 const T *brow = bs + (kc + kk) * BN + lt.wn + lt.ln;
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(NT, sizeof(typename S::T) == 8 ? 1 : 2)
                 gkc_ld4(y + 4, brow + 32);
 #pragma unroll
                 for (int r = 0; r < 8; r++) {
-                    T x = gkc_vel(a[r], kk);
+                    T x = gkc_vget(a[r], kk);
 #pragma unroll
                     for (int c = 0; c < 8; c++)
                         v[r][c] = S::step(v[r][c], x, y[c]);
