@@ -60,9 +60,9 @@ static const gkc_rule rules[] = {
     {GPUK_OP_MINPLUS, GPUK_F32, 0, 18, "tiled"},         /* 256^2: pipelined 3.96x */
     {GPUK_OP_MINPLUS, GPUK_F32, 19, 21, "regtile_4x4"},  /* 1024^2: pipelined 1.50x */
     {GPUK_OP_SPMV, GPUK_F32, 0, 25, "adaptive"},         /* 262144 rows x 16: cusparse 1.40x */
-    {GPUK_OP_SPMV, GPUK_F32, 26, ANY_HI, "stream"},      /* 4M x 16, power-law: cusparse 1.02-1.22x */
-    {GPUK_OP_DOT, GPUK_F32, 0, ANY_HI, "last_block"},    /* 1M, 16M, 64M: cublas 2.5x, 1.15x, 1.06x */
-    {GPUK_OP_GEMV, GPUK_F32, 0, ANY_HI, "float4"},       /* 1024^2 to 8192^2: cublas 1.8x, 1.3x, 1.4x */
+    {GPUK_OP_SPMV, GPUK_F32, 26, ANY_HI, "stream"},   /* 4M x 16, power-law: cusparse 1.02-1.22x */
+    {GPUK_OP_DOT, GPUK_F32, 0, ANY_HI, "last_block"}, /* 1M, 16M, 64M: cublas 2.5x, 1.15x, 1.06x */
+    {GPUK_OP_GEMV, GPUK_F32, 0, ANY_HI, "float4"},    /* 1024^2 - 8192^2: cublas 1.8x, 1.3x, 1.4x */
 
     /* i32 min-plus, from the H200 run of 2026-11-24
      * (bench/results/nvidia-h200-2026-11-24.csv, weights in [0, 2^13), 1

@@ -2,8 +2,8 @@
  * minplus.cu - r[i][j] = min_k a[i][k] + b[k][j], the (min, +) product
  * that shortest-path algorithms square: the rungs before the cp.async
  * pipeline, each written once over a semiring (minplus.cuh) and serving
- * the dtypes its table rows list: naive (f32, f64, i32), transposed
- * (f32), tiled, regtile_4x4, regtile_8x8 (f32, f64).  The pipelined tile
+ * the dtypes its table rows list: naive (f32, f64, i32), transposed,
+ * tiled, regtile_4x4, regtile_8x8 (f32, f64).  The pipelined tile
  * (pipelined, dpx, dpx_i16x2) is in minplus_pipe.cu.  (Until ABI 2.0 the
  * f32 rungs were named v0..v5; those names remain as aliases in table.cu.)
  *
@@ -69,10 +69,10 @@ __global__ void minplus_naive(mp<typename S::T> p, int64_t y0)
 
 /* transposed: same mapping, but a was transposed into at[k][m] first (a
  * scratch buffer of the context), so the warp's 32 rows i are 32
- * consecutive floats of at: one transaction per step instead of 32.  (When
+ * consecutive elements of at: one transaction per step instead of 32.  (When
  * squaring a distance matrix, r = d (x) d, one transposes d; with two
  * operands it is the one indexed by the fast thread index, a, that needs
- * it.)  f32 only: the transposition is transpose.cu's, in float. */
+ * it.)  The transposition is transpose.cu's (gkc_transpose_into). */
 template <class S>
 __global__ void minplus_transposed(mp<typename S::T> p, const typename S::T *at, int64_t y0)
 {
@@ -295,14 +295,19 @@ GKC_KERNEL(gkc_minplus_naive)
 GKC_KERNEL(gkc_minplus_transposed)
 {
     GKC_TRY(gkc_enter(b));
-    mp<float> p = mp_from<float>(args);
-    void *at = NULL;
-    GKC_TRY(gkc_scratch(b, GKC_SLOT_A, (size_t)(p.m * p.k) * sizeof(float), &at));
-    GKC_TRY(gkc_transpose_into(b, p.a, p.m, p.k, p.lda, (float *)at, p.m, "minplus", "transposed"));
     cudaStream_t s = b->stream;
-    const float *a_t = (const float *)at;
-    return launch<true>(b, p, "transposed", TS, [&](dim3 g, int64_t y0) {
-        minplus_transposed<sr_f32><<<g, dim3(TS, TS), 0, s>>>(p, a_t, y0);
+    return with_float(args, [&](auto sr) {
+        using S = decltype(sr);
+        using T = typename S::T;
+        mp<T> p = mp_from<T>(args);
+        void *at = NULL;
+        GKC_TRY(gkc_scratch(b, GKC_SLOT_A, (size_t)(p.m * p.k) * sizeof(T), &at));
+        GKC_TRY(gkc_transpose_into(b, p.a, p.m, p.k, p.lda, (T *)at, p.m, "minplus",
+                                   "transposed"));
+        const T *a_t = (const T *)at;
+        return launch<true>(b, p, "transposed", TS, [&](dim3 g, int64_t y0) {
+            minplus_transposed<S><<<g, dim3(TS, TS), 0, s>>>(p, a_t, y0);
+        });
     });
 }
 

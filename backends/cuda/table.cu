@@ -149,6 +149,8 @@ const gpuk_kernel gkc_kernels[] = {
     /* f64: the same kernels on doubles (minplus.cu, minplus_pipe.cu) */
     {GPUK_OP_MINPLUS, F64, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
+    {GPUK_OP_MINPLUS, F64, "transposed", 0, gkc_minplus_transposed,
+     "a transposed into a scratch buffer first, so a warp's loads of it are consecutive", NULL},
     {GPUK_OP_MINPLUS, F64, "tiled", 0, gkc_minplus_tiled,
      "16x16 shared-memory tiles: each global load serves 16 threads", NULL},
     {GPUK_OP_MINPLUS, F64, "regtile_4x4", 0, gkc_minplus_regtile_4x4,

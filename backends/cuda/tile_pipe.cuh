@@ -90,15 +90,16 @@ struct slice_loader {
     using T = typename G::T;
     static constexpr int BK = G::BK, W = G::W, SA = G::SA, SB = G::SB;
     static constexpr bool AT = G::AT;
-    static constexpr int AW = VEC && !AT ? V16<T> : 1, BW = VEC ? V16<T> : 1;   /* elements a copy */
-    static constexpr int ASZ = AW * (int)sizeof(T), BSZ = BW * (int)sizeof(T);  /* bytes a copy */
+    /* elements a copy, bytes a copy */
+    static constexpr int AW = VEC && !AT ? V16<T> : 1, BW = VEC ? V16<T> : 1;
+    static constexpr int ASZ = AW * (int)sizeof(T), BSZ = BW * (int)sizeof(T);
     static constexpr int ACH = BK / AW, BCH = W / BW;    /* copies per row of A, of B */
     static constexpr int RA = NT / ACH, RB = NT / BCH;    /* rows covered per pass */
     static constexpr int NA = BM / RA, NB = BK / RB;      /* copies per thread */
     static_assert(NT % ACH == 0 && NT % BCH == 0 && BM % RA == 0 && BK % RB == 0,
                   "slice_loader: the copies of a slice do not divide among the threads");
     const T *pa, *pb;
-    int64_t astep, bstep, arows;                 /* arows: rows of A left from this thread's first */
+    int64_t astep, bstep, arows;   /* arows: rows of A left from this thread's first */
     int acol, brow, soff_a, soff_b, bbytes;
 
     __device__ __forceinline__ slice_loader(const gkc_mm_t<T> &p, int64_t i0, int64_t j0,

@@ -156,7 +156,8 @@ static void check_batched(int64_t m, int64_t k, int64_t n)
         b[i] = 2 * urand() - 1;
     gpuk_tensor *at, *bt, *bview, *ct;
     int64_t sa[3] = {nb, m, k}, sb[3] = {nb, k, n}, stb[3] = {0, n, 1}, sc[3] = {nb, m, n};
-    if (gpuk_tensor_create(ctx, GPUK_F64, 3, sa, &at) || gpuk_tensor_create(ctx, GPUK_F64, 2, sb + 1, &bt) ||
+    if (gpuk_tensor_create(ctx, GPUK_F64, 3, sa, &at) ||
+        gpuk_tensor_create(ctx, GPUK_F64, 2, sb + 1, &bt) ||
         gpuk_tensor_create(ctx, GPUK_F64, 3, sc, &ct) ||
         gpuk_tensor_write(ctx, at, a, nb * m * k * sizeof *a) ||
         gpuk_tensor_write(ctx, bt, b, k * n * sizeof *b) ||
@@ -191,8 +192,9 @@ static void check_batched(int64_t m, int64_t k, int64_t n)
                     worst = e > worst ? e : worst;
                 }
         failures += worst > 1.0;
-        printf("%s batched_matmul f64 %-13s 3 x %lldx%lldx%lld, b broadcast: worst %.3f of the bound\n",
-               worst <= 1.0 ? "ok  " : "FAIL", vi.name, (long long)m, (long long)k, (long long)n, worst);
+        printf("%s batched_matmul f64 %-13s 3 x %lldx%lldx%lld, b broadcast: worst %.3f of "
+               "the bound\n", worst <= 1.0 ? "ok  " : "FAIL", vi.name, (long long)m, (long long)k,
+               (long long)n, worst);
     }
     gpuk_tensor_destroy(ctx, at), gpuk_tensor_destroy(ctx, bt), gpuk_tensor_destroy(ctx, ct);
     free(a), free(b), free(c);
@@ -294,7 +296,8 @@ static void bench_op(gpuk_op op, int64_t s)
 {
     int64_t sh[2] = {s, s};
     gpuk_tensor *a, *b, *c;
-    if (gpuk_tensor_create(ctx, GPUK_F64, 2, sh, &a) || gpuk_tensor_create(ctx, GPUK_F64, 2, sh, &b) ||
+    if (gpuk_tensor_create(ctx, GPUK_F64, 2, sh, &a) ||
+        gpuk_tensor_create(ctx, GPUK_F64, 2, sh, &b) ||
         gpuk_tensor_create(ctx, GPUK_F64, 2, sh, &c)) {
         printf("FAIL bench %lld: %s\n", (long long)s, gpuk_context_error(ctx));
         failures++;
