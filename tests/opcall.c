@@ -28,6 +28,7 @@
 #include "ops/rows.c"
 #include "ops/spmv.c"
 #include "ops/blas.c"
+#include "ops/apsp.c"
 #undef OPTEST_CALLS
 
 typedef gpuk_status (*opcall_fn)(gpuk_context *ctx, const opcall_args *a, const char *v);
@@ -44,8 +45,8 @@ void opcall_init(opcall_args *args, gpuk_op op)
 {
     memset(args, 0, sizeof *args);
     args->op = op;
-    args->alpha = 1.0f;
-    args->beta = 0.0f;
+    args->alpha = 1.0;
+    args->beta = 0.0;
     args->kind = GPUK_REDUCE_SUM;
 }
 
