@@ -73,6 +73,8 @@ const gpuk_kernel gkc_kernels[] = {
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls", NULL},
     {GPUK_OP_MATMUL, F32, "warptile_wide", 0, gkc_matmul_warptile_wide,
      "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads, in a column snake", NULL},
+    {GPUK_OP_MATMUL, F32, "wgmma_tf32", TF32 | MMA, gkc_matmul_wgmma_tf32,
+     "wgmma_persistent on TF32 computing c^T = b^T a^T (tf32 wgmma reads only K-major tiles), b^T from registers rounded to nearest (sm_90a with 16-byte aligned rows, else cublas_tf32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
@@ -266,8 +268,6 @@ const gpuk_kernel gkc_kernels[] = {
     TC_LADDER(GPUK_OP_BATCHED_MATMUL),
     TC_LADDER(GPUK_OP_GEMM),
 #undef TC_LADDER
-    {GPUK_OP_MATMUL, F32, "wgmma_tf32", TF32 | MMA, gkc_matmul_wgmma_tf32,
-     "wgmma_persistent on TF32 computing c^T = b^T a^T (tf32 wgmma reads only K-major tiles), b^T from registers rounded to nearest (sm_90a with 16-byte aligned rows, else cublas_tf32)", NULL},
 
     /* apsp.cu */
     {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,
