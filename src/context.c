@@ -304,12 +304,18 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     /* GPUK_CHECK replays every op on the CPU backend's first (naive) rung,
      * in a context of its own, even when the main one is a CPU context */
     if (ctx->check) {
+        /* every option the shadow needs is set here, from what this
+         * context resolved: the environment was read once above, and only
+         * for what the program left unset (gpuk(7), ENVIRONMENT), so the
+         * shadow must not read GPUK_DEVICE or GPUK_PINNED again */
         gpuk_options so;
         gpuk_options_init(&so);
         so.backend = "cpu";
+        so.device = 0;          /* the host: one device whatever the main ordinal */
         so.check = 0;
         so.verbose = 0;
         so.num_threads = r.num_threads;
+        so.pinned_bytes = 0;    /* host memory needs no staging */
         so.wisdom = "";   /* the shadow runs the naive rung by name */
         st = gpuk_context_open_ex(&ctx->shadow, &so, NULL);
         if (st != GPUK_OK) {
