@@ -236,11 +236,12 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     *out = NULL;
     /* a caller built against the 0.1 or 0.2 header passes a shorter struct
      * (no stream and pinned_bytes, or no wisdom: their defaults apply); any
-     * other size is a future header's, or a struct gpuk_options_init never
-     * saw */
+     * other size is a future header's, a size no header had, or a struct
+     * gpuk_options_init never saw (gpuk_context(3)) */
     gpuk_options_init(&given);
     if (opts) {
-        if (opts->size < GK_OPTIONS_MIN || opts->size > sizeof(gpuk_options))
+        if (opts->size != GK_OPTIONS_MIN && opts->size != GK_OPTIONS_0_2 &&
+            opts->size != sizeof(gpuk_options))
             return GPUK_ERR_INVALID;
         memcpy(&given, opts, opts->size);
         given.size = sizeof given;

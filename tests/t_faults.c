@@ -3,15 +3,16 @@
  *
  * Plugins: a GPUK_BACKEND_PATH entry that is a file, that is missing, that
  * is very long; GPUK_BACKEND_PATH_ONLY, which every open here sets so that
- * nothing installed on the machine is ever found; a plugin file that is unreadable, empty, a directory, an
- * ELF of another machine or class, a .so cut short; and a CUDA plugin that
- * fails its probe, its init or its ABI check, under `auto` (must fall
- * back to cpu and say why) and named explicitly (must fail closed).  Each
+ * nothing installed on the machine is ever found; a plugin file that is
+ * unreadable, empty, a directory, an ELF of another machine or class, a .so
+ * cut short; and a CUDA plugin that fails its probe, its init or its ABI
+ * check, under `auto` (must fall back to cpu and say why) and named
+ * explicitly (must fail closed).  Each
  * open runs in a child process, so a crash inside the loader (dlopen
  * included) is a failed check here, not a dead test.
  *
- * Environment: a variable the program overrode is not read, even by the
- * shadow context of GPUK_CHECK.
+ * Environment and options: a variable the program overrode is not read,
+ * even by the shadow context of GPUK_CHECK; opts.size must be a header's.
  *
  * Memory: tensors of 2^40 and 2^45 floats (4 TiB, 128 TiB) must fail with
  * GPUK_ERR_NO_MEMORY, and the context must keep working afterwards; and
@@ -61,6 +62,7 @@ typedef struct child_setup {
     int check;
     int64_t pinned_bytes;
     const char *env[8][2];
+    size_t size;   /* opts.size, when not 0 */
 } child_setup;
 
 /* Open a context in a child process with GPUK_BACKEND_PATH = path and
@@ -100,6 +102,8 @@ static outcome open_with(const char *backend, const char *path, const child_setu
             o.device = cs->device;
             o.check = cs->check;
             o.pinned_bytes = cs->pinned_bytes;
+            if (cs->size)
+                o.size = cs->size;
         }
         gpuk_context *c = NULL;
         gpuk_load_report *rep = NULL;
@@ -260,9 +264,9 @@ static void path_only(void)
 {
     char empty[512];
     folder(empty, sizeof empty, "nothing");
-    const child_setup unset = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", NULL } } };
-    const child_setup zero = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "0" } } };
-    const child_setup bad = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "yes" } } };
+    const child_setup unset = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", NULL } }, 0 };
+    const child_setup zero = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "0" } }, 0 };
+    const child_setup bad = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "yes" } }, 0 };
 
     /* the installed folders end in /libgpuk: the one beside libgpuk.so and
      * the configured one; either may hold a plugin (then it is taken and
@@ -316,26 +320,63 @@ static void path_only(void)
  * GPUK_DEVICE and GPUK_PINNED again for itself. */
 static void env_overridden(void)
 {
-    const child_setup set = { 0, 1, 0, { { "GPUK_PINNED", "abc" }, { "GPUK_DEVICE", "abc" } } };
+    const child_setup set = { 0, 1, 0, { { "GPUK_PINNED", "abc" }, { "GPUK_DEVICE", "abc" } },
+                              0 };
     outcome r = open_with("cpu", cpu_dir, &set);
     int ok = !r.crashed && r.st == GPUK_OK;
     tap_ok(ok, "check = 1, device and pinned_bytes set by the program: GPUK_DEVICE=abc and "
            "GPUK_PINNED=abc are not read");
     if (!ok)
         describe(&r);
-    const child_setup device = { -1, 1, 0, { { "GPUK_DEVICE", "abc" } } };
+    const child_setup device = { -1, 1, 0, { { "GPUK_DEVICE", "abc" } }, 0 };
     r = open_with("cpu", cpu_dir, &device);
     ok = !r.crashed && r.st == GPUK_ERR_ENV && strstr(r.report, "GPUK_DEVICE");
     tap_ok(ok, "check = 1, device left unset: GPUK_DEVICE=abc is %s", gpuk_strerror(GPUK_ERR_ENV));
     if (!ok)
         describe(&r);
-    const child_setup pinned = { 0, 1, -1, { { "GPUK_PINNED", "abc" } } };
+    const child_setup pinned = { 0, 1, -1, { { "GPUK_PINNED", "abc" } }, 0 };
     r = open_with("cpu", cpu_dir, &pinned);
     ok = !r.crashed && r.st == GPUK_ERR_ENV && strstr(r.report, "GPUK_PINNED");
     tap_ok(ok, "check = 1, pinned_bytes left unset: GPUK_PINNED=abc is %s",
            gpuk_strerror(GPUK_ERR_ENV));
     if (!ok)
         describe(&r);
+}
+
+/* opts.size: the size of a header's gpuk_options (0.1: up to verbose, 0.2:
+ * up to pinned_bytes, this header's) opens; any other is GPUK_ERR_INVALID
+ * (gpuk_context(3)), so a struct gpuk_options_init never saw is caught */
+static void options_sizes(void)
+{
+    const size_t good[] = { offsetof(gpuk_options, stream), offsetof(gpuk_options, wisdom),
+                            sizeof(gpuk_options) };
+    const size_t bad[] = { offsetof(gpuk_options, stream) - 1, offsetof(gpuk_options, stream) + 1,
+                           offsetof(gpuk_options, wisdom) - 4, sizeof(gpuk_options) + 8 };
+    int ok = 1;
+    char seen[256] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        child_setup cs = { -1, -1, -1, { { NULL } }, good[i] };
+        outcome r = open_with("cpu", cpu_dir, &cs);
+        if (r.crashed || r.st != GPUK_OK) {
+            ok = 0;
+            describe(&r);
+        }
+        at += (size_t)snprintf(seen + at, sizeof seen - at, "%s%zu", i ? ", " : "", good[i]);
+    }
+    tap_ok(ok, "opts.size of each header's gpuk_options opens (%s bytes)", seen);
+    ok = 1;
+    at = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        child_setup cs = { -1, -1, -1, { { NULL } }, bad[i] };
+        outcome r = open_with("cpu", cpu_dir, &cs);
+        if (r.crashed || r.st != GPUK_ERR_INVALID) {
+            ok = 0;
+            describe(&r);
+        }
+        at += (size_t)snprintf(seen + at, sizeof seen - at, "%s%zu", i ? ", " : "", bad[i]);
+    }
+    tap_ok(ok, "any other opts.size is %s (%s bytes)", gpuk_strerror(GPUK_ERR_INVALID), seen);
 }
 
 static void broken_files(void)
@@ -496,8 +537,8 @@ static void cleanup(const char *dir)
 {
     /* only what this test made: fixed names under its own mkdtemp folder */
     static const char *const sub[] = { "unreadable", "empty", "arch", "class", "truncated",
-                                       "isdir", "nothing", "fake_probefail", "fake_initfail", "fake_abi1",
-                                       "fake_noentry" };
+                                       "isdir", "nothing", "fake_probefail", "fake_initfail",
+                                       "fake_abi1", "fake_noentry" };
     char p[700];
     for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
         snprintf(p, sizeof p, "%s/%s/backend_cpu.so", dir, sub[i]);
@@ -542,6 +583,7 @@ int main(void)
     path_entries();
     path_only();
     env_overridden();
+    options_sizes();
     broken_files();
     auto_versus_named("fake_probefail", GPUK_ERR_NO_DEVICE, "no fake device present");
     auto_versus_named("fake_initfail", GPUK_ERR_NO_DEVICE, "init failed");
