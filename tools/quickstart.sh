@@ -75,7 +75,8 @@ fi
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 # DLPack import and export (gpuk_tensor_from_dlpack / _to_dlpack) need its header
 [ -f /usr/include/dlpack/dlpack.h ] || need="$need libdlpack-dev"
-# the python target: Debian's interpreter with venv, NumPy and pytest
+# the python target: Debian's interpreter with venv, NumPy and pytest, and
+# wheel, which setuptools needs to build the package without downloading
 if [ "$what" = python ] && command -v apt-get >/dev/null 2>&1; then
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null ||
     need="$need python3-venv"
@@ -83,6 +84,8 @@ if [ "$what" = python ] && command -v apt-get >/dev/null 2>&1; then
     need="$need python3-numpy"
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pytest' 2>/dev/null ||
     need="$need python3-pytest"
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import wheel' 2>/dev/null ||
+    need="$need python3-wheel"
 fi
 if [ -n "$need" ]; then
   echo "quickstart: installing:$need"
@@ -108,8 +111,9 @@ if [ "$what" = check ]; then
 elif [ "$what" = python ]; then
   top=$PWD
   if command -v apt-get >/dev/null 2>&1 && [ -x /usr/bin/python3 ]; then
-    # Debian's interpreter, whose NumPy, pytest and setuptools apt manages:
-    # the venv sees them, and the package builds with that setuptools
+    # Debian's interpreter, whose NumPy, pytest and wheel apt manages: the
+    # venv sees them, and the package builds with the venv's own setuptools
+    # and Debian's wheel
     py=/usr/bin/python3 isolation=--no-build-isolation
   else
     py=python3 isolation=
