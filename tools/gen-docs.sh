@@ -88,12 +88,17 @@ put() {
         !skipping { print }' "$1" > "$tmp/put" && cat "$tmp/put" > "$1"
 }
 
-# settle FILE NAME CONTENT DESCRIPTION: write the block, or compare it
+# settle FILE NAME CONTENT DESCRIPTION: write the block, or compare it.  In
+# Markdown a block stands between empty lines, so that a table or a code
+# fence in it is never read as part of the marker's HTML comment.
 settle() {
     if ! grep -q "gen-docs $2:" "$1"; then
         tap 1 "$4: $(basename "$1") has no block '$2'"
         return
     fi
+    case $1 in
+        *.md) { echo; cat "$3"; echo; } > "$tmp/padded" && cat "$tmp/padded" > "$3" ;;
+    esac
     block "$1" "$2" > "$tmp/old"
     if cmp -s "$tmp/old" "$3"; then
         tap 0 "$4"
@@ -350,7 +355,7 @@ if [ "$mode" = write ] && [ "$bench" = yes ]; then
     settle "$src/README.md" sample "$tmp/sample" "README.md: the sample output of gpuk-bench --quick"
 else
     block "$src/README.md" sample > "$tmp/sample"
-    head1=$(sed -n '2p' "$tmp/sample")
+    head1=$(sed -n '/^```$/{n;p;q;}' "$tmp/sample")
     want="gpuk-bench $version, libgpuk $version,"
     case $head1 in
         "$want"*) tap 0 "README.md: the sample output is of version $version" ;;
