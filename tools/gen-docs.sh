@@ -222,10 +222,14 @@ else
                 }
                 return out
             }
-            $1 != last { print ".It " $1; last = $1 }
+            # one line of output a backend and dtype
+            $1 != last { print ".It " $1; last = $1; first = 1 }
             {
+                if (!first) print ".br"
                 print fold("CPU, " $2 ": " mdoc($3) ".")
+                print ".br"
                 print fold("CUDA, " $2 ": " mdoc($4) ".")
+                first = 0
             }' "$tmp/groups"
         echo ".El"
     } > "$tmp/man-ladders"
