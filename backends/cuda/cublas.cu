@@ -1,6 +1,7 @@
 /*
- * cublas.cu - the cuBLAS rungs: matmul (FP32 pedantic and TF32), batched
- * matmul (strided batched), dot, gemv, gemm.
+ * cublas.cu - the cuBLAS rungs of the matmul family: matmul (FP32 pedantic
+ * and TF32), batched matmul (strided batched), gemm.  (dot and gemv call
+ * cuBLAS from blas.cu.)
  *
  * Row-major tensors in a column-major library.  A row-major array X[r][c]
  * with row stride ld is, byte for byte, the column-major array X^T (c rows,
@@ -9,8 +10,6 @@
  *     C^T = op(B)^T op(A)^T.  cuBLAS gets the operands swapped (B first,
  *     then A), each keeping its own transpose flag, and the shape (n, m, k):
  *     gemm(opB, opA, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc).
- *   - GEMV: y = A x with row-major A[m,n] is y = M^T x for the column-major
- *     M = A^T (n x m): Sgemv(T, n, m, A, lda); y = A^T x is Sgemv(N, ...).
  * The FP32 rungs ask for CUBLAS_COMPUTE_32F_PEDANTIC per call (no TF32, no
  * emulation, whatever the handle or NVIDIA_TF32_OVERRIDE say); cublas_tf32
  * asks for CUBLAS_COMPUTE_32F_FAST_TF32.
@@ -18,9 +17,8 @@
  * cuBLAS wants ld >= max(1, c).  A single row may carry any stride (it is
  * never used), so it is replaced by c; an input whose rows overlap (ld < c)
  * is packed into a dense scratch copy first.  BLAS quick-returns when the
- * inner dimension is 0 without scaling the output, so k = 0 (and n = 0 of a
- * dot or gemv) is handled here: the output becomes the bias, beta * output,
- * or zeros.
+ * inner dimension is 0 without scaling the output, so k = 0 is handled
+ * here: the output becomes the bias, beta * output, or zeros.
  */
 #include <stdio.h>
 #include "cuda_internal.h"
@@ -189,50 +187,6 @@ GKC_KERNEL(gkc_batched_cublas)
                                            &beta, C->data, CUDA_R_32F, ldc, C->stride[0], nb,
                                            CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT),
              "batched_matmul/cublas: cublasGemmStridedBatchedEx");
-    return GPUK_OK;
-}
-
-/* dot: the result goes straight to out[0] on the device (pointer mode
- * DEVICE), so nothing waits for the host. */
-GKC_KERNEL(gkc_dot_cublas)
-{
-    GKC_TRY(gkc_enter(b));
-    int64_t n = args->in[0].shape[0];
-    float *out = (float *)args->out.data;
-    if (n == 0) {
-        GKC_CUDA(b, cudaMemsetAsync(out, 0, sizeof(float), b->stream), "dot/cublas: cudaMemsetAsync");
-        return GPUK_OK;
-    }
-    cublasHandle_t h;
-    GKC_TRY(gkc_blas(b, &h));
-    GKC_BLAS(b, cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "dot/cublas: cublasSetPointerMode");
-    cublasStatus_t s = cublasSdot_64(h, n, (const float *)args->in[0].data, 1,
-                                     (const float *)args->in[1].data, 1, out);
-    cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
-    if (s != CUBLAS_STATUS_SUCCESS)
-        return gkc_blas_error(b, s, "dot/cublas: cublasSdot");
-    return GPUK_OK;
-}
-
-GKC_KERNEL(gkc_gemv_cublas)
-{
-    GKC_TRY(gkc_enter(b));
-    const gpuk_tdesc *A = &args->in[0];
-    int64_t m = A->shape[0], n = A->shape[1];
-    int64_t inner = args->trans_a ? m : n, outlen = args->trans_a ? n : m;
-    float *y = (float *)args->out.data;
-    /* k = 0, or alpha = 0 (BLAS: a and x are then not read): y = beta y */
-    if (inner == 0 || args->alpha == 0.0f)
-        return fill(b, y, 1, 1, outlen, 0, outlen, NULL, args->beta, "gemv", "cublas");
-    cublasHandle_t h;
-    GKC_TRY(gkc_blas(b, &h));
-    opnd a;
-    GKC_TRY(blas_input(b, GKC_SLOT_A, (const float *)A->data, 1, m, n, 0, A->stride[0], "gemv",
-                       "cublas", &a));
-    GKC_BLAS(b,
-             cublasSgemv_64(h, args->trans_a ? CUBLAS_OP_N : CUBLAS_OP_T, n, m, &args->alpha, a.p,
-                            a.ld, (const float *)args->in[1].data, 1, &args->beta, y, 1),
-             "gemv/cublas: cublasSgemv");
     return GPUK_OK;
 }
 

@@ -232,36 +232,48 @@ __device__ __forceinline__ void gkc_pdl_enter()
 #endif
 }
 
+/* The float types of the kernels written once for f32 and f64 (issue 26):
+ * gkc_fmax and gkc_exp pick the single- or double-precision function, so
+ * a kernel body names neither fmaxf nor fmax.  expf, not __expf, for f32
+ * (the intrinsic loses bits); exp in double for f64. */
+__device__ __forceinline__ float gkc_fmax(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double gkc_fmax(double a, double b) { return fmax(a, b); }
+__device__ __forceinline__ float gkc_exp(float v) { return expf(v); }
+__device__ __forceinline__ double gkc_exp(double v) { return exp(v); }
+
 /* Sum over the warp; every lane gets the result (butterfly). */
-__device__ __forceinline__ float gkc_warp_sum(float v)
+template <class T>
+__device__ __forceinline__ T gkc_warp_sum(T v)
 {
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
 
-/* Max over the warp; every lane gets it.  fmaxf drops NaN, so callers that
+/* Max over the warp; every lane gets it.  fmax drops NaN, so callers that
  * must propagate NaN do it through the values that follow. */
-__device__ __forceinline__ float gkc_warp_max(float v)
+template <class T>
+__device__ __forceinline__ T gkc_warp_max(T v)
 {
     for (int o = 16; o > 0; o >>= 1)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = gkc_fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
-/* A thread's share of a row of n4 float4 read by a block of NT threads,
- * V float4 a thread a pass: pass(c0) reads c0, c0 + NT, ... and returns
- * their sum.  V < 4 means the row fits one pass (the caller sees to it),
- * and then there is no loop: on the H200 the same kernel with the loop
- * ran 14% slower at 4096^2 (bench/NOTES.md, "Session 6: rows without a
- * loop"); longer rows take passes of V * NT float4. */
+/* A thread's share of a row of n4 16-byte vectors read by a block of NT
+ * threads, V vectors a thread a pass: pass(c0) reads c0, c0 + NT, ... and
+ * returns their sum (its type is the sum's).  V < 4 means the row fits
+ * one pass (the caller sees to it), and then there is no loop: on the
+ * H200 the same kernel with the loop ran 14% slower at 4096^2
+ * (bench/NOTES.md, "Session 6: rows without a loop"); longer rows take
+ * passes of V * NT vectors. */
 template <int V, int NT, class Pass>
-__device__ __forceinline__ float gkc_row_passes(int64_t n4, Pass pass)
+__device__ __forceinline__ auto gkc_row_passes(int64_t n4, Pass pass) -> decltype(pass(n4))
 {
     if constexpr (V < 4) {
         return pass((int64_t)threadIdx.x);
     } else {
-        float s = 0.0f;
+        decltype(pass(n4)) s = 0;
         for (int64_t c0 = threadIdx.x; c0 < n4; c0 += (int64_t)V * NT)
             s += pass(c0);
         return s;
@@ -269,9 +281,10 @@ __device__ __forceinline__ float gkc_row_passes(int64_t n4, Pass pass)
 }
 
 /* Block-wide sum / max, broadcast to every thread.  blockDim.x is a
- * multiple of 32; sh holds 32 floats.  The leading barrier makes it safe to
- * call twice in a row with the same sh. */
-__device__ __forceinline__ float gkc_block_sum(float v, float *sh)
+ * multiple of 32; sh holds 32 values.  The leading barrier makes it safe
+ * to call twice in a row with the same sh. */
+template <class T>
+__device__ __forceinline__ T gkc_block_sum(T v, T *sh)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     v = gkc_warp_sum(v);
@@ -279,10 +292,11 @@ __device__ __forceinline__ float gkc_block_sum(float v, float *sh)
     if (lane == 0)
         sh[warp] = v;
     __syncthreads();
-    return gkc_warp_sum(lane < nwarps ? sh[lane] : 0.0f);
+    return gkc_warp_sum(lane < nwarps ? sh[lane] : T(0));
 }
 
-__device__ __forceinline__ float gkc_block_max(float v, float *sh)
+template <class T>
+__device__ __forceinline__ T gkc_block_max(T v, T *sh)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     v = gkc_warp_max(v);
@@ -290,7 +304,7 @@ __device__ __forceinline__ float gkc_block_max(float v, float *sh)
     if (lane == 0)
         sh[warp] = v;
     __syncthreads();
-    return gkc_warp_max(lane < nwarps ? sh[lane] : -INFINITY);
+    return gkc_warp_max(lane < nwarps ? sh[lane] : T(-INFINITY));
 }
 /* cp.async (sm_80+): a global -> shared copy that bypasses registers and
  * completes asynchronously; `bytes` below the copy size fills the rest of
@@ -389,9 +403,11 @@ __device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
 /* ---------------------------------------------------------------- shared pieces */
 
 /* dst[c, r] = src[r, c] for src[rows, cols] (row strides lds, ldd), on b's
- * stream with the padded shared-memory kernel (transpose.cu). */
-gpuk_status gkc_transpose_into(gpuk_bctx *b, const float *src, int64_t rows, int64_t cols,
-                               int64_t lds, float *dst, int64_t ldd, const char *op,
+ * stream with the padded shared-memory kernel (transpose.cu); T is float
+ * or double. */
+template <class T>
+gpuk_status gkc_transpose_into(gpuk_bctx *b, const T *src, int64_t rows, int64_t cols,
+                               int64_t lds, T *dst, int64_t ldd, const char *op,
                                const char *variant);
 /* ---------------------------------------------------------------- kernels (table.cu) */
 
@@ -406,7 +422,8 @@ extern const size_t gkc_n_kernels;
  * csr->prepared (NULL for a matrix with no nonzeros); freed by
  * gkc_csr_release. */
 struct gkc_csr_state {
-    cusparseConstSpMatDescr_t mat;   /* the cuSPARSE rung's descriptor */
+    cusparseConstSpMatDescr_t mat;   /* the cuSPARSE rung's descriptor, made by its first call */
+    cudaDataType mat_type;           /* the values' type it was made with */
     int32_t *win_start;              /* the stream rung's partition: device, nwin + 1 entries */
 };
 
@@ -432,5 +449,108 @@ gpuk_status gkc_check_pointer(gpuk_bctx *b, const void *p, size_t bytes);
 gpuk_status gkc_use_stream(gpuk_bctx *b, void *stream);
 gpuk_status gkc_peak_transfer(gpuk_bctx *b, bool to_device, double *value);
 void gkc_stage_release(gpuk_bctx *b);
+
+/* ---------------------------------------------------------------- cudaB: one kernel, two dtypes
+ * (issue 26) The memory-bound families (elementwise, rows, reduce,
+ * transpose, blas, spmv) write each kernel once as a template over its
+ * element type T, float or double, and register one row per rung that
+ * serves both dtypes (doc/design.md, "Adding a dtype"). */
+
+/* A row that serves f32 and f64: its entry point `name` runs fn<float> or
+ * fn<double>, the template of its family's file, by the op's dtype (core
+ * passes only a dtype of the row's set). */
+#define GKC_KERNEL_F32_F64(name, fn)                                         \
+    GKC_KERNEL(name)                                                         \
+    {                                                                        \
+        return args->dtype == GPUK_F64 ? fn<double>(b, args) : fn<float>(b, args); \
+    }
+
+/* A scalar of gpuk_args in T: the float member for f32, the double one for
+ * f64 (args->alpha and args->alpha_f64, say), so an f64 kernel sees the
+ * caller's value unrounded. */
+template <class T>
+static inline T gkc_scalar(float f, double d)
+{
+    if constexpr (sizeof(T) == sizeof(double))
+        return (T)d;
+    else
+        return (T)f;
+}
+
+/* Elements of T before p's first 16-byte boundary (0 when p is on one);
+ * p must be aligned to its element. */
+template <class T>
+static inline int64_t gkc_head16(const void *p)
+{
+    return (int64_t)((16 - gkc_offset16(p)) % 16) / (int64_t)sizeof(T);
+}
+
+/* dst = a dense copy of src[nb][rows][cols] (batch stride sb, row stride
+ * ld) on b's stream, for a library that wants rows apart by at least their
+ * length (blas.cu; T float or double). */
+template <class T>
+gpuk_status gkc_pack_dense(gpuk_bctx *b, const T *src, int64_t nb, int64_t rows, int64_t cols,
+                           int64_t sb, int64_t ld, T *dst, const char *op, const char *variant);
+
+#ifdef __CUDACC__
+/* 16 bytes of T: the widest load and store of one thread (LDG.128), a
+ * float4 or a double2, N elements.  Kernels count their work in these
+ * vectors, so a thread keeps the same bytes in flight in both dtypes. */
+template <class T> struct gkc_vec;
+template <> struct gkc_vec<float> {
+    typedef float4 type;
+    static constexpr int N = 4;
+};
+template <> struct gkc_vec<double> {
+    typedef double2 type;
+    static constexpr int N = 2;
+};
+
+/* Element i (a constant after unrolling) of a vector, and a vector of e. */
+__device__ __forceinline__ float gkc_vget(const float4 &v, int i) { return gkc_f4(v, i); }
+__device__ __forceinline__ double gkc_vget(const double2 &v, int i) { return i == 0 ? v.x : v.y; }
+template <class T>
+__device__ __forceinline__ typename gkc_vec<T>::type gkc_vfill(T e)
+{
+    if constexpr (gkc_vec<T>::N == 4)
+        return make_float4(e, e, e, e);
+    else
+        return make_double2(e, e);
+}
+
+/* f applied lane by lane: c.i = f(a.i, b.i). */
+template <class F>
+__device__ __forceinline__ float4 gkc_vmap(const float4 &a, const float4 &b, F f)
+{
+    float4 c;
+    c.x = f(a.x, b.x);
+    c.y = f(a.y, b.y);
+    c.z = f(a.z, b.z);
+    c.w = f(a.w, b.w);
+    return c;
+}
+template <class F>
+__device__ __forceinline__ double2 gkc_vmap(const double2 &a, const double2 &b, F f)
+{
+    double2 c;
+    c.x = f(a.x, b.x);
+    c.y = f(a.y, b.y);
+    return c;
+}
+
+/* The sum of a vector's elements, in pairs. */
+__device__ __forceinline__ float gkc_vsum(const float4 &a) { return (a.x + a.y) + (a.z + a.w); }
+__device__ __forceinline__ double gkc_vsum(const double2 &a) { return a.x + a.y; }
+
+/* sum a.i b.i, left to right. */
+__device__ __forceinline__ float gkc_vdot(const float4 &a, const float4 &b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+__device__ __forceinline__ double gkc_vdot(const double2 &a, const double2 &b)
+{
+    return a.x * b.x + a.y * b.y;
+}
+#endif /* __CUDACC__ */
 
 #endif /* GPUK_CUDA_INTERNAL_H */

@@ -20,9 +20,10 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/rows.cu \
 	backends/cuda/spmv.cu \
 	backends/cuda/spmv_stream.cu \
-	backends/cuda/dotgemv.cu \
+	backends/cuda/blas.cu \
 	backends/cuda/cublas.cu \
 	backends/cuda/cusparse.cu \
+	backends/cuda/apsp.cu \
 	backends/cuda/peak.cu \
 	backends/cuda/transfer.cu \
 	backends/cuda/auto.cu

@@ -13,6 +13,9 @@
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
+#define F64 GPUK_DT_F64
+/* the memory-bound families: one templated function a rung serves both */
+#define F32_F64 (GPUK_DT_F32 | GPUK_DT_F64)
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -35,11 +38,12 @@ GKC_KERNEL(gkc_scale_float4); GKC_KERNEL(gkc_relu_coalesced); GKC_KERNEL(gkc_rel
 GKC_KERNEL(gkc_bias_relu_coalesced); GKC_KERNEL(gkc_bias_relu_float4);
 GKC_KERNEL(gkc_copy_coalesced); GKC_KERNEL(gkc_copy_float4); GKC_KERNEL(gkc_softmax_block_row);
 GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
-GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
+GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_embedding_float4);
+GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
-GKC_KERNEL(gkc_gemv_float4);
+GKC_KERNEL(gkc_gemv_float4); GKC_KERNEL(gkc_apsp_naive);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -112,66 +116,72 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MINPLUS, I32, "dpx_i16x2", GPUK_KF_PACKED16, gkc_minplus_i32_dpx_i16x2,
      "when every value is in [0, 2^13) or GPUK_I32_INF (a pre-pass checks): 16-bit pairs, VIADDMNMX.S16x2, two steps an instruction; else dpx", NULL},
 
-    {GPUK_OP_TRANSPOSE, F32, "naive", 0, gkc_transpose_naive,
+    {GPUK_OP_TRANSPOSE, F32_F64, "naive", 0, gkc_transpose_naive,
      "one thread per element: coalesced reads, writes strided by the row length", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "smem", 0, gkc_transpose_smem,
+    {GPUK_OP_TRANSPOSE, F32_F64, "smem", 0, gkc_transpose_smem,
      "32x32 shared tile: reads and writes both coalesced, but the column reads of the tile hit one bank", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "smem_padded", 0, gkc_transpose_smem_padded,
+    {GPUK_OP_TRANSPOSE, F32_F64, "smem_padded", 0, gkc_transpose_smem_padded,
      "tile padded to [32][33]: a column of the tile spans all 32 banks, no conflicts", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "tile64", DEF, gkc_transpose_tile64,
+    {GPUK_OP_TRANSPOSE, F32_F64, "tile64", DEF, gkc_transpose_tile64,
      "64x64 padded tile, 32x16 threads of 8 elements, all 8 loads issued before the first shared store: 8 loads in flight, not 1-2", NULL},
 
-    {GPUK_OP_REDUCE, F32, "smem_tree", 0, gkc_reduce_smem_tree,
+    {GPUK_OP_REDUCE, F32_F64, "smem_tree", 0, gkc_reduce_smem_tree,
      "one block per output: strided partial sums, then a shared-memory tree with a barrier per level", NULL},
-    {GPUK_OP_REDUCE, F32, "warp_shuffle", 0, gkc_reduce_warp_shuffle,
+    {GPUK_OP_REDUCE, F32_F64, "warp_shuffle", 0, gkc_reduce_warp_shuffle,
      "one warp per output, reduced with register shuffles: no shared memory, no barriers", NULL},
-    {GPUK_OP_REDUCE, F32, "grid_stride", 0, gkc_reduce_grid_stride,
+    {GPUK_OP_REDUCE, F32_F64, "grid_stride", 0, gkc_reduce_grid_stride,
      "several blocks per long output (grid-stride), block partials combined by a second pass: fills the GPU for any shape", NULL},
-    {GPUK_OP_REDUCE, F32, "lanes_inner", DEF, gkc_reduce_lanes_inner,
-     "along a non-last axis, lanes walk the inner dimension: a 128-byte line (float4: 512) per warp load; contiguous rows go to grid_stride", NULL},
-    {GPUK_OP_REDUCE, F32, "row_float4", 0, gkc_reduce_row_float4,
-     "contiguous aligned rows: a block of 512 a row, all of a thread's float4 loads issued before its adds; else smem_tree", NULL},
+    {GPUK_OP_REDUCE, F32_F64, "lanes_inner", DEF, gkc_reduce_lanes_inner,
+     "along a non-last axis, lanes walk the inner dimension: 32 consecutive elements (16-byte vectors: 512 bytes) per warp load; contiguous rows go to grid_stride", NULL},
+    {GPUK_OP_REDUCE, F32_F64, "row_float4", 0, gkc_reduce_row_float4,
+     "contiguous aligned rows: a block of 512 a row, all of a thread's 16-byte loads issued before its adds; else smem_tree", NULL},
 
-    {GPUK_OP_ADD, F32, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_ADD, F32, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_SCALE, F32, "coalesced", 0, gkc_scale_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_SCALE, F32, "float4", DEF, gkc_scale_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_RELU, F32, "coalesced", 0, gkc_relu_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_RELU, F32, "float4", DEF, gkc_relu_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out when rows are 16-byte aligned; else the scalar path", NULL},
-    {GPUK_OP_COPY, F32, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_COPY, F32, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_ADD, F32_F64, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_ADD, F32_F64, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_SCALE, F32_F64, "coalesced", 0, gkc_scale_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_SCALE, F32_F64, "float4", DEF, gkc_scale_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_RELU, F32_F64, "coalesced", 0, gkc_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_RELU, F32_F64, "float4", DEF, gkc_relu_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_BIAS_RELU, F32_F64, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_BIAS_RELU, F32_F64, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out when rows are 16-byte aligned; else the scalar path", NULL},
+    {GPUK_OP_COPY, F32_F64, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_COPY, F32_F64, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
 
-    {GPUK_OP_SOFTMAX, F32, "block_row", 0, gkc_softmax_block_row,
+    {GPUK_OP_SOFTMAX, F32_F64, "block_row", 0, gkc_softmax_block_row,
      "one block per row: block max, block sum of exp(x - max), normalize (numerically stable)", NULL},
-    {GPUK_OP_SOFTMAX, F32, "online", 0, gkc_softmax_online,
+    {GPUK_OP_SOFTMAX, F32_F64, "online", 0, gkc_softmax_online,
      "one sweep keeps a running max and rescaled sum (online softmax), a second writes: two reads, not three", NULL},
-    {GPUK_OP_SOFTMAX, F32, "one_pass", DEF, gkc_softmax_one_pass,
-     "the row held in registers (float4 when aligned, rows up to 8192): one read and one write per element", NULL},
-    {GPUK_OP_EMBEDDING, F32, "block_row", DEF, gkc_embedding_block_row,
+    {GPUK_OP_SOFTMAX, F32_F64, "one_pass", DEF, gkc_softmax_one_pass,
+     "the row held in registers (16-byte loads when aligned, rows up to 8192): one read and one write per element", NULL},
+    {GPUK_OP_EMBEDDING, F32_F64, "block_row", DEF, gkc_embedding_block_row,
      "one block per token: the table row is copied with coalesced loads", NULL},
-    {GPUK_OP_MEANPOOL, F32, "block_row", DEF, gkc_meanpool_block_row,
+    {GPUK_OP_EMBEDDING, F32_F64, "float4", 0, gkc_embedding_float4,
+     "a warp per token, 16-byte loads up to four a lane in flight, the next token's id loaded before this row: one round trip a token, not two", NULL},
+    {GPUK_OP_MEANPOOL, F32_F64, "block_row", DEF, gkc_meanpool_block_row,
      "one block per batch row: threads own columns and sum down the tokens, coalesced", NULL},
 
-    {GPUK_OP_SPMV, F32, "scalar", 0, gkc_spmv_scalar,
+    {GPUK_OP_SPMV, F32_F64, "scalar", 0, gkc_spmv_scalar,
      "one thread per row: simple, but a warp's loads of values and indices are scattered", NULL},
-    {GPUK_OP_SPMV, F32, "vector", 0, gkc_spmv_vector,
+    {GPUK_OP_SPMV, F32_F64, "vector", 0, gkc_spmv_vector,
      "one warp per row: the row's values and indices are read coalesced, reduced with shuffles", NULL},
-    {GPUK_OP_SPMV, F32, "adaptive", 0, gkc_spmv_adaptive,
+    {GPUK_OP_SPMV, F32_F64, "adaptive", 0, gkc_spmv_adaptive,
      "2-32 lanes per row from the mean row length; long rows to a whole warp, very long ones to a block each", NULL},
-    {GPUK_OP_SPMV, F32, "stream", 0, gkc_spmv_stream,
+    {GPUK_OP_SPMV, F32_F64, "stream", 0, gkc_spmv_stream,
      "fixed windows of 2048 nonzeros a block: 16-byte loads, 8 gathers in flight a thread, rows summed from shared memory; rows crossing windows added in a fix-up pass", NULL},
-    {GPUK_OP_SPMV, F32, "cusparse", DEF | LIB, gkc_spmv_cusparse,
+    {GPUK_OP_SPMV, F32_F64, "cusparse", DEF | LIB, gkc_spmv_cusparse,
      "cusparseSpMV on a CSR descriptor built once per matrix", NULL},
 
-    {GPUK_OP_DOT, F32, "last_block", 0, gkc_dot_last_block,
-     "float4 block sums in one kernel, the last block to finish adding them in block order", NULL},
-    {GPUK_OP_DOT, F32, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot, result written on the device", NULL},
-    {GPUK_OP_GEMV, F32, "float4", 0, gkc_gemv_float4,
-     "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
-    {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
+    {GPUK_OP_DOT, F32_F64, "last_block", 0, gkc_dot_last_block,
+     "16-byte loads, block sums in one kernel, the last block to finish adding them in block order", NULL},
+    {GPUK_OP_DOT, F32_F64, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot / cublasDdot, result written on the device", NULL},
+    {GPUK_OP_GEMV, F32_F64, "float4", 0, gkc_gemv_float4,
+     "rows over 8 KB: a block of 512 per row of A, all its 16-byte loads in flight; shorter: a warp per row, four 16-byte loads in flight a lane (A^T x: a thread per 16 bytes of columns, rows in slices)", NULL},
+    {GPUK_OP_GEMV, F32_F64, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv / cublasDgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+
+    /* apsp.cu */
+    {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,
+     "one launch per Floyd-Warshall step, one thread per pair, with predecessors", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];
