@@ -10,7 +10,8 @@
 #
 # BUILDDIR is a configured and built tree (`make`) with the CUDA backend
 # (configure finds the toolkit; no GPU is needed) and OpenBLAS, so that
-# every rung is in the tables.  A block sits between two marker lines,
+# every rung is in the tables; when writing, the script first makes the
+# programs it reads (tools/gpuk-ladders and the three bad-input tests).  A block sits between two marker lines,
 #   <!-- gen-docs NAME: ... -->  ...  <!-- gen-docs end -->      (README.md)
 #   .\" gen-docs NAME: ...       ...  .\" gen-docs end           (man pages)
 # and everything between them is replaced.  The blocks:
@@ -48,6 +49,13 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: tools/gen-docs.sh [--check | --no-bench] BUILDDIR" >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
+
+# what the blocks are read from, brought up to date first when writing (a
+# stale test binary would give a stale count); never from make check
+if [ "$mode" = write ]; then
+    ${MAKE:-make} -C "$build" -s tools/gpuk-ladders tests/t_badinput tests/t_badops \
+        tests/t_badshape > /dev/null || { echo "gen-docs: make in $build failed" >&2; exit 1; }
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-docs.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
