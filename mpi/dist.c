@@ -164,6 +164,32 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
             return GPUK_ERR_ENV;
         }
     }
+    /* the GPU overlap (doc/distributed.md, "Overlap on GPUs"): both on by
+     * default, each with a switch to measure what it is worth */
+    d->depth = 3;
+    if ((e = getenv("GPUK_DIST_DEPTH")) && *e) {
+        if (strcmp(e, "2") && strcmp(e, "3")) {
+            snprintf(msg, len, "GPUK_DIST_DEPTH = \"%s\": expected 2 or 3", e);
+            return GPUK_ERR_ENV;
+        }
+        d->depth = *e - '0';
+    }
+    d->comm_priority = 1;
+    if ((e = getenv("GPUK_DIST_COMM_PRIORITY")) && *e) {
+        if (strcmp(e, "high") && strcmp(e, "normal")) {
+            snprintf(msg, len, "GPUK_DIST_COMM_PRIORITY = \"%s\": expected high or normal", e);
+            return GPUK_ERR_ENV;
+        }
+        d->comm_priority = !strcmp(e, "high");
+    }
+    d->apsp_pieces = 4;
+    if ((e = getenv("GPUK_DIST_APSP_PIECES")) && *e) {
+        d->apsp_pieces = atoi(e);
+        if (d->apsp_pieces < 1 || d->apsp_pieces > 64) {
+            snprintf(msg, len, "GPUK_DIST_APSP_PIECES = \"%s\": expected 1 to 64", e);
+            return GPUK_ERR_ENV;
+        }
+    }
     /* a helper thread may call MPI while this one computes: only where MPI
      * was started with at least MPI_THREAD_SERIALIZED (bcast.c) */
     int provided = MPI_THREAD_SINGLE;
@@ -264,13 +290,23 @@ static gpuk_status nccl_comm(gpuk_dist *d, MPI_Comm over, ncclComm_t *out, char 
     return GPUK_OK;
 }
 
-/* Streams and events first (local, agreed on), then the communicators. */
+/* Streams and events first (local, agreed on), then the communicators.
+ * The broadcasts' stream gets the device's greatest priority unless
+ * GPUK_DIST_COMM_PRIORITY=normal: a block of an NCCL kernel needs a whole
+ * SM, and with equal priorities the work distributor hands every SM that
+ * frees up to the next block of the compute kernel already running, so a
+ * broadcast would start only at that kernel's last wave
+ * (doc/distributed.md, "Overlap on GPUs"). */
 static gpuk_status nccl_prepare(gpuk_dist *d, void *stream, char *msg, size_t len)
 {
+    int least = 0, greatest = 0;
     cudaError_t e = cudaSetDevice(d->device);
     if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&d->comm_stream, cudaStreamNonBlocking);
-    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
+        e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithPriority(&d->comm_stream, cudaStreamNonBlocking,
+                                         d->comm_priority ? greatest : least);
+    for (int i = 0; i < GKD_SLOTS && e == cudaSuccess; i++) {
         e = cudaEventCreateWithFlags(&d->ev_comm[i], cudaEventDisableTiming);
         if (e == cudaSuccess)
             e = cudaEventCreateWithFlags(&d->ev_comp[i], cudaEventDisableTiming);
@@ -294,7 +330,7 @@ static void nccl_release(gpuk_dist *d)
         ncclCommDestroy(d->nccl_row);
     if (d->nccl_col)
         ncclCommDestroy(d->nccl_col);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < GKD_SLOTS; i++) {
         if (d->ev_comm[i])
             cudaEventDestroy(d->ev_comm[i]);
         if (d->ev_comp[i])
@@ -527,8 +563,9 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
             return open_failed(d, st);
         int v = 0;
         ncclGetVersion(&v);
-        snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0)",
-                 v / 10000, v / 100 % 100, v % 100);
+        snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0), "
+                 "%s-priority stream, %d panel buffers", v / 10000, v / 100 % 100, v % 100,
+                 d->comm_priority ? "high" : "normal", d->depth);
     }
 #endif
     if (!use_nccl)

@@ -35,7 +35,8 @@ mpi_libgpuk_mpi_la_SOURCES = \
 	mpi/copy.c \
 	mpi/bcast.c \
 	mpi/summa.c \
-	mpi/apsp.c
+	mpi/apsp.c \
+	mpi/apsp_check.c
 mpi_libgpuk_mpi_la_CPPFLAGS = $(MPI_ALL_CPPFLAGS) $(MPI_CUDA_CPPFLAGS)
 # Only gpuk_dist_* is exported; internal functions are named gkd_*.
 mpi_libgpuk_mpi_la_LDFLAGS = -version-info $(MPI_LT_VERSION) -no-undefined \
