@@ -140,7 +140,8 @@ do_pytest() {
 #                     the breakdown, and --local (the local ops alone)
 #   summa-old-P.txt   the same without it (GPUK_DIST_DEPTH=2
 #                     GPUK_DIST_COMM_PRIORITY=normal, the loop as before)
-#   summa-one-P.txt   each half of the fix alone, 2 GPUs, n = 32768
+#   summa-one-*.txt   each half of the fix alone, 2 GPUs, n = 32768
+#   summa-b2048-2.txt  the fix with blocks of 2048 (a deeper local op)
 #   apsp-P.txt        gpuk_dist_apsp in i32 at 32768 and 65536: ms with
 #                     look-ahead, serial_ms without it, in the same run
 #   example-apsp-4.txt  examples/apsp on a 256x256 grid (65536 vertices) in
@@ -149,13 +150,19 @@ do_pytest() {
 #   smi.csv           SM clock, power and temperature every 500 ms
 # $DIST_REPS (3) runs per time, $DIST_BUDGET (420) seconds: what would start
 # after that is skipped, with a line saying so.  Needs 4 GPUs; with fewer,
-# the rank counts above the GPUs are skipped.
+# the rank counts above the GPUs are skipped.  $DIST_SIZES, $DIST_APSP_SIZES
+# and $DIST_GRID change the sizes, $DIST_BLOCK (1024) the block (the
+# single-size runs take the last of $DIST_SIZES; the deeper run, twice the
+# block).
 do_dist() {
   local b=$build/mpi/gpuk-dist-bench d=$logs/dist rc=0 t0=$(date +%s)
   [ -x "$b" ] || { echo "dist: $b was not built (no MPI at configure time)"; return 2; }
   mkdir -p "$d"
   local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
   local reps=${DIST_REPS:-3} gpus p f
+  local sizes=${DIST_SIZES:-16384,32768} big=${DIST_SIZES##*,} apsp=${DIST_APSP_SIZES:-32768,65536}
+  local grid=${DIST_GRID:-256x256} blk=${DIST_BLOCK:-1024}
+  big=${big:-32768}
   gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
   nvidia-smi topo -m > "$d/topo.txt" 2>&1
   nvidia-smi --query-gpu=index,clocks.sm,clocks.mem,power.draw,temperature.gpu \
@@ -176,28 +183,30 @@ do_dist() {
   for p in 1 2 4; do
     [ "$p" -le "$gpus" ] || { echo "dist: $p ranks skipped: $gpus GPU(s)"; continue; }
     if [ $p = 1 ]; then
-      go summa-new-1 150 $mpx -n 1 "$b" -n 16384,32768 --block 1024 --reps $reps --no-breakdown \
+      go summa-new-1 150 $mpx -n 1 "$b" -n $sizes --block $blk --reps $reps --no-breakdown \
         ${DIST_ARGS:-}
       continue
     fi
-    go summa-new-$p 150 $mpx -n $p "$b" -n 16384,32768 --block 1024 --reps $reps --local ${DIST_ARGS:-}
-    go summa-old-$p 120 $mpx $old -n $p "$b" -n 16384,32768 --block 1024 --reps $reps ${DIST_ARGS:-}
+    go summa-new-$p 150 $mpx -n $p "$b" -n $sizes --block $blk --reps $reps --local ${DIST_ARGS:-}
+    go summa-old-$p 120 $mpx $old -n $p "$b" -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
   done
-  if [ "$gpus" -ge 2 ]; then   # which half of the fix does what
-    go summa-one-depth3 60 $mpx -x GPUK_DIST_COMM_PRIORITY=normal -n 2 "$b" -n 32768 \
-      --block 1024 --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
-    go summa-one-priority 60 $mpx -x GPUK_DIST_DEPTH=2 -n 2 "$b" -n 32768 \
-      --block 1024 --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
+  if [ "$gpus" -ge 2 ]; then   # which half of the fix does what; a deeper panel
+    go summa-b2048-2 60 $mpx -n 2 "$b" -n $big --block $((blk * 2)) --reps $reps --local \
+      --no-header ${DIST_ARGS:-}
+    go summa-one-depth3 60 $mpx -x GPUK_DIST_COMM_PRIORITY=normal -n 2 "$b" -n $big \
+      --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
+    go summa-one-priority 60 $mpx -x GPUK_DIST_DEPTH=2 -n 2 "$b" -n $big \
+      --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
   fi
   for p in 1 2 4; do
     [ "$p" -le "$gpus" ] || continue
     local bd=; [ $p = 1 ] && bd=--no-breakdown
-    go apsp-$p 200 $mpx -n $p "$b" --op apsp --dtype i32 -n 32768,65536 --block 1024 --reps 1 \
+    go apsp-$p 200 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
       --no-warmup $bd ${DIST_ARGS:-}
   done
   if [ "$gpus" -ge 4 ]; then
-    go example-apsp-4 120 $mpx -n 4 "$build/examples/apsp/apsp" --grid 256x256 --dtype i32 \
-      --block 1024 --sources 8 --pair 1,65536 --pair 300,40000
+    go example-apsp-4 120 $mpx -n 4 "$build/examples/apsp/apsp" --grid $grid --dtype i32 \
+      --block $blk --sources 8 --pair 1,$(( ${grid%x*} * ${grid#*x} )) --pair $(( ${grid%x*} * ${grid#*x} / 3 )),$(( ${grid%x*} * ${grid#*x} / 2 ))
   fi
   kill "$smi" 2> /dev/null
   wait "$smi" 2> /dev/null
@@ -209,7 +218,7 @@ do_dist() {
     echo "== $f"; cat "$d/$f.txt"
   done
   for f in summa-new-2 summa-new-4 summa-old-2 summa-old-4 summa-one-depth3 summa-one-priority \
-      apsp-2 apsp-4 example-apsp-4; do
+      summa-b2048-2 apsp-2 apsp-4 example-apsp-4; do
     [ -f "$d/$f.txt" ] && { echo "== $f"; cat "$d/$f.txt"; }
   done
   echo "dist: $(( $(date +%s) - t0 )) s in all"
