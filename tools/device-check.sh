@@ -148,8 +148,8 @@ do_pytest() {
 #                     i32 on 4 GPUs, checked against Dijkstra, a path shown
 #   *-combined.txt    speed-up and efficiency against the 1-GPU rows
 #   smi.csv           SM clock, power and temperature every 500 ms
-# $DIST_REPS (3) runs per time, $DIST_BUDGET (420) seconds: what would start
-# after that is skipped, with a line saying so.  Needs 4 GPUs; with fewer,
+# $DIST_REPS (3) runs per time, $DIST_BUDGET (420) seconds: a run whose
+# time limit would end past it is skipped, with a line saying so.  Needs 4 GPUs; with fewer,
 # the rank counts above the GPUs are skipped.  $DIST_SIZES, $DIST_APSP_SIZES
 # and $DIST_GRID change the sizes, $DIST_BLOCK (1024) the block (the
 # single-size runs take the last of $DIST_SIZES; the deeper run, twice the
@@ -168,11 +168,14 @@ do_dist() {
   nvidia-smi --query-gpu=index,clocks.sm,clocks.mem,power.draw,temperature.gpu \
     --format=csv -lms 500 > "$d/smi.csv" 2>&1 &
   local smi=$!
-  # go NAME TIMEOUT CMD...: run it unless the budget is spent; log to $d/NAME.txt
+  # go NAME TIMEOUT CMD...: run it if its TIMEOUT still fits in the budget
+  # (so the step ends within it whatever happens); log to $d/NAME.txt
   go() {
     local name=$1 limit=$2; shift 2
-    if [ $(( $(date +%s) - t0 )) -gt "${DIST_BUDGET:-420}" ]; then
-      echo "dist: $name skipped: the budget of ${DIST_BUDGET:-420} s is spent" | tee "$d/$name.txt"
+    if [ $(( $(date +%s) - t0 + limit )) -gt "${DIST_BUDGET:-420}" ]; then
+      echo "dist: $name skipped: its $limit s do not fit in what is left of" \
+        "${DIST_BUDGET:-420} s"
+      echo "# $name skipped: the time budget was spent" > "$d/$name.txt"
       return 0
     fi
     local s=$(date +%s)
@@ -180,33 +183,35 @@ do_dist() {
     echo "dist: $name $(( $(date +%s) - s )) s"
   }
   local old="-x GPUK_DIST_DEPTH=2 -x GPUK_DIST_COMM_PRIORITY=normal"
+  # the most needed first: SUMMA with and without the fix, apsp, the example
   for p in 1 2 4; do
     [ "$p" -le "$gpus" ] || { echo "dist: $p ranks skipped: $gpus GPU(s)"; continue; }
     if [ $p = 1 ]; then
-      go summa-new-1 150 $mpx -n 1 "$b" -n $sizes --block $blk --reps $reps --no-breakdown \
+      go summa-new-1 90 $mpx -n 1 "$b" -n $sizes --block $blk --reps $reps --no-breakdown \
         ${DIST_ARGS:-}
       continue
     fi
-    go summa-new-$p 150 $mpx -n $p "$b" -n $sizes --block $blk --reps $reps --local ${DIST_ARGS:-}
-    go summa-old-$p 120 $mpx $old -n $p "$b" -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
+    go summa-new-$p 120 $mpx -n $p "$b" -n $sizes --block $blk --reps $reps --local ${DIST_ARGS:-}
+    go summa-old-$p 100 $mpx $old -n $p "$b" -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
   done
+  for p in 1 2 4; do
+    [ "$p" -le "$gpus" ] || continue
+    local bd=; [ $p = 1 ] && bd=--no-breakdown
+    go apsp-$p 150 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
+      --no-warmup $bd ${DIST_ARGS:-}
+  done
+  if [ "$gpus" -ge 4 ]; then
+    local nv=$(( ${grid%x*} * ${grid#*x} ))
+    go example-apsp-4 90 $mpx -n 4 "$build/examples/apsp/apsp" --grid $grid --dtype i32 \
+      --block $blk --sources 8 --pair 1,$nv --pair $(( nv / 3 )),$(( nv / 2 ))
+  fi
   if [ "$gpus" -ge 2 ]; then   # which half of the fix does what; a deeper panel
-    go summa-b2048-2 60 $mpx -n 2 "$b" -n $big --block $((blk * 2)) --reps $reps --local \
-      --no-header ${DIST_ARGS:-}
     go summa-one-depth3 60 $mpx -x GPUK_DIST_COMM_PRIORITY=normal -n 2 "$b" -n $big \
       --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
     go summa-one-priority 60 $mpx -x GPUK_DIST_DEPTH=2 -n 2 "$b" -n $big \
       --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
-  fi
-  for p in 1 2 4; do
-    [ "$p" -le "$gpus" ] || continue
-    local bd=; [ $p = 1 ] && bd=--no-breakdown
-    go apsp-$p 200 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
-      --no-warmup $bd ${DIST_ARGS:-}
-  done
-  if [ "$gpus" -ge 4 ]; then
-    go example-apsp-4 120 $mpx -n 4 "$build/examples/apsp/apsp" --grid $grid --dtype i32 \
-      --block $blk --sources 8 --pair 1,$(( ${grid%x*} * ${grid#*x} )) --pair $(( ${grid%x*} * ${grid#*x} / 3 )),$(( ${grid%x*} * ${grid#*x} / 2 ))
+    go summa-b2048-2 60 $mpx -n 2 "$b" -n $big --block $((blk * 2)) --reps $reps --local \
+      --no-header ${DIST_ARGS:-}
   fi
   kill "$smi" 2> /dev/null
   wait "$smi" 2> /dev/null
