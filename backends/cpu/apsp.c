@@ -152,7 +152,7 @@ static gpuk_status ap_dispatch(gpuk_bctx *b, const gpuk_args *args, int threads,
     case GPUK_I32: return ap_run_i32(b, args, threads, rung);
     default: break;
     }
-    return cpu_fail(b, GPUK_ERR_DTYPE, "apsp/%s: no %s path", rung, gpuk_dtype_name(args->dtype));
+    return cpu_fail(b, GPUK_ERR_DTYPE, "apsp/%s: no path for dtype %d", rung, (int)args->dtype);
 }
 
 CPU_KERNEL(apsp_naive)
