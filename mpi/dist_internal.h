@@ -5,6 +5,7 @@
  *             gathered by every rank, so all of them reach the same verdict
  *   dist.c    open and close: grid, local rank and device, context, how
  *             panels travel (MPI direct, MPI staged, NCCL)
+ *   nccl.c    NCCL's stream, events and communicators
  *   matrix.c  block-cyclic matrices, index maps, scatter and gather
  *   copy.c    rectangles of local tensors copied in any dtype (packing)
  *   bcast.c   the panel broadcasts of one SUMMA step, whatever carries them
@@ -257,6 +258,21 @@ gpuk_status gkd_slot_free(gpuk_dist *d, int slot);
 gpuk_status gkd_step_ready(gpuk_dist *d);
 /* NCCL: wait for the comm stream (end of the loop). */
 gpuk_status gkd_step_drain(gpuk_dist *d);
+
+/* ---------------------------------------------------------------- nccl.c */
+
+#ifdef HAVE_NCCL
+/* One NCCL communicator over the MPI one `over` (its rank 0 makes the id). */
+gpuk_status gkd_nccl_comm(gpuk_dist *d, MPI_Comm over, ncclComm_t *out, char *msg, size_t len);
+/* The broadcasts' stream (its priority: d->comm_priority) and events;
+ * stream is the context's. */
+gpuk_status gkd_nccl_prepare(gpuk_dist *d, void *stream, char *msg, size_t len);
+/* Free what the two above made (close, or a failed open). */
+void gkd_nccl_release(gpuk_dist *d);
+#endif
+/* Collective: the lowest rank on the same GPU (host and PCI bus id) as a
+ * rank before it, or -1; the same answer on every rank. */
+int gkd_shared_device(gpuk_dist *d);
 
 /* ---------------------------------------------------------------- apsp_check.c */
 

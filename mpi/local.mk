@@ -40,6 +40,7 @@ mpi_libgpuk_mpi_la_SOURCES = \
 	mpi/dist_internal.h \
 	mpi/agree.c \
 	mpi/dist.c \
+	mpi/nccl.c \
 	mpi/matrix.c \
 	mpi/copy.c \
 	mpi/bcast.c \
