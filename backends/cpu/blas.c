@@ -1,12 +1,13 @@
 /*
- * blas.c - the BLAS-shaped ops: dot, gemv, gemm (alpha, beta, transposes).
- * With beta == 0 the output is not read, so NaN there does not propagate;
- * with alpha == 0 the inputs are not read (the BLAS convention).
+ * blas.c - the blas family on the CPU (tests/ops/blas.c, gpuk_blas(3)):
+ * dot and gemv (alpha, beta, a transpose); gemm, BLAS-shaped too, is a
+ * matmul (matmul.c).  With beta == 0 the output is not read, so NaN
+ * there does not propagate; with alpha == 0 the inputs are not read (the
+ * BLAS convention).
  *
  *   naive     textbook loops
- *   simd      AVX-512/AVX2 with several accumulators and OpenMP; gemm
- *             through the packed engine of matmul's simd rung
- *   openblas  cblas_sdot / cblas_sgemv / cblas_sgemm
+ *   simd      AVX-512/AVX2 with several accumulators and OpenMP
+ *   openblas  cblas_sdot / cblas_sgemv
  */
 #include "config.h"
 
@@ -37,7 +38,7 @@ CPU_KERNEL(dot_naive)
  * not read): out = beta out, or 0.  Without this a NaN or inf in a, b or x
  * would reach out through 0 * NaN in some rungs and not in others (a
  * library skips the products). */
-static int alpha_zero(const gpuk_args *args, int64_t rows, int64_t cols)
+int cpu_alpha_zero(const gpuk_args *args, int64_t rows, int64_t cols)
 {
     if (args->alpha != 0.0f)
         return 0;
@@ -60,7 +61,7 @@ CPU_KERNEL(gemv_naive)
     float *y = T_F32(&args->out);
     float alpha = args->alpha, beta = args->beta;
     int64_t ny = args->trans_a ? n : m, nx = args->trans_a ? m : n;
-    if (alpha_zero(args, 1, ny))
+    if (cpu_alpha_zero(args, 1, ny))
         return GPUK_OK;
     for (int64_t i = 0; i < ny; i++) {
         float acc = 0.0f;
@@ -68,33 +69,6 @@ CPU_KERNEL(gemv_naive)
             acc += (args->trans_a ? a[p * lda + i] : a[i * lda + p]) * x[p];
         y[i] = beta == 0.0f ? alpha * acc : alpha * acc + beta * y[i];
     }
-    return GPUK_OK;
-}
-
-/* ---- gemm: c[m,n] = alpha op(a) op(b) + beta c ---- */
-
-CPU_KERNEL(gemm_naive)
-{
-    const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;
-    int64_t m = tc->shape[0], n = tc->shape[1];
-    int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];
-    const float *a = T_F32(ta), *bm = T_F32(tb);
-    float *c = T_F32(tc);
-    int64_t lda = T_LD(ta), ldb = T_LD(tb), ldc = T_LD(tc);
-    float alpha = args->alpha, beta = args->beta;
-    if (alpha_zero(args, m, n))
-        return GPUK_OK;
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            float acc = 0.0f;
-            for (int64_t p = 0; p < k; p++) {
-                float av = args->trans_a ? a[p * lda + i] : a[i * lda + p];
-                float bv = args->trans_b ? bm[j * ldb + p] : bm[p * ldb + j];
-                acc += av * bv;
-            }
-            float *cij = &c[i * ldc + j];
-            *cij = beta == 0.0f ? alpha * acc : alpha * acc + beta * *cij;
-        }
     return GPUK_OK;
 }
 
@@ -222,7 +196,7 @@ CPU_KERNEL(gemv_simd)
     const float *a = T_F32(ta), *x = T_F32(&args->in[1]);
     float *y = T_F32(&args->out);
     float alpha = args->alpha, beta = args->beta;
-    if (alpha_zero(args, 1, args->trans_a ? n : m))
+    if (cpu_alpha_zero(args, 1, args->trans_a ? n : m))
         return GPUK_OK;
     int nt = m * n < (int64_t)BLAS_PAR_MIN * 2 ? 1 : b->nthreads;
     if (!args->trans_a) {
@@ -254,37 +228,15 @@ CPU_KERNEL(gemv_simd)
     return GPUK_OK;
 }
 
-/* gemm simd: the packed micro-kernel engine of matmul; transposes are only
- * a different stride when packing, alpha and beta are applied when a tile
- * is written. */
-CPU_KERNEL(gemm_simd)
-{
-    const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;
-    int64_t m = tc->shape[0], n = tc->shape[1];
-    int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];
-    int64_t lda = T_LD(ta), ldb = T_LD(tb);
-    if (alpha_zero(args, m, n))
-        return GPUK_OK;
-    return cpu_sgemm_packed(b, m, n, k, T_F32(ta), args->trans_a ? 1 : lda,
-                            args->trans_a ? lda : 1, T_F32(tb), args->trans_b ? 1 : ldb,
-                            args->trans_b ? ldb : 1, args->alpha, args->beta, NULL, T_F32(tc),
-                            T_LD(tc));
-}
 
 /* ---- OpenBLAS ---- */
 
 #ifdef HAVE_OPENBLAS
-#include <cblas.h>
-
-static int fits_int(int64_t v)
-{
-    return v >= 0 && v <= INT32_MAX;
-}
 
 CPU_KERNEL(dot_openblas)
 {
     int64_t n = args->in[0].shape[0];
-    if (!fits_int(n))
+    if (!cpu_fits_int(n))
         return dot_simd(b, args);
     cpu_openblas_threads(b);
     T_F32(&args->out)[0] = cblas_sdot((int)n, T_F32(&args->in[0]), 1, T_F32(&args->in[1]), 1);
@@ -304,11 +256,11 @@ CPU_KERNEL(gemv_openblas)
     int64_t m = ta->shape[0], n = ta->shape[1], lda = T_LD(ta);
     int64_t ny = args->trans_a ? n : m;
     float *y = T_F32(&args->out);
-    if (alpha_zero(args, 1, ny))
+    if (cpu_alpha_zero(args, 1, ny))
         return GPUK_OK;
     if (m == 1)
         lda = n;
-    if (lda < n || !fits_int(m) || !fits_int(n) || !fits_int(lda) || m == 0 || n == 0)
+    if (lda < n || !cpu_fits_int(m) || !cpu_fits_int(n) || !cpu_fits_int(lda) || m == 0 || n == 0)
         return gemv_simd(b, args);
     float *t = malloc((size_t)ny * sizeof *t);
     if (!t)
@@ -323,34 +275,4 @@ CPU_KERNEL(gemv_openblas)
     return GPUK_OK;
 }
 
-CPU_KERNEL(gemm_openblas)
-{
-    const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;
-    int64_t m = tc->shape[0], n = tc->shape[1];
-    int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];
-    int64_t lda = T_LD(ta), ldb = T_LD(tb), ldc = T_LD(tc);
-    /* stored shapes: a [m,k] or [k,m]; b [k,n] or [n,k] */
-    int64_t a_rows = ta->shape[0], a_cols = ta->shape[1];
-    int64_t b_rows = tb->shape[0], b_cols = tb->shape[1];
-    if (a_rows == 1)
-        lda = a_cols;
-    if (b_rows == 1)
-        ldb = b_cols;
-    if (m == 1)
-        ldc = n;
-    if (alpha_zero(args, m, n))
-        return GPUK_OK;
-    if (k == 0 || lda < a_cols || ldb < b_cols || ldc < n || !fits_int(m) || !fits_int(n) ||
-        !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc))
-        return gemm_simd(b, args);
-    float *c = T_F32(tc);
-    if (args->beta == 0.0f)
-        for (int64_t i = 0; i < m; i++)
-            memset(c + i * ldc, 0, (size_t)n * sizeof(float));
-    cpu_openblas_threads(b);
-    cblas_sgemm(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans,
-                args->trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, args->alpha,
-                T_F32(ta), (int)lda, T_F32(tb), (int)ldb, args->beta, c, (int)ldc);
-    return GPUK_OK;
-}
 #endif

@@ -72,6 +72,11 @@ gpuk_status cpu_sgemm_simd(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
                            const float *a, int64_t lda, const float *bm, int64_t ldb,
                            const float *bias, float *c, int64_t ldc);
 #ifdef HAVE_OPENBLAS
+/* Does a size fit the int of a cblas argument? */
+static inline int cpu_fits_int(int64_t v)
+{
+    return v >= 0 && v <= INT32_MAX;
+}
 gpuk_status cpu_sgemm_openblas(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
                                const float *a, int64_t lda, const float *bm, int64_t ldb,
                                const float *bias, float *c, int64_t ldc);
@@ -119,6 +124,11 @@ void cpu_pack_a(const float *a, int64_t rs, int64_t cs, int64_t i0, int64_t mc, 
                 int64_t kc, int mr, float *ap);
 void cpu_pack_b_panel(const float *bm, int64_t rs, int64_t cs, int64_t p0, int64_t kc,
                       int64_t j0, int64_t n, int nr, float *bp);
+
+/* blas.c: the BLAS convention for alpha == 0, shared by every gemv and
+ * gemm rung: when args->alpha is 0, writes out[rows, cols] = beta out (0
+ * when beta is 0, never reading it) and returns 1; else returns 0. */
+int cpu_alpha_zero(const gpuk_args *args, int64_t rows, int64_t cols);
 
 /* reduce.c: out[o,i] = sum (or mean) over l of x[o,l,i], vectorised and
  * threaded (the simd rung of reduce, also meanpool's). */

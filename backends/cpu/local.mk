@@ -5,7 +5,7 @@ backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/backend.c \
 	backends/cpu/table.c \
 	backends/cpu/matmul.c \
-	backends/cpu/batched.c \
+	backends/cpu/matmul_packed.c \
 	backends/cpu/minplus.c \
 	backends/cpu/minplus_i32.c \
 	backends/cpu/transpose.c \

@@ -3,8 +3,9 @@
  * a CPU ladder: naive, omp, transposed, ilp, simd_k, regtile, packed, each
  * one classic step of tuning a loop nest (threads, unit-stride reads,
  * independent chains, vectors, register tiles, cache blocking).  The rungs
- * after naive were once numbered v0..v5; those names remain as aliases,
- * and the functions below keep them.
+ * were once numbered; v1..v5 remain as aliases of transposed..packed (the
+ * comments below keep them), and v0 names naive, the textbook loop, as on
+ * the CUDA backend (here it once named omp).
  *
  * Bit-exactness.  Every rung computes each sum a + b with one rounding and
  * folds it with   acc = (s < acc) ? s : acc   (x86 minps(s, acc)), with
@@ -121,7 +122,7 @@ CPU_KERNEL(minplus_naive)
     return GPUK_OK;
 }
 
-/* omp (v0): the same loop with OpenMP over rows of r: each thread owns
+/* omp: the same loop with OpenMP over rows of r: each thread owns
  * whole rows, so the work splits evenly and no result depends on the
  * split. */
 CPU_KERNEL(minplus_omp)

@@ -1,5 +1,7 @@
 /*
- * reduce.c - sum or mean of x[outer,len,inner] along len -> out[outer,inner].
+ * reduce.c - the reduce family on the CPU (tests/ops/reduce.c,
+ * gpuk_reduce(3)): sum or mean of x[outer,len,inner] along len ->
+ * out[outer,inner], and meanpool, the mean over tokens of x[b,t,d].
  * A sum over nothing is 0, a mean over nothing is NaN.
  *
  *   naive  one output at a time, a scalar accumulator walking len
@@ -215,5 +217,34 @@ CPU_KERNEL(reduce_simd)
     const gpuk_tdesc *tx = &args->in[0];
     cpu_reduce_rows(b, T_F32(tx), tx->shape[0], tx->shape[1], tx->shape[2], T_F32(&args->out),
                     args->reduce_kind == GPUK_REDUCE_MEAN);
+    return GPUK_OK;
+}
+
+/* ---- meanpool: x[b,t,d] -> out[b,d], the mean over t ---- */
+
+/* naive: per output, walk t with a stride of d floats.  t == 0 gives NaN. */
+CPU_KERNEL(meanpool_naive)
+{
+    const gpuk_tdesc *tx = &args->in[0];
+    int64_t nb = tx->shape[0], t = tx->shape[1], d = tx->shape[2];
+    const float *x = T_F32(tx);
+    float *o = T_F32(&args->out);
+    for (int64_t bi = 0; bi < nb; bi++)
+        for (int64_t j = 0; j < d; j++) {
+            float acc = 0.0f;
+            for (int64_t s = 0; s < t; s++)
+                acc += x[(bi * t + s) * d + j];
+            o[bi * d + j] = t ? acc / (float)t : NAN;
+        }
+    return GPUK_OK;
+}
+
+/* meanpool simd: the vectorised column sums of reduce's simd rung (rows
+ * of d floats added into an L1 slice of the output), OpenMP over batch
+ * and slices. */
+CPU_KERNEL(meanpool_simd)
+{
+    const gpuk_tdesc *tx = &args->in[0];
+    cpu_reduce_rows(b, T_F32(tx), tx->shape[0], tx->shape[1], tx->shape[2], T_F32(&args->out), 1);
     return GPUK_OK;
 }

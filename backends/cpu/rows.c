@@ -1,7 +1,8 @@
 /*
- * rows.c - the row-wise ops of the text classifier of examples/textclf:
- * softmax along the last dimension, embedding gather, mean pooling over
- * tokens.
+ * rows.c - the rows family on the CPU (tests/ops/rows.c): softmax along
+ * the last dimension and the embedding gather, two row-wise ops of the
+ * text classifier of examples/textclf (its mean pooling is a reduction,
+ * in reduce.c).
  *
  *   naive      plain loops
  *   simd, omp  OpenMP over rows, vector loops inside a row
@@ -55,25 +56,6 @@ CPU_KERNEL(embedding_naive)
     for (int64_t t = 0; t < ntok; t++)
         for (int64_t j = 0; j < d; j++)
             o[t * d + j] = table[(int64_t)ids[t] * d + j];
-    return GPUK_OK;
-}
-
-/* ---- meanpool: x[b,t,d] -> out[b,d], the mean over t ---- */
-
-/* naive: per output, walk t with a stride of d floats.  t == 0 gives NaN. */
-CPU_KERNEL(meanpool_naive)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    int64_t nb = tx->shape[0], t = tx->shape[1], d = tx->shape[2];
-    const float *x = T_F32(tx);
-    float *o = T_F32(&args->out);
-    for (int64_t bi = 0; bi < nb; bi++)
-        for (int64_t j = 0; j < d; j++) {
-            float acc = 0.0f;
-            for (int64_t s = 0; s < t; s++)
-                acc += x[(bi * t + s) * d + j];
-            o[bi * d + j] = t ? acc / (float)t : NAN;
-        }
     return GPUK_OK;
 }
 
@@ -242,15 +224,5 @@ CPU_KERNEL(embedding_omp)
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t t = 0; t < ntok; t++)
         memcpy(o + t * d, table + (int64_t)ids[t] * d, (size_t)d * sizeof(float));
-    return GPUK_OK;
-}
-
-/* meanpool simd: the vectorised column sums of reduce's simd rung (rows
- * of d floats added into an L1 slice of the output), OpenMP over batch
- * and slices. */
-CPU_KERNEL(meanpool_simd)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    cpu_reduce_rows(b, T_F32(tx), tx->shape[0], tx->shape[1], tx->shape[2], T_F32(&args->out), 1);
     return GPUK_OK;
 }

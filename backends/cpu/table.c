@@ -46,8 +46,14 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_BATCHED_MATMUL, F32, "openblas", L, bmm_openblas, "cblas_sgemm per batch entry", NULL},
 #endif
 
-    {GPUK_OP_MINPLUS, F32, "naive", 0, minplus_naive, "textbook triple loop on one thread", NULL},
-    {GPUK_OP_MINPLUS, F32, "omp", 0, minplus_omp, "the naive loop, OpenMP over rows", "v0"},
+    {GPUK_OP_GEMM, F32, "naive", 0, gemm_naive, "textbook triple loop", NULL},
+    {GPUK_OP_GEMM, F32, "simd", D, gemm_simd, "matmul's packed AVX-512/AVX2 micro-kernels, OpenMP", NULL},
+#ifdef HAVE_OPENBLAS
+    {GPUK_OP_GEMM, F32, "openblas", L, gemm_openblas, "cblas_sgemm", NULL},
+#endif
+
+    {GPUK_OP_MINPLUS, F32, "naive", 0, minplus_naive, "textbook triple loop on one thread", "v0"},
+    {GPUK_OP_MINPLUS, F32, "omp", 0, minplus_omp, "the naive loop, OpenMP over rows", NULL},
     {GPUK_OP_MINPLUS, F32, "transposed", 0, minplus_transposed,
      "b transposed first: both operands read with unit stride", "v1"},
     {GPUK_OP_MINPLUS, F32, "ilp", 0, minplus_ilp,
@@ -70,6 +76,9 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_REDUCE, F32, "naive", 0, reduce_naive, "one scalar accumulator per output", NULL},
     {GPUK_OP_REDUCE, F32, "simd", D, reduce_simd,
      "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices", NULL},
+    {GPUK_OP_MEANPOOL, F32, "naive", 0, meanpool_naive, "scalar sum over tokens per output", NULL},
+    {GPUK_OP_MEANPOOL, F32, "simd", D, meanpool_simd,
+     "rows added as vectors into an L1 slice, OpenMP (reduce's simd rung)", NULL},
 
     {GPUK_OP_ADD, F32, "naive", 0, add_naive, "scalar loop", NULL},
     {GPUK_OP_ADD, F32, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
@@ -87,9 +96,6 @@ const gpuk_kernel cpu_kernels[] = {
      "OpenMP over rows, vector max, vector exp summed as stored, scale by 1/sum", NULL},
     {GPUK_OP_EMBEDDING, F32, "naive", 0, embedding_naive, "one row copy per token", NULL},
     {GPUK_OP_EMBEDDING, F32, "omp", D, embedding_omp, "OpenMP over tokens, memcpy per row", NULL},
-    {GPUK_OP_MEANPOOL, F32, "naive", 0, meanpool_naive, "scalar sum over tokens per output", NULL},
-    {GPUK_OP_MEANPOOL, F32, "simd", D, meanpool_simd,
-     "rows added as vectors into an L1 slice, OpenMP (reduce's simd rung)", NULL},
 
     {GPUK_OP_SPMV, F32, "naive", 0, spmv_naive, "textbook CSR row loop", NULL},
     {GPUK_OP_SPMV, F32, "omp", 0, spmv_omp, "OpenMP over equal row counts, 4 accumulators per row", NULL},
@@ -105,11 +111,6 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_GEMV, F32, "simd", D, gemv_simd, "vector dots per row (or axpy over column slices), OpenMP", NULL},
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_GEMV, F32, "openblas", L, gemv_openblas, "cblas_sgemv", NULL},
-#endif
-    {GPUK_OP_GEMM, F32, "naive", 0, gemm_naive, "textbook triple loop", NULL},
-    {GPUK_OP_GEMM, F32, "simd", D, gemm_simd, "matmul's packed AVX-512/AVX2 micro-kernels, OpenMP", NULL},
-#ifdef HAVE_OPENBLAS
-    {GPUK_OP_GEMM, F32, "openblas", L, gemm_openblas, "cblas_sgemm", NULL},
 #endif
 };
 
