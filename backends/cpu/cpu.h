@@ -40,9 +40,13 @@ gpuk_status cpu_fail(gpuk_bctx *b, gpuk_status st, const char *fmt, ...)
 /* 64-byte aligned scratch memory; NULL (and a message in b) on failure. */
 void *cpu_scratch(gpuk_bctx *b, size_t bytes, const char *what);
 
-/* The best ISA this CPU runs, honouring GPUK_CPU_ISA (scalar|avx2|avx512)
- * when it asks for less (so the narrower paths can be tested anywhere). */
+/* The widest ISA this processor runs. */
 enum cpu_isa cpu_detect_isa(void);
+/* The ISA a context uses: the widest, or less when GPUK_CPU_ISA (scalar,
+ * avx2, avx512) asks for less, so the narrower paths can be tested
+ * anywhere; a request for more keeps the widest (a line on stderr when
+ * verbose >= 1).  Another value is GPUK_ERR_ENV with a message in msg. */
+gpuk_status cpu_choose_isa(enum cpu_isa *isa, int verbose, char *msg, size_t msglen);
 const char *cpu_isa_name(enum cpu_isa isa);
 
 /* Tensor access: element pointer of a row of a 2-D operand, and the leading
