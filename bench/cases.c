@@ -55,6 +55,7 @@ static const opdef OPS[] = {
      "1048576,16777216,67108864"},
     {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
     {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,256,512", "256,1024,2048,4096,8192"},
+    {GPUK_OP_APSP, "n", 1, 0, 1, 1, 1, PK_ADDMIN, "64,256,512", "1024,2048,4096,8192"},
 };
 
 static const opdef *find(gpuk_op op)
@@ -169,6 +170,7 @@ static void cost(gpuk_op op, const bshape *s, double nnz, double *flops, double 
     case GPUK_OP_SPMV:           f = 2 * nnz;            e = 2 * nnz + (m + 1) + n + m; break;
     case GPUK_OP_DOT:            f = 2 * n;              e = 2 * n + 1; break;
     case GPUK_OP_GEMV:           f = 2 * m * n;          e = m * n + n + m; break;
+    case GPUK_OP_APSP:           f = 2 * n * n * n;      e = 2 * n * n; break;
     }
     *flops = f;
     *bytes = 4 * e;
@@ -202,7 +204,7 @@ static void fill_i32(gpuk_op op, int32_t *x, size_t n, uint64_t *rng)
 {
     for (size_t j = 0; j < n; j++) {
         uint64_t r = rng_next(rng);
-        x[j] = op == GPUK_OP_MINPLUS && (r >> 58) == 0
+        x[j] = (op == GPUK_OP_MINPLUS || op == GPUK_OP_APSP) && (r >> 58) == 0
                    ? GPUK_I32_INF
                    : (int32_t)((r >> 20) % CASE_I32_MAX_WEIGHT);
     }
@@ -302,6 +304,10 @@ static void layout(bcase *c)
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->in[1], dt, 1, n, 0, 0);
         spec(&c->out, dt, 1, m, 0, 0);
+        break;
+    case GPUK_OP_APSP: /* w[n,n] -> d[n,n]: a graph of n vertices */
+        spec(&c->in[0], dt, 2, n, n, 0);
+        spec(&c->out, dt, 2, n, n, 0);
         break;
     }
     c->out_numel = numel(&c->out);
@@ -593,9 +599,11 @@ int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint6
         } else if (c->in[i].dtype == GPUK_I32) {
             fill_i32(op, c->host_in[i], ne, &rng);
         } else {
+            /* a graph's weights are lengths: >= 0, or a negative cycle
+             * would make the run an error */
             float *x = c->host_in[i];
             for (size_t j = 0; j < ne; j++)
-                x[j] = rng_float(&rng);
+                x[j] = op == GPUK_OP_APSP ? fabsf(rng_float(&rng)) : rng_float(&rng);
         }
     }
     if (op == GPUK_OP_SPMV) {

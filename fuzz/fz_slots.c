@@ -388,7 +388,7 @@ int fz_misc(fz *f)
         int64_t numel = 1;
         for (int i = 0; i < info.ndim; i++)
             numel *= info.shape[i];
-        if (numel != info.numel || info.bytes != (size_t)numel * 4)
+        if (numel != info.numel || info.bytes != (size_t)numel * gpuk_dtype_size(info.dtype))
             return fz_fail(f, "gpuk_tensor_get_info: numel %lld, bytes %zu for shape product %lld",
                            (long long)info.numel, info.bytes, (long long)numel);
     }

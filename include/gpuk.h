@@ -75,7 +75,8 @@ const char *gpuk_version(void);
     X(ERR_LIBRARY,           24, "a vendor library call failed")                                      \
     X(ERR_CHECK,             25, "shadow check (GPUK_CHECK) found a mismatch")                        \
     X(ERR_ENV,               26, "an environment variable has an invalid value")                      \
-    X(ERR_INTERNAL,          27, "internal error in libgpuk")
+    X(ERR_INTERNAL,          27, "internal error in libgpuk")                                        \
+    X(ERR_NEGATIVE_CYCLE,    28, "the graph has a cycle of negative length")
 
 typedef enum gpuk_status {
 #define GPUK_STATUS_ENUM_(name, value, text) GPUK_##name = value,
@@ -167,7 +168,8 @@ int gpuk_dtype_precision(gpuk_dtype dtype);
     X(SPMV,           14, "spmv",           0, ROW_NNZ)         \
     X(DOT,            15, "dot",            0, DIM0)            \
     X(GEMV,           16, "gemv",           0, OPA_COLS_BETA)   \
-    X(GEMM,           17, "gemm",           0, OPA_COLS_BETA)
+    X(GEMM,           17, "gemm",           0, OPA_COLS_BETA)   \
+    X(APSP,           18, "apsp",           0, DIM0)
 
 /* Each backend implements each op as a ladder of variants, listed by
  * gpuk_variant_count() / gpuk_variant_get(). */
@@ -180,7 +182,7 @@ typedef enum gpuk_op {
 /* The first and last value of the catalogue (the library checks at
  * compile time that its rows are exactly FIRST..LAST). */
 #define GPUK_OP_FIRST GPUK_OP_MATMUL
-#define GPUK_OP_LAST  GPUK_OP_GEMM
+#define GPUK_OP_LAST  GPUK_OP_APSP
 
 /* "matmul", "batched_matmul", "minplus", ... or NULL for an unknown op. */
 const char *gpuk_op_name(gpuk_op op);
@@ -654,6 +656,34 @@ gpuk_status gpuk_gemv(gpuk_context *ctx, gpuk_trans trans, double alpha,
 gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
                       double alpha, const gpuk_tensor *a, const gpuk_tensor *b,
                       double beta, gpuk_tensor *c, const char *variant);
+
+/* All-pairs shortest paths by Floyd-Warshall (gpuk_apsp(3)).  w[n,n]
+ * holds the graph: w[i,j] is the length of the edge from i to j, and
+ * "no edge" is +inf (f32, f64; a NaN counts as no edge too) or
+ * GPUK_I32_INF (i32).  d[n,n] (w's dtype; it may be w itself, in place)
+ * receives d[i,j], the length of a shortest path from i to j: +inf or
+ * GPUK_I32_INF when j cannot be reached, and d[i,i] = 0 (the empty path)
+ * unless a shorter cycle through i exists.  pred, when not NULL, is an
+ * i32 [n,n] that receives the predecessors (scipy's return_predecessors):
+ * pred[i,j] is the vertex before j on the path found, -1 where j == i or
+ * j cannot be reached.  Float results take one rounding per relaxation,
+ * so rungs may differ by rounding (gpuk(7)); i32 results are exact while
+ * every path sum stays in [-2^30, GPUK_I32_INF] (sums at or above INF
+ * saturate to it, as in gpuk_minplus).  A negative cycle is
+ * GPUK_ERR_NEGATIVE_CYCLE, naming a vertex on it; d and pred then hold
+ * what the algorithm left, meaningless for pairs whose paths touch it. */
+gpuk_status gpuk_apsp(gpuk_context *ctx, const gpuk_tensor *w, gpuk_tensor *d,
+                      gpuk_tensor *pred, const char *variant);
+
+/* Walk the path from i to j in a predecessor matrix that gpuk_apsp wrote:
+ * path[0] = i, ..., path[*len - 1] = j, *len vertices (1 for i == j, 0
+ * when j cannot be reached from i).  Reads row i of pred (n values; on a
+ * GPU this waits for the ops issued before).  GPUK_ERR_SIZE when cap is
+ * too small (*len then says how many are needed); GPUK_ERR_INDEX for i or
+ * j outside [0, n); GPUK_ERR_INVALID when the row is not a tree of paths
+ * from i (a walk longer than n, or a vertex out of range). */
+gpuk_status gpuk_apsp_path(gpuk_context *ctx, const gpuk_tensor *pred, int64_t i, int64_t j,
+                           int64_t *path, int64_t cap, int64_t *len);
 
 #ifdef __cplusplus
 }

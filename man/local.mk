@@ -11,6 +11,7 @@ dist_man_MANS += \
 	man/gpuk-validation.7
 dist_man_MANS += \
 	man/gpuk.3 \
+	man/gpuk_apsp.3 \
 	man/gpuk_blas.3 \
 	man/gpuk_context.3 \
 	man/gpuk_elementwise.3 \

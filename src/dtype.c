@@ -2,11 +2,13 @@
  * dtype.c - the element types: everything the core knows of a dtype is
  * generated from GPUK_DTYPE_MAP (include/gpuk.h), and the few operations
  * on raw elements the core needs (the GPUK_CHECK shadow's comparisons):
- * an element of any float dtype read as a double, and |x| of a buffer.
+ * an element of any float dtype read as a double or written from one
+ * (rounded to nearest even), and |x| of a buffer.
  * Floor 0 of doc/design.md, "Layers", beside status.c.
  */
 #include "gpuk_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,6 +177,80 @@ double gk_load_f(const void *p, gpuk_dtype dt, size_t i)
     }
     }
     return NAN;
+}
+
+/* double to binary16 bits, rounding to nearest even; beyond the largest
+ * finite value (65504, and up to half an ulp above it) an infinity. */
+static uint16_t double_to_f16(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v);
+    if (isnan(v))
+        return 0x7e00;
+    if (a >= 65520.0)
+        return sign | 0x7c00;
+    if (a < ldexp(1.0, -14)) {                          /* subnormal: units of 2^-24 */
+        double q = nearbyint(ldexp(a, 24));              /* the default mode: to nearest even */
+        return sign | (uint16_t)q;                       /* 1024 is the smallest normal: right */
+    }
+    int e;
+    double m = frexp(a, &e);                             /* a = m 2^e, m in [0.5, 1) */
+    double q = nearbyint(ldexp(m, 11));                  /* 11 significant bits */
+    if (q >= 2048.0) {
+        q /= 2;
+        e++;
+    }
+    return sign | (uint16_t)(((e + 14) << 10) | ((unsigned)q & 0x3ff));
+}
+
+/* A float to bfloat16 bits, rounding to nearest even (NaN kept quiet). */
+static uint16_t float_to_bf16(float f)
+{
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    if (isnan(f))
+        return (uint16_t)((w >> 16) | 0x40);
+    w += 0x7fff + ((w >> 16) & 1);
+    return (uint16_t)(w >> 16);
+}
+
+/* double to float without C's undefined conversion past the range. */
+static float double_to_float(double v)
+{
+    if (!isnan(v) && fabs(v) > FLT_MAX)
+        return fabs(v) >= (double)FLT_MAX + 0x1p103 ? (v > 0 ? INFINITY : -INFINITY)
+                                                     : (v > 0 ? FLT_MAX : -FLT_MAX);
+    return (float)v;
+}
+
+void gk_store_f(void *p, gpuk_dtype dt, size_t i, double v)
+{
+    switch (dt) {
+    case GPUK_F32: {
+        float f = double_to_float(v);
+        memcpy((char *)p + 4 * i, &f, 4);
+        return;
+    }
+    case GPUK_F64:
+        memcpy((char *)p + 8 * i, &v, 8);
+        return;
+    case GPUK_F16: {
+        uint16_t h = double_to_f16(v);
+        memcpy((char *)p + 2 * i, &h, 2);
+        return;
+    }
+    case GPUK_BF16: {
+        uint16_t h = float_to_bf16(double_to_float(v));
+        memcpy((char *)p + 2 * i, &h, 2);
+        return;
+    }
+    case GPUK_I32: {
+        int32_t x = isnan(v) ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0
+                                                                   ? INT32_MIN : (int32_t)v;
+        memcpy((char *)p + 4 * i, &x, 4);
+        return;
+    }
+    }
 }
 
 /* |x| of n elements of a float dtype: the sign bit, the top bit of each

@@ -206,12 +206,14 @@ int gk_dtype_dlcode(gpuk_dtype dt);
 gpuk_dtype gk_dtype_from_dl(int code, int bits);
 /* dtype.c: is dt a float type; the unit roundoff an op of dt computes
  * with (f16 and bf16 compute in f32); the exponent of dt's smallest
- * subnormal; element i of a buffer of dt as a double; |x| of n elements
+ * subnormal; element i of a buffer of dt as a double, and stored from
+ * one (rounded to nearest even, saturating integers); |x| of n elements
  * of a float dtype, in place. */
 int gk_dtype_is_float(gpuk_dtype dt);
 double gk_compute_roundoff(gpuk_dtype dt);
 int gk_dtype_min_exp(gpuk_dtype dt);
 double gk_load_f(const void *p, gpuk_dtype dt, size_t i);
+void gk_store_f(void *p, gpuk_dtype dt, size_t i, double v);
 void gk_abs_inplace(void *p, gpuk_dtype dt, size_t n);
 
 /* --- handle lookup and argument checks (validate.c) --- */

@@ -62,6 +62,17 @@ static void set_scalars(gpuk_args *a, double alpha, double beta)
     gpuk_dtype dt;            \
     CHECK(gk_op_dtype(ctx, (op), (lead), (name), &dt))
 
+/* The output of a matrix product (matmul, batched_matmul, gemm): the
+ * inputs' dtype, or f32 for inputs of a 16-bit float dtype, whose
+ * products accumulate in f32 (gpuk(7), "Element types"): the output
+ * tensor says which. */
+static gpuk_dtype product_out(gpuk_dtype dt, const gk_tensor *out)
+{
+    if ((dt == GPUK_F16 || dt == GPUK_BF16) && out->dtype == GPUK_F32)
+        return GPUK_F32;
+    return dt;
+}
+
 /* dtype dt, exactly ndim dimensions, unit stride in the last one */
 static gpuk_status matrix(gpuk_context *ctx, const gk_tensor *t, gpuk_dtype dt, int ndim,
                           const char *name)
@@ -114,12 +125,12 @@ gpuk_status gpuk_matmul(gpuk_context *ctx, const gpuk_tensor *a, const gpuk_tens
     DTYPE(GPUK_OP_MATMUL, A, "a");
     CHECK(matrix(ctx, A, dt, 2, "a"));
     CHECK(matrix(ctx, B, dt, 2, "b"));
-    CHECK(matrix(ctx, C, dt, 2, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 2, "c"));
     CHECK(gk_need_dim(ctx, B, 0, A->shape[1], "b", "rows of b = columns of a (k)"));
     CHECK(gk_need_dim(ctx, C, 0, A->shape[0], "c", "rows of c = rows of a (m)"));
     CHECK(gk_need_dim(ctx, C, 1, B->shape[1], "c", "columns of c = columns of b (n)"));
     if (BI) {
-        CHECK(dense(ctx, BI, dt, 1, 1, "bias"));
+        CHECK(dense(ctx, BI, C->dtype, 1, 1, "bias"));
         CHECK(gk_need_dim(ctx, BI, 0, B->shape[1], "bias", "one bias per column of c (n)"));
     }
     CHECK(gk_need_injective(ctx, C, "c"));
@@ -151,7 +162,7 @@ gpuk_status gpuk_batched_matmul(gpuk_context *ctx, const gpuk_tensor *a, const g
     DTYPE(GPUK_OP_BATCHED_MATMUL, A, "a");
     CHECK(matrix(ctx, A, dt, 3, "a"));
     CHECK(matrix(ctx, B, dt, 3, "b"));
-    CHECK(matrix(ctx, C, dt, 3, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 3, "c"));
     int64_t batch = C->shape[0];
     if (A->shape[0] != batch && A->shape[0] != 1)
         return gk_fail(ctx, GPUK_ERR_SHAPE, "a: batch dimension is %lld, must be 1 (broadcast) "
@@ -591,7 +602,7 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     DTYPE(GPUK_OP_GEMM, A, "a");
     CHECK(matrix(ctx, A, dt, 2, "a"));
     CHECK(matrix(ctx, B, dt, 2, "b"));
-    CHECK(matrix(ctx, C, dt, 2, "c"));
+    CHECK(matrix(ctx, C, product_out(dt, C), 2, "c"));
     int64_t m = trans_a ? A->shape[1] : A->shape[0];
     int64_t k = trans_a ? A->shape[0] : A->shape[1];
     int64_t kb = trans_b ? B->shape[1] : B->shape[0];
@@ -615,4 +626,112 @@ gpuk_status gpuk_gemm(gpuk_context *ctx, gpuk_trans trans_a, gpuk_trans trans_b,
     args.trans_b = trans_b;
     set_scalars(&args, alpha, beta);
     return gk_dispatch(ctx, &args, variant);
+}
+
+/* All-pairs shortest paths (gpuk_apsp(3)): w in, d out (w itself in
+ * place), pred an optional second output of i32, which a plugin before
+ * ABI 2.4 has no member for.  The kernel runs Floyd-Warshall however it
+ * likes and reports a negative cycle itself, since only it can read the
+ * diagonal cheaply where it lives (doc/design.md, "All-pairs shortest
+ * paths"). */
+gpuk_status gpuk_apsp(gpuk_context *ctx, const gpuk_tensor *w, gpuk_tensor *d, gpuk_tensor *pred,
+                      const char *variant)
+{
+    ENTER();
+    ARG(W, w, "w");
+    ARG(D, d, "d");
+    gk_tensor *P = NULL;
+    if (pred && !(P = gk_tensor_arg(ctx, pred, "pred", &st)))
+        return st;
+    DTYPE(GPUK_OP_APSP, W, "w");
+    CHECK(dense(ctx, W, dt, 2, 2, "w"));
+    CHECK(gk_need_dim(ctx, W, 1, W->shape[0], "w", "w is square: n x n, one row and one "
+                      "column per vertex"));
+    CHECK(dense(ctx, D, dt, 2, 2, "d"));
+    CHECK(gk_need_same_shape(ctx, D, "d", W, "w"));
+    CHECK(gk_need_disjoint(ctx, D, "d", W, "w", 1));
+    if (P) {
+        CHECK(gk_need_abi_minor(ctx, 4, "gpuk_apsp with pred"));
+        CHECK(dense(ctx, P, GPUK_I32, 2, 2, "pred"));
+        CHECK(gk_need_same_shape(ctx, P, "pred", W, "w"));
+        CHECK(gk_need_disjoint(ctx, P, "pred", W, "w", 0));
+        CHECK(gk_need_disjoint(ctx, P, "pred", D, "d", 0));
+    }
+
+    gpuk_args args;
+    args_init(&args, GPUK_OP_APSP, dt);
+    gk_desc(W, &args.in[0]);
+    gk_desc(D, &args.out);
+    args.n_in = 1;
+    if (P) {
+        gk_desc(P, &args.out2);
+        args.has_out2 = 1;
+    }
+    return gk_dispatch(ctx, &args, variant);
+}
+
+gpuk_status gpuk_apsp_path(gpuk_context *ctx, const gpuk_tensor *pred, int64_t i, int64_t j,
+                           int64_t *path, int64_t cap, int64_t *len)
+{
+    ENTER();
+    ARG(P, pred, "pred");
+    if (!len)
+        return gk_fail(ctx, GPUK_ERR_NULL, "len is NULL");
+    *len = 0;
+    CHECK(dense(ctx, P, GPUK_I32, 2, 2, "pred"));
+    int64_t n = P->shape[0];
+    CHECK(gk_need_dim(ctx, P, 1, n, "pred", "pred is square: n x n"));
+    if (i < 0 || i >= n)
+        return gk_fail(ctx, GPUK_ERR_INDEX, "i is %lld, outside [0, %lld) (pred's rows)",
+                       (long long)i, (long long)n);
+    if (j < 0 || j >= n)
+        return gk_fail(ctx, GPUK_ERR_INDEX, "j is %lld, outside [0, %lld) (pred's columns)",
+                       (long long)j, (long long)n);
+    if (cap < 0)
+        return gk_fail(ctx, GPUK_ERR_INVALID, "cap is %lld, must be >= 0", (long long)cap);
+    if (cap > 0 && !path)
+        return gk_fail(ctx, GPUK_ERR_NULL, "path is NULL but cap is %lld", (long long)cap);
+
+    /* row i of pred is the tree of paths from i: walk it back from j */
+    int32_t *row = malloc((size_t)n * sizeof *row);
+    if (!row)
+        return gk_fail(ctx, GPUK_ERR_NO_MEMORY, "gpuk_apsp_path: no host memory for a row of "
+                       "%lld vertices", (long long)n);
+    gpuk_tdesc rd;
+    int64_t rs[1] = { n };
+    gk_desc_dense(P, 1, rs, &rd);
+    rd.data = (int32_t *)rd.data + i * n;
+    if ((st = gk_transfer(ctx, &rd, row, 0)) != GPUK_OK) {
+        free(row);
+        return gk_backend_fail(ctx, st, "gpuk_apsp_path: reading row i of pred");
+    }
+    /* a walk of more than n - 1 steps, or a predecessor out of range
+     * (-1 included) before reaching i, means the row is no tree */
+    int64_t need = 1;
+    if (i != j && row[j] == -1) {
+        need = 0;   /* j cannot be reached from i */
+    } else if (i != j) {
+        for (int64_t v = j; v != i; v = row[v]) {
+            if (row[v] < 0 || row[v] >= n || need >= n) {
+                free(row);
+                return gk_fail(ctx, GPUK_ERR_INVALID, "pred: row %lld is no tree of paths from "
+                               "%lld: %s at vertex %lld", (long long)i, (long long)i,
+                               need >= n ? "a walk longer than n" : "a predecessor out of range",
+                               (long long)v);
+            }
+            need++;
+        }
+    }
+    *len = need;
+    if (need > cap)
+        st = gk_fail(ctx, GPUK_ERR_SIZE, "path: cap is %lld but the path from %lld to %lld has "
+                     "%lld vertices", (long long)cap, (long long)i, (long long)j, (long long)need);
+    else if (need > 0) {
+        int64_t v = j;
+        path[need - 1] = v;
+        for (int64_t k = need - 2; k >= 0; k--)
+            path[k] = v = row[v];
+    }
+    free(row);
+    return st;
 }

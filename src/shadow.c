@@ -137,6 +137,7 @@ static gpuk_status replay(gpuk_context *ctx, const gpuk_kernel *ref, const gk_sh
 {
     gpuk_context *s = ctx->shadow;
     gpuk_args a = sh->host;
+    a.has_out2 = 0;   /* a second output (APSP's pred) is the kernel's alone: not compared */
     void *tmp[4] = { 0 };
     size_t n_out = (size_t)gpuk_tdesc_numel(&a.out);
     /* the initial output (beta, update) */
@@ -205,6 +206,32 @@ static double sum_coef(double K, double u)
     if (K * u < 0.5 || u <= u32)
         return gamma_of(K, u);
     return 2 * u + u * u + gamma_of(K, u32) * (1 + u) * (1 + u);
+}
+
+/* APSP's M.  A distance sums the edges of one path, so |w| summed along
+ * that path is its M; with weights >= 0 the shortest paths of |w| are the
+ * same paths, and the replay on |w| gave exactly that.  A negative weight
+ * breaks this, and the shadow, which does not know the paths, takes n
+ * times the largest finite |w| instead: no path of fewer than n edges
+ * sums more.  (The op suite's bound is tight for every case; this one
+ * only has to be safe.) */
+static void apsp_magnitude(const gk_shadow *sh, void *mag, size_t n_out)
+{
+    const gpuk_tdesc *w = &sh->host.in[0];
+    size_t n = (size_t)w->shape[0];
+    double big = 0;
+    int neg = 0;
+    for (size_t i = 0; i < n * n; i++) {
+        double v = gk_load_f(sh->buf[0], w->dtype, i);
+        if (isfinite(v)) {
+            neg |= v < 0;
+            big = fmax(big, fabs(v));
+        }
+    }
+    if (!neg || !gk_dtype_is_float(w->dtype))
+        return;
+    for (size_t i = 0; i < n_out; i++)
+        gk_store_f(mag, w->dtype, i, (double)n * big);
 }
 
 /* Element i of a float output as a double; same_bits compares two
@@ -293,6 +320,8 @@ gpuk_status gk_shadow_end(gpuk_context *ctx, gk_shadow *sh, const gpuk_args *arg
             if ((st = replay(ctx, ref, sh, mag, 1)) != GPUK_OK)
                 goto done;
             factor = 2 * (2 * gamma + 2 * u_out);
+            if (args->op == GPUK_OP_APSP)
+                apsp_magnitude(sh, mag, n);
         }
     }
     /* the underflow floor: a few of the output type's smallest subnormals */

@@ -12,7 +12,8 @@ OPTEST_FAMILIES = \
 	tests/ops/elementwise.c \
 	tests/ops/rows.c \
 	tests/ops/spmv.c \
-	tests/ops/blas.c
+	tests/ops/blas.c \
+	tests/ops/apsp.c
 
 # shared test code: the TAP producer, the float64 reference, the one op
 # call (also built into gpuk-bench, which compiles tests/opcall.c alone),
@@ -31,6 +32,11 @@ tests_libgktest_la_SOURCES = \
 	fuzz/fuzz_api.c fuzz/fuzz_api.h fuzz/fz.h fuzz/fz_ops.c fuzz/fz_slots.c
 tests_libgktest_la_CFLAGS = $(AM_CFLAGS)
 TEST_LIBS = tests/libgktest.la src/libgpuk.la $(LIBM)
+
+# gpuk_apsp's predecessors, path walk and negative cycles, on cpu and cuda
+check_PROGRAMS += tests/t_apsp
+TESTS += tests/t_apsp
+tests_t_apsp_LDADD = $(TEST_LIBS)
 
 # every (op, variant) of a backend's table against the float64 reference
 check_PROGRAMS += tests/t_ops_cpu tests/t_ops_cuda

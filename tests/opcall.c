@@ -28,6 +28,7 @@
 #include "ops/rows.c"
 #include "ops/spmv.c"
 #include "ops/blas.c"
+#include "ops/apsp.c"
 #undef OPTEST_CALLS
 
 typedef gpuk_status (*opcall_fn)(gpuk_context *ctx, const opcall_args *a, const char *v);

@@ -11,6 +11,7 @@
 #define L GPUK_KF_LIBRARY
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
+#define F64 GPUK_DT_F64
 
 /* The entry points, defined in their op family's file (CPU_KERNEL). */
 #define K(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args);
@@ -22,7 +23,7 @@ K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naiv
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
 K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
 K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
-K(gemm_naive) K(gemm_simd)
+K(gemm_naive) K(gemm_simd) K(apsp_naive) K(apsp_omp)
 #ifdef HAVE_OPENBLAS
 K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
 #endif
@@ -112,6 +113,12 @@ const gpuk_kernel cpu_kernels[] = {
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_GEMV, F32, "openblas", L, gemv_openblas, "cblas_sgemv", NULL},
 #endif
+
+    /* apsp.c: the naive row first, the shadow's reference */
+    {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, apsp_naive,
+     "textbook Floyd-Warshall on one thread, with predecessors", NULL},
+    {GPUK_OP_APSP, F32 | F64 | I32, "omp", D, apsp_omp,
+     "the naive loops, each step's rows over OpenMP threads (row k and column k stay fixed)", NULL},
 };
 
 /* The built-in rules of "auto" (ABI 2.3), in auto.c. */

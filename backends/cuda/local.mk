@@ -23,6 +23,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/dotgemv.cu \
 	backends/cuda/cublas.cu \
 	backends/cuda/cusparse.cu \
+	backends/cuda/apsp.cu \
 	backends/cuda/peak.cu \
 	backends/cuda/transfer.cu \
 	backends/cuda/auto.cu

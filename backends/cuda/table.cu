@@ -13,6 +13,7 @@
 #define TF32 GPUK_KF_TF32
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
+#define F64 GPUK_DT_F64
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -39,7 +40,7 @@ GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
-GKC_KERNEL(gkc_gemv_float4);
+GKC_KERNEL(gkc_gemv_float4); GKC_KERNEL(gkc_apsp_naive);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -172,6 +173,10 @@ const gpuk_kernel gkc_kernels[] = {
      "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+
+    /* apsp.cu */
+    {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,
+     "one launch per Floyd-Warshall step, one thread per pair, with predecessors", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];

@@ -48,7 +48,8 @@ extern "C" {
  * an older minor lacks it, and "auto" takes its DEFAULT rows.
  * 2.4: the dtypes f64, f16 and bf16 (GPUK_DTYPE_MAP); gpuk_args.alpha_f64
  * and beta_f64, the scalars unrounded; gpuk_csr_desc.values in the CSR
- * matrix's dtype (the op's).  A core of 2.3 knows no f64 and skips such
+ * matrix's dtype (the op's); the op APSP with its second output
+ * gpuk_args.out2; matrix products of 16-bit floats into f32.  A core of 2.3 knows no f64 and skips such
  * rows, so a kernel of an f64 row always finds the two members. */
 #define GPUK_ABI_MAJOR 2
 #define GPUK_ABI_MINOR 4
@@ -112,6 +113,8 @@ typedef struct gpuk_csr_desc {
  *   GEMV            in0 a[m,n], in1 x, out y                        trans_a, alpha, beta
  *                                                                   (alpha_f64, beta_f64)
  *                   (x[n], y[m]; or x[m], y[n] when trans_a)
+ *   APSP            in0 w[n,n], out d[n,n], out2 pred[n,n] (i32,     has_out2
+ *                   2.4; only when has_out2); out may be exactly w
  *   GEMM            in0 a (stored [m,k], or [k,m] if trans_a),      trans_a, trans_b,
  *                   in1 b (stored [k,n], or [n,k] if trans_b),      alpha, beta
  *                   out c[m,n]                                      (alpha_f64, beta_f64)
@@ -123,13 +126,16 @@ typedef struct gpuk_csr_desc {
  * a vectorized kernel checks alignment and keeps a scalar path.
  * Outputs do not overlap inputs, except in place: ADD's output may be
  * exactly x or y; SCALE, RELU, COPY, SOFTMAX and BIAS_RELU's exactly x
- * (never bias).  With beta == 0, GEMV and
+ * (never bias); APSP's exactly w.  With beta == 0, GEMV and
  * GEMM must not read their output; with alpha == 0, not their inputs.
  * MINPLUS reads its output only with accumulate (2.2).
  *
  * dtype is the type the op computes in, one the kernel's row serves: the
  * element type of every operand of the table above except the ones whose
- * type is fixed (EMBEDDING's ids, i32).
+ * type is fixed (EMBEDDING's ids, i32), and (2.4) the output and bias of
+ * MATMUL, BATCHED_MATMUL and GEMM with f16 or bf16 inputs, which may be
+ * f32 instead (out.dtype says; the products accumulate in f32 either
+ * way).
  *
  * size: a plugin built against a later minor reads a member appended
  * after the ones listed here only when GPUK_ARGS_HAS(args, member).
@@ -156,6 +162,10 @@ typedef struct gpuk_args {
      * above hold them rounded to float.  An f64 kernel reads these, any
      * other the floats.  A core that knows f64 always sets them. */
     double alpha_f64, beta_f64;
+    /* 2.4: a second output (APSP's predecessors), present when has_out2;
+     * like out, dense unless the op's line above says otherwise. */
+    gpuk_tdesc out2;
+    int has_out2;
 } gpuk_args;
 
 #define GPUK_ARGS_HAS(a, member) \

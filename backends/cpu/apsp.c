@@ -1,0 +1,166 @@
+/*
+ * apsp.c - all-pairs shortest paths by Floyd-Warshall (gpuk_apsp(3)),
+ * in f32, f64 and i32.
+ *
+ *   naive  the textbook triple loop on one thread, with predecessors: the
+ *          GPUK_CHECK shadow's reference of the op
+ *   omp    the same loops with the rows of each k step split over OpenMP
+ *          threads: step k reads row k and column k, which step k leaves
+ *          unchanged (d[k][k] is not negative without a negative cycle),
+ *          so the rows of one step are independent
+ *
+ * What every rung computes (gpuk.h): d starts as w with "no edge" made
+ * infinite (NaN -> +inf for floats; anything above GPUK_I32_INF -> INF
+ * for i32) and d[i][i] = min(w[i][i], 0); then for each k, every pair
+ * relaxes d[i][j] through k when d[i][k] + d[k][j] is strictly smaller.
+ * For i32, INF is no path whatever the other term (INF + w with w < 0
+ * stays "no path", unlike min-plus's algebra), and a finite sum is the
+ * wrapped 32-bit sum.  pred[i][j] starts at i for an edge and -1 for none
+ * or the diagonal; a relaxation through k takes pred[k][j].  A negative
+ * diagonal at the end is a negative cycle (GPUK_ERR_NEGATIVE_CYCLE).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cpu.h"
+
+#define AP_INF32 ((int32_t)GPUK_I32_INF)
+
+/* The three element types, each with its infinity and its relaxation
+ * step, so the loops below exist once: AP_TYPES(X) is X(suffix, C type). */
+#define AP_TYPES(X) X(f32, float) X(f64, double) X(i32, int32_t)
+
+static inline float ap_inf_f32(void) { return INFINITY; }
+static inline double ap_inf_f64(void) { return INFINITY; }
+static inline int32_t ap_inf_i32(void) { return AP_INF32; }
+
+/* "no edge" made infinite, on the way from w to d */
+static inline float ap_clean_f32(float v) { return isnan(v) ? INFINITY : v; }
+static inline double ap_clean_f64(double v) { return isnan(v) ? INFINITY : v; }
+static inline int32_t ap_clean_i32(int32_t v) { return v > AP_INF32 ? AP_INF32 : v; }
+
+/* The candidate d[i][k] + d[k][j], and whether it is a path at all: a
+ * float sum of an infinity is itself infinite (or NaN, which never wins);
+ * an i32 INF must be tested, since INF + w < INF for w < 0. */
+static inline int ap_sum_f32(float x, float y, float *s)
+{
+    *s = x + y;
+    return 1;
+}
+static inline int ap_sum_f64(double x, double y, double *s)
+{
+    *s = x + y;
+    return 1;
+}
+static inline int ap_sum_i32(int32_t x, int32_t y, int32_t *s)
+{
+    if (x >= AP_INF32 || y >= AP_INF32)
+        return 0;
+    *s = (int32_t)((uint32_t)x + (uint32_t)y);
+    return 1;
+}
+
+/* d = clean(w) (in place when d is w), the diagonal min(., 0), and pred's
+ * start: i where an edge leaves i, else -1. */
+#define AP_INIT(sfx, T)                                                                \
+    static void ap_init_##sfx(int64_t n, const T *w, T *d, int32_t *pred)              \
+    {                                                                                  \
+        for (int64_t i = 0; i < n; i++)                                                \
+            for (int64_t j = 0; j < n; j++) {                                          \
+                T v = ap_clean_##sfx(w[i * n + j]);                                    \
+                if (i == j && v > (T)0)                                                \
+                    v = (T)0;                                                          \
+                d[i * n + j] = v;                                                      \
+                if (pred)                                                              \
+                    pred[i * n + j] = i != j && v < ap_inf_##sfx() ? (int32_t)i : -1;  \
+            }                                                                          \
+    }
+AP_TYPES(AP_INIT)
+#undef AP_INIT
+
+/* One row i of step k: relax d[i][*] through k. */
+#define AP_ROW(sfx, T)                                                                 \
+    static inline void ap_row_##sfx(int64_t n, int64_t i, int64_t k, T *d, int32_t *pred) \
+    {                                                                                  \
+        T dik = d[i * n + k];                                                          \
+        const T *dk = d + k * n;                                                       \
+        T *di = d + i * n;                                                             \
+        for (int64_t j = 0; j < n; j++) {                                              \
+            T s;                                                                       \
+            if (ap_sum_##sfx(dik, dk[j], &s) && s < di[j]) {                           \
+                di[j] = s;                                                             \
+                if (pred)                                                              \
+                    pred[i * n + j] = pred[k * n + j];                                 \
+            }                                                                          \
+        }                                                                              \
+    }
+AP_TYPES(AP_ROW)
+#undef AP_ROW
+
+/* The first vertex with a negative diagonal, or -1. */
+#define AP_CYCLE(sfx, T)                                                               \
+    static int64_t ap_cycle_##sfx(int64_t n, const T *d)                               \
+    {                                                                                  \
+        for (int64_t i = 0; i < n; i++)                                                \
+            if (d[i * n + i] < (T)0)                                                   \
+                return i;                                                              \
+        return -1;                                                                     \
+    }
+AP_TYPES(AP_CYCLE)
+#undef AP_CYCLE
+
+static gpuk_status ap_cycle_fail(gpuk_bctx *b, const char *rung, int64_t v, double dvv)
+{
+    return cpu_fail(b, GPUK_ERR_NEGATIVE_CYCLE, "apsp/%s: vertex %lld lies on a cycle of "
+                    "negative length (d[%lld,%lld] = %g after the last step)", rung,
+                    (long long)v, (long long)v, (long long)v, dvv);
+}
+
+/* The whole algorithm in one dtype; threads > 1 splits each step's rows. */
+#define AP_RUN(sfx, T)                                                                 \
+    static gpuk_status ap_run_##sfx(gpuk_bctx *b, const gpuk_args *args, int threads,  \
+                                    const char *rung)                                  \
+    {                                                                                  \
+        int64_t n = args->in[0].shape[0];                                              \
+        const T *w = args->in[0].data;                                                 \
+        T *d = args->out.data;                                                         \
+        int32_t *pred = args->has_out2 ? args->out2.data : NULL;                       \
+        ap_init_##sfx(n, w, d, pred);                                                  \
+        for (int64_t k = 0; k < n; k++) {                                              \
+            _Pragma("omp parallel for num_threads(threads) schedule(static) if (threads > 1)") \
+            for (int64_t i = 0; i < n; i++)                                            \
+                if (i != k)                                                            \
+                    ap_row_##sfx(n, i, k, d, pred);                                    \
+        }                                                                              \
+        int64_t v = ap_cycle_##sfx(n, d);                                              \
+        return v < 0 ? GPUK_OK : ap_cycle_fail(b, rung, v, (double)d[v * n + v]);      \
+    }
+AP_TYPES(AP_RUN)
+#undef AP_RUN
+
+/* Row k of step k is left as it is: relaxing it through k would add
+ * d[k][k] = 0 (or, with a negative cycle through k, make the cycle's
+ * effect depend on the order of rows; the result is meaningless then
+ * anyway).  Skipping it is what lets the rows of a step run in any order. */
+static gpuk_status ap_dispatch(gpuk_bctx *b, const gpuk_args *args, int threads, const char *rung)
+{
+    switch (args->dtype) {
+    case GPUK_F32: return ap_run_f32(b, args, threads, rung);
+    case GPUK_F64: return ap_run_f64(b, args, threads, rung);
+    case GPUK_I32: return ap_run_i32(b, args, threads, rung);
+    default: break;
+    }
+    return cpu_fail(b, GPUK_ERR_DTYPE, "apsp/%s: no %s path", rung, gpuk_dtype_name(args->dtype));
+}
+
+CPU_KERNEL(apsp_naive)
+{
+    return ap_dispatch(b, args, 1, "naive");
+}
+
+CPU_KERNEL(apsp_omp)
+{
+    return ap_dispatch(b, args, b->nthreads, "omp");
+}
