@@ -381,17 +381,19 @@ CPU_GENERIC(minplus_simd_k, CPU_FLOAT_DTYPES, MP_SIMD_K)
  * The register-blocked micro-kernels of regtile and packed: an MR x NR
  * tile of r in vector registers; each k-step loads NR/W vectors of a row
  * of b and broadcasts MR values of a column of a, so one load feeds MR (or
- * NR/W) add+min pairs instead of one.  a[i][p] is at a[i*a_rs + p*a_ps] and
- * b[p][0..NR) at bp + p*b_ps (both padded: the tile is always whole).
- * first: start from INF, else from the tile's current r (an update, or the
- * k-blocks of packed after the first) through MP_START.  A partial tile
- * (mr < MR or nr < NR) goes through a buffer: the cells outside r start
- * at INF, and only the cells inside are written back.
+ * NR/W) add+min pairs instead of one.  Both operands come packed in panels
+ * (padded: the tile is always whole): a MR-tall, a[i][p] at ap[p*MR + i],
+ * b NR-wide, b[p][j] at bp[p*NR + j], so every address in the k loop is a
+ * constant offset from two pointers (with strides known only at run time
+ * the loop ran out of registers).  first: start from INF, else from the
+ * tile's current r (an update, or the k-blocks of packed after the first)
+ * through MP_START.  A partial tile (mr < MR or nr < NR) goes through a
+ * buffer: the cells outside r start at INF, and only the cells inside are
+ * written back.
  */
 #define MP_TILE_IO(DT, T, S, ...)                                                           \
-    typedef void (*mp_ukernel_##S)(int64_t kc, const T *a, int64_t a_rs, int64_t a_ps,       \
-                                   const T *bp, int64_t b_ps, T *r, int64_t ldr, int mr,     \
-                                   int nr, int first);                                       \
+    typedef void (*mp_ukernel_##S)(int64_t kc, const T *ap, const T *bp, T *r, int64_t ldr,  \
+                                   int mr, int nr, int first);                               \
     static void mp_tile_load_##S(T *t, int nrfull, int mrfull, const T *r, int64_t ldr,      \
                                  int mr, int nr, int first)                                  \
     {                                                                                        \
@@ -407,17 +409,16 @@ CPU_GENERIC(minplus_simd_k, CPU_FLOAT_DTYPES, MP_SIMD_K)
                 r[i * ldr + j] = t[i * nrfull + j];                                          \
     }                                                                                        \
     /* the portable 4 x 8 tile for CPUs without AVX2 */                                      \
-    static void mp_uk_##S##_scalar(int64_t kc, const T *a, int64_t a_rs, int64_t a_ps,       \
-                                   const T *bp, int64_t b_ps, T *r, int64_t ldr, int mr,     \
-                                   int nr, int first)                                        \
+    static void mp_uk_##S##_scalar(int64_t kc, const T *ap, const T *bp, T *r, int64_t ldr,  \
+                                   int mr, int nr, int first)                                \
     {                                                                                        \
         T t[4 * 8];                                                                          \
         mp_tile_load_##S(t, 8, 4, r, ldr, mr, nr, first);                                    \
         for (int64_t p = 0; p < kc; p++)                                                     \
             for (int i = 0; i < 4; i++) {                                                    \
-                T av = a[i * a_rs + p * a_ps];                                               \
+                T av = ap[p * 4 + i];                                                        \
                 for (int j = 0; j < 8; j++)                                                  \
-                    t[i * 8 + j] = MP_MIN(mp_add_##S(av, bp[p * b_ps + j]), t[i * 8 + j]);   \
+                    t[i * 8 + j] = MP_MIN(mp_add_##S(av, bp[p * 8 + j]), t[i * 8 + j]);      \
             }                                                                                \
         mp_tile_store_##S(t, 8, r, ldr, mr, nr);                                             \
     }
@@ -428,8 +429,7 @@ CPU_MINPLUS_DTYPES(MP_TILE_IO)
  * wraps), the vector min its fold (minps(s, acc) gives acc for a NaN s). */
 #define MP_UKERNEL(T, S, I, MR_, NRV)                                                        \
     __attribute__((target(CPU_V(S, I, TARGET)))) static void mp_uk_##S##_##I(                \
-        int64_t kc, const T *a, int64_t a_rs, int64_t a_ps, const T *bp, int64_t b_ps, T *r, \
-        int64_t ldr, int mr, int nr, int first)                                              \
+        int64_t kc, const T *ap, const T *bp, T *r, int64_t ldr, int mr, int nr, int first)  \
     {                                                                                        \
         enum { W_ = CPU_V(S, I, W), NR_ = W_ * (NRV) };                                      \
         CPU_V(S, I, VEC) acc[MR_][NRV];                                                      \
@@ -446,12 +446,14 @@ CPU_MINPLUS_DTYPES(MP_TILE_IO)
         for (int64_t p = 0; p < kc; p++) {                                                   \
             CPU_V(S, I, VEC) bv[NRV];                                                        \
             _Pragma("GCC unroll 4") for (int v = 0; v < (NRV); v++)                         \
-                bv[v] = CPU_V(S, I, LOADU)(bp + p * b_ps + v * W_);                          \
+                bv[v] = CPU_V(S, I, LOADU)(bp + v * W_);                                     \
             _Pragma("GCC unroll 16") for (int i = 0; i < (MR_); i++) {                      \
-                CPU_V(S, I, VEC) av = CPU_V(S, I, SET1)(a[i * a_rs + p * a_ps]);             \
+                CPU_V(S, I, VEC) av = CPU_V(S, I, SET1)(ap[i]);                              \
                 _Pragma("GCC unroll 4") for (int v = 0; v < (NRV); v++)                     \
                     acc[i][v] = CPU_V(S, I, MIN)(CPU_V(S, I, ADD)(av, bv[v]), acc[i][v]);   \
             }                                                                                \
+            ap += (MR_);                                                                     \
+            bp += NR_;                                                                       \
         }                                                                                    \
         _Pragma("GCC unroll 16") for (int i = 0; i < (MR_); i++)                            \
             _Pragma("GCC unroll 4") for (int v = 0; v < (NRV); v++)                         \
@@ -497,8 +499,9 @@ CPU_MINPLUS_DTYPES(MP_PICK)
  * in registers for the whole k loop.  b is copied into NR-wide column
  * panels (panel-major: the k-steps of one panel are contiguous, so the
  * kernel streams it instead of jumping a row of b per step, a new page
- * each time) and a into rows padded to a multiple of MR, so every tile is
- * whole; the padding holds INF and reaches only outputs never stored.
+ * each time) and a into MR-tall row panels, rows padded to a multiple of
+ * MR, so every tile is whole; the padding holds INF and reaches only
+ * outputs never stored.
  * OpenMP over tiles; each output's whole k runs in one register, so no
  * result depends on the split. */
 #define MP_REGTILE(DT, T, S, ...)                                                            \
@@ -530,17 +533,19 @@ CPU_MINPLUS_DTYPES(MP_PICK)
                         bpad[(tj * o.k + p) * NR + j - tj * NR] =                            \
                             j < o.n ? o.b[p * o.ldb + j] : MP_INF(S);                        \
             _Pragma("omp for schedule(static)")                                              \
-            for (int64_t i = 0; i < mt * MR; i++)                                            \
+            for (int64_t ti = 0; ti < mt; ti++)                                              \
                 for (int64_t p = 0; p < o.k; p++)                                            \
-                    apad[i * o.k + p] = i < o.m ? o.a[i * o.lda + p] : MP_INF(S);            \
+                    for (int64_t i = ti * MR; i < (ti + 1) * MR; i++)                        \
+                        apad[(ti * o.k + p) * MR + i - ti * MR] =                            \
+                            i < o.m ? o.a[i * o.lda + p] : MP_INF(S);                        \
             _Pragma("omp for schedule(static) collapse(2)")                                  \
             for (int64_t ti = 0; ti < mt; ti++)                                              \
                 for (int64_t tj = 0; tj < nt; tj++) {                                        \
                     int64_t i = ti * MR, j = tj * NR;                                        \
                     int mr = o.m - i < MR ? (int)(o.m - i) : MR;                             \
                     int nr = o.n - j < NR ? (int)(o.n - j) : NR;                             \
-                    uk(o.k, apad + i * o.k, o.k, 1, bpad + tj * o.k * NR, NR,                \
-                       o.r + i * o.ldr + j, o.ldr, mr, nr, !o.upd);                          \
+                    uk(o.k, apad + ti * o.k * MR, bpad + tj * o.k * NR, o.r + i * o.ldr + j, \
+                       o.ldr, mr, nr, !o.upd);                                               \
                 }                                                                            \
         }                                                                                    \
         free(apad);                                                                          \
@@ -564,14 +569,13 @@ CPU_GENERIC(minplus_regtile, CPU_MINPLUS_DTYPES, MP_REGTILE)
 #define MP_PACKED(DT, T, S, ...)                                                             \
     struct mp_tile_ctx_##S {                                                                 \
         mp_ukernel_##S uk;                                                                   \
-        int mr, nr;                                                                          \
         int upd; /* an update: even the first k-block starts from r */                      \
     };                                                                                       \
     static void minplus_tile_##S(const void *ctx, int64_t kc, const void *ap, const void *bp, \
                                  void *r, int64_t ldr, int mr, int nr, int first, int64_t j)  \
     {                                                                                        \
         const struct mp_tile_ctx_##S *t = ctx;                                               \
-        t->uk(kc, ap, 1, t->mr, bp, t->nr, r, ldr, mr, nr, first && !t->upd);                \
+        t->uk(kc, ap, bp, r, ldr, mr, nr, first && !t->upd);                                 \
     }                                                                                        \
     CPU_INSTANCE(minplus_packed, S)                                                          \
     {                                                                                        \
@@ -581,10 +585,11 @@ CPU_GENERIC(minplus_regtile, CPU_MINPLUS_DTYPES, MP_REGTILE)
             return GPUK_OK;                                                                  \
         }                                                                                    \
         struct mp_tile_ctx_##S t;                                                            \
-        t.uk = mp_pick_##S(b, &t.mr, &t.nr);                                                 \
+        int mr, nr;                                                                          \
+        t.uk = mp_pick_##S(b, &mr, &nr);                                                     \
         t.upd = o.upd;                                                                       \
         struct cpu_packed pp = {o.m, o.n, o.k, sizeof(T), o.a, o.lda, 1, o.b, o.ldb, 1,      \
-                                o.r, o.ldr, t.mr, t.nr, minplus_tile_##S, &t};               \
+                                o.r, o.ldr, mr, nr, minplus_tile_##S, &t};                   \
         gpuk_status st = cpu_packed_run(b, &pp);                                             \
         if (st != GPUK_OK)                                                                   \
             return st;                                                                       \
