@@ -5,17 +5,17 @@
  * f64 from one source (dtype.h).
  *
  * The BLIS/GotoBLAS structure:
- *   - a KC x NC block of B (256 x up to 16 KiB of a row) is packed into
+ *   - a KC x NC block of B (512 x up to 16 KiB of a row) is packed into
  *     NR-wide panels (each k-step of a panel is NR contiguous elements),
  *     shared by all threads, which pack a slice each;
- *   - each thread packs an MC x KC block of its rows of A (192 x 256) into
+ *   - each thread packs an MC x KC block of its rows of A (192 x 512) into
  *     MR-tall panels, kept in L2;
  *   - a micro-kernel holds an MR x NR tile of C in vector registers and
  *     runs the whole KC loop with one broadcast per row of A and NR/W
  *     vector loads of B per step, so every loaded value feeds MR or NR/W
  *     FMAs instead of one.
- * Micro-kernels, one macro for every (type, ISA): AVX-512 12 rows x 2
- * vectors (12 x 32 floats, 12 x 16 doubles: 24 zmm accumulators), AVX2
+ * Micro-kernels, one macro for every (type, ISA): AVX-512 6 rows x 4
+ * vectors (6 x 64 floats, 6 x 32 doubles: 24 zmm accumulators), AVX2
  * 6 x 2 vectors (6 x 16 floats, 6 x 8 doubles: 12 ymm accumulators),
  * picked per context from the CPU's features.  Tiles at the edges are
  * padded with zeros when packed and written back through a small buffer.
@@ -34,10 +34,13 @@
 #include "cpu.h"
 #include "simd.h"
 
-/* Blocks: KC k-steps (the panels of B a micro-kernel streams, KC x NR
- * elements, are 32 KiB in either type: NR halves as the element doubles),
- * MC rows of A, and a B block NC_BYTES wide (4096 floats, 2048 doubles). */
-#define SIMD_KC 256
+/* Blocks: KC k-steps, MC rows of A, and a B block NC_BYTES wide (4096
+ * floats, 2048 doubles).  KC was 256 with 12 x 2 tiles (the B panel a
+ * micro-kernel streams, KC x NR elements, then fit L1); with 6 x 4 tiles
+ * 512 was faster at n = 1024 and 2048 though the panel (128 KiB of
+ * doubles) lives in L2: half the passes over C (bench/NOTES.md, "f64 on
+ * the CPU"). */
+#define SIMD_KC 512
 #define SIMD_MC 192
 #define SIMD_NC_BYTES 16384
 
@@ -286,17 +289,28 @@ CPU_FLOAT_DTYPES(GEMM_EPI)
         gemm_store_edge_##S(t, NR_, c, ldc, mr, nr, first, e);                               \
     }
 
-/* 12 rows x 2 vectors: 24 accumulators, 2 vectors of B and a broadcast in
- * 27 of the 32 zmm registers; 6 x 2 the same in 15 of the 16 ymm. */
-#define GEMM_MR_avx512 12
-#define GEMM_MR_avx2 6
+/* The tile of each (type, ISA), rows x vectors of C.  AVX-512 6 x 4: 24
+ * accumulators, 4 vectors of B and a broadcast in 29 of the 32 zmm
+ * registers, 10 loads for 24 FMAs a k-step (12 x 2 took 14 and ran 8-10%
+ * slower in both types on Zen 4; 8 x 3 between them); AVX2 6 x 2: 12
+ * accumulators, 2 vectors of B and a broadcast in 15 of the 16 ymm. */
+#define GEMM_MR(S, I) GEMM_MR_##S##_##I
+#define GEMM_NRV(S, I) GEMM_NRV_##S##_##I
+#define GEMM_MR_f32_avx512 6
+#define GEMM_NRV_f32_avx512 4
+#define GEMM_MR_f32_avx2 6
+#define GEMM_NRV_f32_avx2 2
+#define GEMM_MR_f64_avx512 6
+#define GEMM_NRV_f64_avx512 4
+#define GEMM_MR_f64_avx2 6
+#define GEMM_NRV_f64_avx2 2
 #ifdef CPU_X86
-GEMM_UKERNEL(float, f32, avx512, 12, 2)
-GEMM_UKERNEL(float, f32, avx2, 6, 2)
-GEMM_UKERNEL(double, f64, avx512, 12, 2)
-GEMM_UKERNEL(double, f64, avx2, 6, 2)
+GEMM_UKERNEL(float, f32, avx512, GEMM_MR_f32_avx512, GEMM_NRV_f32_avx512)
+GEMM_UKERNEL(float, f32, avx2, GEMM_MR_f32_avx2, GEMM_NRV_f32_avx2)
+GEMM_UKERNEL(double, f64, avx512, GEMM_MR_f64_avx512, GEMM_NRV_f64_avx512)
+GEMM_UKERNEL(double, f64, avx2, GEMM_MR_f64_avx2, GEMM_NRV_f64_avx2)
 #define GEMM_UK_PICK(S, I) \
-    (g.uk = gemm_uk_##S##_##I, pp.mr = GEMM_MR_##I, pp.nr = 2 * CPU_V(S, I, W))
+    (g.uk = gemm_uk_##S##_##I, pp.mr = GEMM_MR(S, I), pp.nr = GEMM_NRV(S, I) * CPU_V(S, I, W))
 #else
 #define GEMM_UK_PICK(S, I) (void)0
 #endif

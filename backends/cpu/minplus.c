@@ -463,20 +463,26 @@ CPU_MINPLUS_DTYPES(MP_TILE_IO)
             mp_tile_store_##S(t, NR_, r, ldr, mr, nr);                                       \
     }
 
-/* 12 rows x 2 vectors: 24 accumulators, 2 vectors of b and a broadcast in
- * 27 of the 32 zmm registers (12 x 32 floats or ints, 12 x 16 doubles);
- * 6 x 2 the same in 15 of the 16 ymm. */
-#define MP_MR_avx512 12
+/* The tile of each ISA, rows x vectors of r, the same for every type:
+ * AVX-512 6 x 4, 24 accumulators, 4 vectors of b and a broadcast in 29 of
+ * the 32 zmm registers (6 x 64 floats or ints, 6 x 32 doubles): 10 loads
+ * a k-step for 24 add+min pairs, where 12 x 2 took 14 and ran 5% (f32),
+ * 6% (f64) and 16% (i32) slower on Zen 4 (1 thread, n = 1024, CPU time);
+ * AVX2 6 x 2, 12 accumulators, 2 vectors of b and a broadcast in 15 of
+ * the 16 ymm. */
+#define MP_MR_avx512 6
+#define MP_NRV_avx512 4
 #define MP_MR_avx2 6
+#define MP_NRV_avx2 2
 #ifdef CPU_X86
-MP_UKERNEL(float, f32, avx512, 12, 2)
-MP_UKERNEL(float, f32, avx2, 6, 2)
-MP_UKERNEL(double, f64, avx512, 12, 2)
-MP_UKERNEL(double, f64, avx2, 6, 2)
-MP_UKERNEL(int32_t, i32, avx512, 12, 2)
-MP_UKERNEL(int32_t, i32, avx2, 6, 2)
+MP_UKERNEL(float, f32, avx512, MP_MR_avx512, MP_NRV_avx512)
+MP_UKERNEL(float, f32, avx2, MP_MR_avx2, MP_NRV_avx2)
+MP_UKERNEL(double, f64, avx512, MP_MR_avx512, MP_NRV_avx512)
+MP_UKERNEL(double, f64, avx2, MP_MR_avx2, MP_NRV_avx2)
+MP_UKERNEL(int32_t, i32, avx512, MP_MR_avx512, MP_NRV_avx512)
+MP_UKERNEL(int32_t, i32, avx2, MP_MR_avx2, MP_NRV_avx2)
 #define MP_UK_PICK(S, I) \
-    (*mr = MP_MR_##I, *nr = 2 * CPU_V(S, I, W), uk = mp_uk_##S##_##I)
+    (*mr = MP_MR_##I, *nr = MP_NRV_##I * CPU_V(S, I, W), uk = mp_uk_##S##_##I)
 #else
 #define MP_UK_PICK(S, I) (void)0
 #endif
@@ -556,11 +562,11 @@ CPU_MINPLUS_DTYPES(MP_PICK)
 CPU_GENERIC(minplus_regtile, CPU_MINPLUS_DTYPES, MP_REGTILE)
 
 /* packed (v5): regtile with cache blocking and packing, through matmul's
- * simd driver (matmul_packed.c).  k is cut into blocks of 256 so the
- * NR-wide panel of b a micro-kernel streams (256 x NR elements, 32 KiB)
- * stays in L1 across the rows of a block of a, and that block, packed
- * MR-tall, stays in L2 across the panels; a tile of r carries its partial
- * min from one k-block to the next.  f32 at n = 2048 on 2 Zen 5 cores:
+ * simd driver (matmul_packed.c).  k is cut into blocks (of 512) so the
+ * NR-wide panel of b a micro-kernel streams stays in cache across the
+ * rows of a block of a, and that block, packed MR-tall, stays in L2
+ * across the panels; a tile of r carries its partial min from one k-block
+ * to the next.  f32 at n = 2048 on 2 Zen 5 cores, with blocks of 256:
  * regtile 82.6 ms, packed 88.0 (on 16 Xeon cores they tied): add+min
  * needs twice the instructions of an FMA per loaded value, so regtile's
  * L2-streamed panels are already fast enough.  It is kept as the blocked

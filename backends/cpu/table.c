@@ -41,7 +41,7 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_MATMUL, F32F64, "blocked", 0, matmul_blocked,
      "L2-sized tiles, i-k-j order: rows of B and C read with unit stride", NULL},
     {GPUK_OP_MATMUL, F32F64, "simd", D, matmul_simd,
-     "packed panels, AVX-512 12 x 2 / AVX2 6 x 2 vector register micro-kernel, OpenMP", NULL},
+     "packed panels, AVX-512 6 x 4 / AVX2 6 x 2 vector register micro-kernel, OpenMP", NULL},
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_MATMUL, F32F64, "openblas", L, matmul_openblas, "cblas_sgemm / cblas_dgemm", NULL},
 #endif
@@ -68,7 +68,7 @@ const gpuk_kernel cpu_kernels[] = {
      "8 independent accumulators: instruction-level parallelism", "v2"},
     {GPUK_OP_MINPLUS, F32F64, "simd_k", 0, minplus_simd_k, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
     {GPUK_OP_MINPLUS, F32F64I32, "regtile", D, minplus_regtile,
-     "register blocking: 12 x 2 (AVX-512) / 6 x 2 (AVX2) vectors of r, vaddps/pd/d + vminps/pd/sd", "v4"},
+     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vaddps/pd/d + vminps/pd/sd", "v4"},
     {GPUK_OP_MINPLUS, F32F64, "packed", 0, minplus_packed,
      "regtile + k-blocking and packing (matmul's driver); did not beat regtile at n=2048", "v5"},
 
