@@ -37,6 +37,7 @@
 
 typedef struct cpu_rule {
     gpuk_op op;
+    gpuk_dtype dtype;        /* a rule holds for the dtype it was measured in */
     int lo, hi;              /* the shape classes it covers, inclusive */
     const char *variant;
 } cpu_rule;
@@ -49,32 +50,32 @@ typedef struct cpu_rule {
  * simd at every size where the 2026-11-21 run had simd ahead (a newer
  * OpenBLAS from the quick start, the one configure now requires). */
 static const cpu_rule few[] = {
-    {GPUK_OP_MINPLUS, 0, ANY_HI, "packed"},      /* 1.02x, 1.00x, 1.00x, 1.75x over regtile */
+    {GPUK_OP_MINPLUS, GPUK_F32, 0, ANY_HI, "packed"},      /* 1.02x, 1.00x, 1.00x, 1.75x over regtile */
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_MATMUL, 0, ANY_HI, "openblas"},     /* 1024^3..4096^3: simd 1.15-1.17x slower */
-    {GPUK_OP_GEMM, 0, ANY_HI, "openblas"},       /* 256^3..4096^3: simd 1.10-1.16x */
-    {GPUK_OP_BATCHED_MATMUL, 0, ANY_HI, "openblas"}, /* 64..2048 b16: simd 1.21-1.88x */
-    {GPUK_OP_GEMV, 23, ANY_HI, "openblas"},      /* 4096^2, 8192^2: simd 1.05x, 1.22x */
+    {GPUK_OP_MATMUL, GPUK_F32, 0, ANY_HI, "openblas"},     /* 1024^3..4096^3: simd 1.15-1.17x slower */
+    {GPUK_OP_GEMM, GPUK_F32, 0, ANY_HI, "openblas"},       /* 256^3..4096^3: simd 1.10-1.16x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 0, ANY_HI, "openblas"}, /* 64..2048 b16: simd 1.21-1.88x */
+    {GPUK_OP_GEMV, GPUK_F32, 23, ANY_HI, "openblas"},      /* 4096^2, 8192^2: simd 1.05x, 1.22x */
 #endif
     /* from the run of 2026-11-24 with auto timed in turns: omp within 2.8%
      * of the best from 1M rows on, balanced 1.08x at 1M random and 1.09x
      * (in turns) at 4M power-law; the run before had it 1.14x at 4M random */
-    {GPUK_OP_SPMV, 24, ANY_HI, "omp"},
+    {GPUK_OP_SPMV, GPUK_F32, 24, ANY_HI, "omp"},
 };
 
 /* 16 threads: bench/auto-rules.py, "cpu on nvidia-h200 (16 threads)" */
 static const cpu_rule many[] = {
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_MATMUL, 0, 27, "openblas"},         /* 256^3: simd 1.19x slower */
-    {GPUK_OP_MATMUL, 32, ANY_HI, "openblas"},    /* 2048^3..8192^3: simd 1.16-1.24x */
-    {GPUK_OP_GEMM, 0, 27, "openblas"},           /* 256^3: simd 1.19x */
-    {GPUK_OP_GEMM, 32, ANY_HI, "openblas"},      /* 2048^3..8192^3: simd 1.09-1.12x */
-    {GPUK_OP_BATCHED_MATMUL, 26, ANY_HI, "openblas"}, /* 256..2048 b16: simd up to 1.36x */
-    {GPUK_OP_GEMV, 26, ANY_HI, "openblas"},      /* 8192^2: simd 3.3x */
+    {GPUK_OP_MATMUL, GPUK_F32, 0, 27, "openblas"},         /* 256^3: simd 1.19x slower */
+    {GPUK_OP_MATMUL, GPUK_F32, 32, ANY_HI, "openblas"},    /* 2048^3..8192^3: simd 1.16-1.24x */
+    {GPUK_OP_GEMM, GPUK_F32, 0, 27, "openblas"},           /* 256^3: simd 1.19x */
+    {GPUK_OP_GEMM, GPUK_F32, 32, ANY_HI, "openblas"},      /* 2048^3..8192^3: simd 1.09-1.12x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 26, ANY_HI, "openblas"}, /* 256..2048 b16: simd up to 1.36x */
+    {GPUK_OP_GEMV, GPUK_F32, 26, ANY_HI, "openblas"},      /* 8192^2: simd 3.3x */
 #endif
-    {GPUK_OP_MINPLUS, 19, 23, "packed"},         /* 1024, 2048: regtile 1.14x, 1.005x */
-    {GPUK_OP_SPMV, 30, 34, "omp"},               /* 262144 power-law: balanced 1.28x */
-    {GPUK_OP_SPMV, 39, ANY_HI, "omp"},           /* 4194304 power-law: balanced 1.25x */
+    {GPUK_OP_MINPLUS, GPUK_F32, 19, 23, "packed"},         /* 1024, 2048: regtile 1.14x, 1.005x */
+    {GPUK_OP_SPMV, GPUK_F32, 30, 34, "omp"},               /* 262144 power-law: balanced 1.28x */
+    {GPUK_OP_SPMV, GPUK_F32, 39, ANY_HI, "omp"},           /* 4194304 power-law: balanced 1.25x */
 };
 
 #define CPU_AUTO_MANY_THREADS 6
@@ -83,8 +84,6 @@ const char *cpu_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_clas
 
 const char *cpu_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
-    if (args->dtype != GPUK_F32)
-        return NULL;
     const cpu_rule *r = few;
     size_t n = sizeof few / sizeof few[0];
     if (b->nthreads >= CPU_AUTO_MANY_THREADS) {
@@ -92,7 +91,8 @@ const char *cpu_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_clas
         n = sizeof many / sizeof many[0];
     }
     for (size_t i = 0; i < n; i++)
-        if (r[i].op == args->op && shape_class >= r[i].lo && shape_class <= r[i].hi)
+        if (r[i].op == args->op && r[i].dtype == args->dtype && shape_class >= r[i].lo &&
+            shape_class <= r[i].hi)
             return r[i].variant;
     return NULL;
 }

@@ -142,10 +142,7 @@ CPU_GENERIC(gemv_naive, CPU_FLOAT_DTYPES, GEMV_NAIVE)
 CPU_FLOAT_DTYPES(DOT_SCALAR)
 
 #ifdef CPU_X86
-DOT_VEC(float, f32, avx512)
-DOT_VEC(float, f32, avx2)
-DOT_VEC(double, f64, avx512)
-DOT_VEC(double, f64, avx2)
+CPU_FLOAT_VECS(DOT_VEC)
 #define DOT_OF(S, I) dot_##S##_##I
 #else
 #define DOT_OF(S, I) dot_##S##_scalar

@@ -18,19 +18,26 @@
  * row, which runs the instance of args->dtype; the row's dtype set is
  * CPU_SET(LIST), so the table cannot list a type the source lacks.
  * Scalars and library calls that differ by type are looked up by suffix:
- * CPU_ALPHA(S, args), CPU_EXP(S), CPU_CBLAS(S, gemm).  Vector code is written once per (type, ISA) through the
- * traits of simd.h, and an SIMD micro-kernel is one macro instantiated
- * per (type, ISA, tile) (see matmul_packed.c, minplus.c).
+ * CPU_ALPHA(S, args), CPU_EXP(S), CPU_CBLAS(S, gemm).  Vector code is
+ * written once against the traits of simd.h, CPU_V(S, I, ADD) and the
+ * like, as a macro taking (T, S, I); CPU_FLOAT_VECS(BODY) instantiates it
+ * for every (type, ISA) of the float list, CPU_MINPLUS_VECS for the
+ * min-plus list.  The register micro-kernels are such macros too, their
+ * tiles looked up per ISA (matmul_packed.c, minplus.c).
  *
  * Adding a float type (the same steps for an integer one in its list):
  *   1. its line in CPU_FLOAT_DTYPES below, and its CPU_ALPHA, CPU_BETA,
  *      CPU_EXP and CPU_CBLAS lines;
- *   2. its vector traits in simd.h (one block per ISA);
- *   3. one instantiation line per ISA for each micro-kernel whose tile
- *      depends on the vector width (matmul_packed.c, minplus.c,
- *      transpose.c, rows.c's vector exp, peak.c's chains);
- *   4. its DEFAULT flags in table.c where its fastest rung differs.
- * The table's rows, the dispatch and every generic body follow.
+ *   2. its vector traits in simd.h, a block per ISA;
+ *   3. the code that is specific to a type by nature, not by its width: a
+ *      vector exponential (rows.c: exp_<type>_<isa>) and the register
+ *      transposes of its element size (transpose.c: tr_block_<type>_<isa>,
+ *      tr_row_stream_<type>);
+ *   4. in table.c, the names of the dtype sets (its assertions fail until
+ *      they say the new list) and DEFAULT flags where the new type's
+ *      fastest rung differs.
+ * The table's dtype sets, the dispatch to each instance, every generic
+ * body and every vector instance follow from the lists.
  */
 #ifndef GPUK_CPU_DTYPE_H
 #define GPUK_CPU_DTYPE_H

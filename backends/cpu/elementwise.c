@@ -149,10 +149,7 @@ CPU_FLOAT_DTYPES(EW_SCALAR)
     }
 
 #ifdef CPU_X86
-EW_VEC(float, f32, avx512)
-EW_VEC(float, f32, avx2)
-EW_VEC(double, f64, avx512)
-EW_VEC(double, f64, avx2)
+CPU_FLOAT_VECS(EW_VEC)
 #define EW_OF(S, I) ew_##S##_##I
 
 __attribute__((target("sse2"))) static void ew_fence(void)

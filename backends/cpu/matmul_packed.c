@@ -235,11 +235,12 @@ CPU_FLOAT_DTYPES(GEMM_EPI)
  * registers; a whole tile is finished in vectors, an edge tile through
  * the scalar epilogue.  The bias is added only where there is one (a
  * vector of zeros would turn a -0 into +0). */
-#define GEMM_UKERNEL(T, S, I, MR_, NRV)                                                      \
+#define GEMM_UKERNEL(T, S, I)                                                      \
     __attribute__((target(CPU_V(S, I, TARGET)))) static void gemm_uk_##S##_##I(              \
         int64_t kc, const T *ap, const T *bp, T *c, int64_t ldc, int mr, int nr, int first,  \
         const struct gemm_epi_##S *e)                                                        \
     {                                                                                        \
+        enum { MR_ = GEMM_MR(S, I), NRV = GEMM_NRV(S, I) };                                  \
         enum { W_ = CPU_V(S, I, W), NR_ = W_ * (NRV) };                                      \
         typedef CPU_V(S, I, VEC) vec;                                                        \
         vec acc[MR_][NRV];                                                                   \
@@ -289,26 +290,20 @@ CPU_FLOAT_DTYPES(GEMM_EPI)
         gemm_store_edge_##S(t, NR_, c, ldc, mr, nr, first, e);                               \
     }
 
-/* The tile of each (type, ISA), rows x vectors of C.  AVX-512 6 x 4: 24
- * accumulators, 4 vectors of B and a broadcast in 29 of the 32 zmm
- * registers, 10 loads for 24 FMAs a k-step (12 x 2 took 14 and ran 8-10%
- * slower in both types on Zen 4; 8 x 3 between them); AVX2 6 x 2: 12
- * accumulators, 2 vectors of B and a broadcast in 15 of the 16 ymm. */
-#define GEMM_MR(S, I) GEMM_MR_##S##_##I
-#define GEMM_NRV(S, I) GEMM_NRV_##S##_##I
-#define GEMM_MR_f32_avx512 6
-#define GEMM_NRV_f32_avx512 4
-#define GEMM_MR_f32_avx2 6
-#define GEMM_NRV_f32_avx2 2
-#define GEMM_MR_f64_avx512 6
-#define GEMM_NRV_f64_avx512 4
-#define GEMM_MR_f64_avx2 6
-#define GEMM_NRV_f64_avx2 2
+/* The tile of each ISA, rows x vectors of C, the same for every type.
+ * AVX-512 6 x 4: 24 accumulators, 4 vectors of B and a broadcast in 29 of
+ * the 32 zmm registers, 10 loads for 24 FMAs a k-step (12 x 2 took 14 and
+ * ran 8-10% slower in both types on Zen 4; 8 x 3 between them); AVX2
+ * 6 x 2: 12 accumulators, 2 vectors of B and a broadcast in 15 of the 16
+ * ymm. */
+#define GEMM_MR(S, I) GEMM_MR_##I
+#define GEMM_NRV(S, I) GEMM_NRV_##I
+#define GEMM_MR_avx512 6
+#define GEMM_NRV_avx512 4
+#define GEMM_MR_avx2 6
+#define GEMM_NRV_avx2 2
 #ifdef CPU_X86
-GEMM_UKERNEL(float, f32, avx512, GEMM_MR_f32_avx512, GEMM_NRV_f32_avx512)
-GEMM_UKERNEL(float, f32, avx2, GEMM_MR_f32_avx2, GEMM_NRV_f32_avx2)
-GEMM_UKERNEL(double, f64, avx512, GEMM_MR_f64_avx512, GEMM_NRV_f64_avx512)
-GEMM_UKERNEL(double, f64, avx2, GEMM_MR_f64_avx2, GEMM_NRV_f64_avx2)
+CPU_FLOAT_VECS(GEMM_UKERNEL)
 #define GEMM_UK_PICK(S, I) \
     (g.uk = gemm_uk_##S##_##I, pp.mr = GEMM_MR(S, I), pp.nr = GEMM_NRV(S, I) * CPU_V(S, I, W))
 #else

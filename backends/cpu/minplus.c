@@ -332,10 +332,7 @@ CPU_GENERIC(minplus_ilp, CPU_FLOAT_DTYPES, MP_ILP_BODY)
 CPU_FLOAT_DTYPES(MP_DOT_SCALAR)
 
 #ifdef CPU_X86
-MP_DOT(float, f32, avx512)
-MP_DOT(float, f32, avx2)
-MP_DOT(double, f64, avx512)
-MP_DOT(double, f64, avx2)
+CPU_FLOAT_VECS(MP_DOT)
 #define MP_DOT_PICK(S, I) (dot = mp_dot_##S##_##I, step = 2 * CPU_V(S, I, W))
 #else
 #define MP_DOT_PICK(S, I) (void)0
@@ -427,10 +424,11 @@ CPU_MINPLUS_DTYPES(MP_TILE_IO)
 /* The vector tile, one source for every (type, ISA): the vector add of
  * each type is its semiring's sum (vaddps/vaddpd round once; vpaddd
  * wraps), the vector min its fold (minps(s, acc) gives acc for a NaN s). */
-#define MP_UKERNEL(T, S, I, MR_, NRV)                                                        \
+#define MP_UKERNEL(T, S, I)                                                        \
     __attribute__((target(CPU_V(S, I, TARGET)))) static void mp_uk_##S##_##I(                \
         int64_t kc, const T *ap, const T *bp, T *r, int64_t ldr, int mr, int nr, int first)  \
     {                                                                                        \
+        enum { MR_ = MP_MR_##I, NRV = MP_NRV_##I };                                          \
         enum { W_ = CPU_V(S, I, W), NR_ = W_ * (NRV) };                                      \
         CPU_V(S, I, VEC) acc[MR_][NRV];                                                      \
         const CPU_V(S, I, VEC) inf = CPU_V(S, I, SET1)(MP_INF(S));                           \
@@ -475,12 +473,7 @@ CPU_MINPLUS_DTYPES(MP_TILE_IO)
 #define MP_MR_avx2 6
 #define MP_NRV_avx2 2
 #ifdef CPU_X86
-MP_UKERNEL(float, f32, avx512, MP_MR_avx512, MP_NRV_avx512)
-MP_UKERNEL(float, f32, avx2, MP_MR_avx2, MP_NRV_avx2)
-MP_UKERNEL(double, f64, avx512, MP_MR_avx512, MP_NRV_avx512)
-MP_UKERNEL(double, f64, avx2, MP_MR_avx2, MP_NRV_avx2)
-MP_UKERNEL(int32_t, i32, avx512, MP_MR_avx512, MP_NRV_avx512)
-MP_UKERNEL(int32_t, i32, avx2, MP_MR_avx2, MP_NRV_avx2)
+CPU_MINPLUS_VECS(MP_UKERNEL)
 #define MP_UK_PICK(S, I) \
     (*mr = MP_MR_##I, *nr = MP_NRV_##I * CPU_V(S, I, W), uk = mp_uk_##S##_##I)
 #else

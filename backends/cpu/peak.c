@@ -250,10 +250,7 @@ static float chains_i32_scalar(enum chain_kind kind, long steps)
         }                                                                                   \
         return r;                                                                           \
     }
-CHAIN_VEC(float, f32, avx512)
-CHAIN_VEC(float, f32, avx2)
-CHAIN_VEC(double, f64, avx512)
-CHAIN_VEC(double, f64, avx2)
+CPU_FLOAT_VECS(CHAIN_VEC)
 
 /* The integer chains, x = min(x + y, z) on int32 lanes (vpaddd + vpminsd). */
 #define CHAIN_I32(I)                                                                        \

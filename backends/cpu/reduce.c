@@ -122,10 +122,7 @@ CPU_GENERIC(meanpool_naive, CPU_FLOAT_DTYPES, MEANPOOL_NAIVE)
 CPU_FLOAT_DTYPES(REDUCE_SCALAR)
 
 #ifdef CPU_X86
-REDUCE_VEC(float, f32, avx512)
-REDUCE_VEC(float, f32, avx2)
-REDUCE_VEC(double, f64, avx512)
-REDUCE_VEC(double, f64, avx2)
+CPU_FLOAT_VECS(REDUCE_VEC)
 #define REDUCE_OF(what, S, I) what##_##S##_##I
 #else
 #define REDUCE_OF(what, S, I) what##_##S##_scalar

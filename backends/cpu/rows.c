@@ -209,10 +209,7 @@ __attribute__((target("avx2,fma"))) static inline __m256d exp_f64_avx2(__m256d x
         for (int64_t j = nv; j < n; j++)                                                    \
             orow[j] *= inv;                                                                 \
     }
-SOFTMAX_ROW(float, f32, avx512)
-SOFTMAX_ROW(float, f32, avx2)
-SOFTMAX_ROW(double, f64, avx512)
-SOFTMAX_ROW(double, f64, avx2)
+CPU_FLOAT_VECS(SOFTMAX_ROW)
 #define SOFTMAX_ROW_OF(S, I) softmax_row_##S##_##I
 #else
 #define SOFTMAX_ROW_OF(S, I) softmax_row_##S##_scalar

@@ -177,11 +177,13 @@ __attribute__((target("avx2,fma"))) static inline double cpu_hmax_f64_avx2(__m25
 #define CPU_V_i32_avx2_ADD _mm256_add_epi32
 #define CPU_V_i32_avx2_MIN _mm256_min_epi32
 
-/* The ISAs of the vector blocks, for lists of per-ISA instances:
- * X(I, enum cpu_isa value, ...). */
-#define CPU_VECTOR_ISAS(X, ...)                  \
-    X(avx512, CPU_ISA_AVX512, __VA_ARGS__)       \
-    X(avx2, CPU_ISA_AVX2, __VA_ARGS__)
+/* Every (type, ISA) pair of a dtype list (dtype.h) with the ISAs above,
+ * X(T, S, I): a vector loop is instantiated for all of them by one line,
+ * CPU_FLOAT_VECS(BODY), so a type added to a list gets its vector code
+ * once its traits are here. */
+#define CPU_VECS_OF_(DT, T, S, X) X(T, S, avx512) X(T, S, avx2)
+#define CPU_FLOAT_VECS(X) CPU_FLOAT_DTYPES(CPU_VECS_OF_, X)
+#define CPU_MINPLUS_VECS(X) CPU_MINPLUS_DTYPES(CPU_VECS_OF_, X)
 
 #endif /* x86 */
 
