@@ -531,12 +531,17 @@ CPU_MINPLUS_DTYPES(MP_PICK)
                     for (int64_t j = tj * NR; j < (tj + 1) * NR; j++)                        \
                         bpad[(tj * o.k + p) * NR + j - tj * NR] =                            \
                             j < o.n ? o.b[p * o.ldb + j] : MP_INF(S);                        \
+            /* a row at a time: read along the row, write every MR-th */                 \
             _Pragma("omp for schedule(static)")                                              \
-            for (int64_t ti = 0; ti < mt; ti++)                                              \
-                for (int64_t p = 0; p < o.k; p++)                                            \
-                    for (int64_t i = ti * MR; i < (ti + 1) * MR; i++)                        \
-                        apad[(ti * o.k + p) * MR + i - ti * MR] =                            \
-                            i < o.m ? o.a[i * o.lda + p] : MP_INF(S);                        \
+            for (int64_t i = 0; i < mt * MR; i++) {                                          \
+                T *dst = apad + (i / MR) * o.k * MR + i % MR;                                \
+                if (i < o.m)                                                                 \
+                    for (int64_t p = 0; p < o.k; p++)                                        \
+                        dst[p * MR] = o.a[i * o.lda + p];                                    \
+                else                                                                         \
+                    for (int64_t p = 0; p < o.k; p++)                                        \
+                        dst[p * MR] = MP_INF(S);                                             \
+            }                                                                                \
             _Pragma("omp for schedule(static) collapse(2)")                                  \
             for (int64_t ti = 0; ti < mt; ti++)                                              \
                 for (int64_t tj = 0; tj < nt; tj++) {                                        \
