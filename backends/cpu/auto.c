@@ -3,31 +3,38 @@
  * gpuk_backend.auto_variant): which rung a call runs when the caller names
  * none and no wisdom file settles it (doc/design.md, "Choosing a rung").
  *
- * The rules are the output of bench/auto-rules.py over the two reference
- * machines' ladders, and nothing else: each names the rung that was
- * within 3% of the fastest at every measured size of its class range,
- * where the DEFAULT row of table.c was not.  Which rung wins on a CPU
+ * The rules are the output of bench/auto-rules.py over measured ladders,
+ * and nothing else: each names the rung that was within 3% of the fastest
+ * at every measured size of its class range, where the DEFAULT row of
+ * table.c was not.  A rule is keyed by (op, dtype, class range): a rung
+ * that wins in f32 says nothing about f64 or i32 (issue 29 item 12: rules
+ * keyed by op alone misfired on other dtypes).  Which rung wins on a CPU
  * depends on how many threads share the work, so there are two tables:
  *
- *   few   2 threads: a 2-core AMD EPYC with AVX-512
- *         (bench/results/cpu-2core-epyc.csv): packed min-plus, whose
- *         k-blocking keeps the panels in L2, wins at every size (1.75x at
- *         4096); OpenBLAS beats simd on the BLAS-like ops; omp spmv
- *         beats balanced from 1M rows on;
+ *   few   2 threads: the 2-core AMD EPYC (Zen 4, AVX-512) CI machine,
+ *         with the 6 x 4 micro-kernels (bench/NOTES.md, "f64 on the CPU,
+ *         and auto on two cores"): packed min-plus wins at every size;
+ *         OpenBLAS wins batched matmul at 64^3 x 16 only; matmul, gemm
+ *         and gemv are within noise of simd (no rule);
  *   many  16 threads: the Intel Xeon (AVX-512) host of the H200
- *         (bench/results/nvidia-h200.csv): OpenBLAS beats simd by 9-24%
+ *         (bench/results/nvidia-h200.csv), measured with the 12 x 2
+ *         micro-kernels before the 6 x 4 ones: OpenBLAS beat simd by 9-24%
  *         on matmul, gemm and batched matmul above the smallest sizes
- *         (simd wins at 1024^3), 3.3x on gemv at 8192^2; packed min-plus
- *         wins from 1024 to 2048; omp spmv beats balanced on two of the
- *         three power-law matrices.
+ *         (simd won at 1024^3), 3.3x on gemv at 8192^2; packed min-plus
+ *         won from 1024 to 2048; omp spmv beat balanced on two of the
+ *         three power-law matrices.  To be measured again there.
  *
  * The tables switch at 6 threads, the geometric middle of 2 and 16: the
  * two machines differ in vendor too, so the count stands for both.
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
- * Rules hold for f32 only (the only dtype measured); other dtypes run
- * their DEFAULT row.  A rung that needs OpenBLAS is named only when the
- * plugin was built with it.
+ * The rules are f32's.  i32 and f64 run their DEFAULT rows: i32's
+ * min-plus has only naive and regtile; f64 was timed (matmul and min-plus,
+ * with a driver of their own while gpuk-bench had no f64) on the 2-core
+ * machine, where no rung beat the DEFAULT beyond noise in two runs: simd
+ * against OpenBLAS within 3% from 1024 on, packed min-plus against
+ * regtile 1-3% at 1024, either way at 256.  A rung that needs OpenBLAS is
+ * named only when the plugin was built with it.
  */
 #include "config.h"
 
@@ -44,22 +51,16 @@ typedef struct cpu_rule {
 
 #define ANY_HI 127
 
-/* 2 threads: bench/auto-rules.py, "cpu on cpu-2core-epyc (2 threads)",
- * min-plus from the run of 2026-11-21; the BLAS-like ops from that of
- * 2026-11-24 (bench/results/cpu-2core-epyc.csv), in which OpenBLAS beat
- * simd at every size where the 2026-11-21 run had simd ahead (a newer
- * OpenBLAS from the quick start, the one configure now requires). */
+/* 2 threads: bench/auto-rules.py over gpuk-bench runs on the 2-core CI
+ * machine (bench/NOTES.md, "f64 on the CPU, and auto on two cores"), each
+ * rule holding in two runs or more. */
 static const cpu_rule few[] = {
-    {GPUK_OP_MINPLUS, GPUK_F32, 0, ANY_HI, "packed"},      /* 1.02x, 1.00x, 1.00x, 1.75x over regtile */
+    {GPUK_OP_MINPLUS, GPUK_F32, 0, ANY_HI, "packed"},      /* regtile 1.36x, 1.05x, 1.01x, 1.05x at 256..4096 */
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_MATMUL, GPUK_F32, 0, ANY_HI, "openblas"},     /* 1024^3..4096^3: simd 1.15-1.17x slower */
-    {GPUK_OP_GEMM, GPUK_F32, 0, ANY_HI, "openblas"},       /* 256^3..4096^3: simd 1.10-1.16x */
-    {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 0, ANY_HI, "openblas"}, /* 64..2048 b16: simd 1.21-1.88x */
-    {GPUK_OP_GEMV, GPUK_F32, 23, ANY_HI, "openblas"},      /* 4096^2, 8192^2: simd 1.05x, 1.22x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 0, 25, "openblas"}, /* 64^3 b16: simd 1.22x, 1.26x; from 256^3 on simd wins */
 #endif
-    /* from the run of 2026-11-24 with auto timed in turns: omp within 2.8%
-     * of the best from 1M rows on, balanced 1.08x at 1M random and 1.09x
-     * (in turns) at 4M power-law; the run before had it 1.14x at 4M random */
+    /* omp and balanced within 1-4% of each other from 262144 rows on,
+     * omp ahead more often (power-law 1M rows: balanced 1.04x twice) */
     {GPUK_OP_SPMV, GPUK_F32, 24, ANY_HI, "omp"},
 };
 

@@ -249,9 +249,10 @@ CPU_GENERIC(gemv_simd, CPU_FLOAT_DTYPES, GEMV_SIMD)
         int64_t n = args->in[0].shape[0];                                                   \
         if (!cpu_fits_int(n))                                                               \
             return dot_simd_##S(b, args);                                                   \
-        cpu_openblas_threads(b, 2.0 * (double)n);                                           \
+        int saved_threads = cpu_openblas_enter(b);                                          \
         T_PTR(&args->out, T)[0] = CPU_CBLAS(S, dot)((int)n, T_PTR(&args->in[0], T), 1,     \
                                                     T_PTR(&args->in[1], T), 1);             \
+        cpu_openblas_leave(saved_threads);                                                  \
         return GPUK_OK;                                                                     \
     }
 CPU_GENERIC(dot_openblas, CPU_FLOAT_DTYPES, DOT_OPENBLAS)
@@ -282,10 +283,11 @@ CPU_GENERIC(dot_openblas, CPU_FLOAT_DTYPES, DOT_OPENBLAS)
         if (!t)                                                                             \
             return cpu_fail(b, GPUK_ERR_NO_MEMORY, "gemv/openblas: no memory for %lld "     \
                             "elements", (long long)ny);                                     \
-        cpu_openblas_threads(b, 2.0 * (double)m * (double)n);                               \
+        int saved_threads = cpu_openblas_enter(b);                                          \
         CPU_CBLAS(S, gemv)(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans, (int)m, \
                            (int)n, 1, T_PTR(ta, T), (int)lda, T_PTR(&args->in[1], T), 1, 0, \
                            t, 1);                                                           \
+        cpu_openblas_leave(saved_threads);                                                  \
         for (int64_t i = 0; i < ny; i++)                                                    \
             y[i] = beta == 0 ? alpha * t[i] : alpha * t[i] + beta * y[i];                   \
         free(t);                                                                            \

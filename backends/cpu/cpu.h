@@ -112,8 +112,13 @@ const char *cpu_isa_name(enum cpu_isa isa);
 CPU_FLOAT_DTYPES(CPU_SHARED_DECLS)
 
 #ifdef HAVE_OPENBLAS
-/* Tell OpenBLAS how many threads a call of this size should use. */
-void cpu_openblas_threads(gpuk_bctx *b, double flops);
+/* Around every OpenBLAS call: enter gives it the context's thread count
+ * and returns what leave must restore.  OpenBLAS's OpenMP build sizes its
+ * team by the calling thread's omp_get_max_threads(), which
+ * openblas_set_num_threads sets; without leave, the backend's count would
+ * stay the caller's own OpenMP default after the call. */
+int cpu_openblas_enter(gpuk_bctx *b);
+void cpu_openblas_leave(int saved);
 /* Does a size fit the int of a cblas argument? */
 static inline int cpu_fits_int(int64_t v)
 {

@@ -92,10 +92,24 @@ CPU_FLOAT_DTYPES(GEMM_BLOCKED)
 /* Rung 3 (simd) is cpu_gemm_simd_<type>, in matmul_packed.c. */
 
 #ifdef HAVE_OPENBLAS
-void cpu_openblas_threads(gpuk_bctx *b, double flops)
+int cpu_openblas_enter(gpuk_bctx *b)
 {
-    (void)flops;
+#ifdef _OPENMP
+    int saved = omp_get_max_threads();
+#else
+    int saved = 0;
+#endif
     openblas_set_num_threads(b->nthreads);
+    return saved;
+}
+
+void cpu_openblas_leave(int saved)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(saved);
+#else
+    (void)saved;
+#endif
 }
 #endif
 
@@ -127,9 +141,10 @@ void cpu_openblas_threads(gpuk_bctx *b, double flops)
             gemm_init_c_##S(m, n, bias, c, ldc);                                            \
             beta = 1;                                                                       \
         }                                                                                   \
-        cpu_openblas_threads(b, 2.0 * (double)m * (double)n * (double)k);                   \
+        int saved_threads = cpu_openblas_enter(b);                                          \
         CPU_CBLAS(S, gemm)(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, \
                            1, a, (int)lda, bm, (int)ldb, beta, c, (int)ldc);                \
+        cpu_openblas_leave(saved_threads);                                                  \
         return GPUK_OK;                                                                     \
     }
 CPU_FLOAT_DTYPES(GEMM_OPENBLAS)
@@ -309,11 +324,12 @@ CPU_GENERIC(gemm_simd, CPU_FLOAT_DTYPES, GEMM_SIMD_RUNG)
         if (beta == 0)                                                                      \
             for (int64_t i = 0; i < m; i++)                                                 \
                 memset(c + i * ldc, 0, (size_t)n * sizeof(T));                              \
-        cpu_openblas_threads(b, 2.0 * (double)m * (double)n * (double)k);                   \
+        int saved_threads = cpu_openblas_enter(b);                                          \
         CPU_CBLAS(S, gemm)(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans,        \
                            args->trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n,       \
                            (int)k, CPU_ALPHA(S, args), T_PTR(ta, T), (int)lda,              \
                            T_PTR(tb, T), (int)ldb, beta, c, (int)ldc);                      \
+        cpu_openblas_leave(saved_threads);                                                  \
         return GPUK_OK;                                                                     \
     }
 CPU_GENERIC(gemm_openblas, CPU_FLOAT_DTYPES, GEMM_OPENBLAS_RUNG)
