@@ -493,6 +493,11 @@ CPU_MINPLUS_VECS(MP_UKERNEL)
     }
 CPU_MINPLUS_DTYPES(MP_PICK)
 
+/* Products smaller than this (add+min pairs) run regtile on one thread, as
+ * matmul's engine does: at 64^3 the team cost regtile a third of its time
+ * against packed, which the engine ran alone. */
+#define MP_PAR_MIN ((int64_t)1 << 20)
+
 /* regtile (v4): register blocking.  Vectors run along j (rows of b, no
  * transpose needed) and each micro-kernel call keeps an MR x NR tile of r
  * in registers for the whole k loop.  b is copied into NR-wide column
@@ -523,7 +528,8 @@ CPU_MINPLUS_DTYPES(MP_PICK)
             free(bpad);                                                                      \
             return GPUK_ERR_NO_MEMORY;                                                       \
         }                                                                                    \
-        _Pragma("omp parallel num_threads(b->nthreads)")                                     \
+        int team = o.m * o.n * o.k < MP_PAR_MIN ? 1 : b->nthreads;                           \
+        _Pragma("omp parallel num_threads(team)")                                            \
         {                                                                                    \
             _Pragma("omp for schedule(static)")                                              \
             for (int64_t tj = 0; tj < nt; tj++)                                              \
