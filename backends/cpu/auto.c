@@ -13,7 +13,7 @@
  *
  *   few   2 threads: the 2-core AMD EPYC (Zen 4, AVX-512) CI machine,
  *         with the 6 x 4 micro-kernels (bench/NOTES.md, "f64 on the CPU,
- *         and auto on two cores"): packed min-plus from 256 on, OpenBLAS
+ *         and auto on two cores"): packed min-plus, OpenBLAS
  *         for the smallest products (64^3, batched 64^3 x 16), where
  *         simd's thread team costs more than the work; elsewhere simd and
  *         OpenBLAS are within the run-to-run spread of each other;
@@ -56,11 +56,10 @@ typedef struct cpu_rule {
  * CI machine (bench/NOTES.md, "f64 on the CPU, and auto on two cores"),
  * kept where every run agreed.  Between 256^3 and 2048^3 simd and
  * OpenBLAS traded places by up to 25% from run to run (each ahead in some
- * run at every size), as did omp and balanced spmv by 1-4%, and regtile
- * and packed min-plus at 64: there the DEFAULT row stays.  What held in
- * every run: */
+ * run at every size), as did omp and balanced spmv by 1-4%: there the
+ * DEFAULT row stays.  What held in every run: */
 static const cpu_rule few[] = {
-    {GPUK_OP_MINPLUS, GPUK_F32, 15, ANY_HI, "packed"},     /* 256..4096: regtile up to 1.36x slower */
+    {GPUK_OP_MINPLUS, GPUK_F32, 0, ANY_HI, "packed"},      /* 256..4096: regtile up to 1.36x slower; 64: tie */
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_MATMUL, GPUK_F32, 0, 21, "openblas"},         /* 64^3: simd 2.0x slower */
     {GPUK_OP_GEMM, GPUK_F32, 0, 21, "openblas"},           /* 64^3: simd 1.9x */
