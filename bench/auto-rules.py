@@ -7,16 +7,16 @@ bench/results/cpu-2core-epyc.csv) and prints, per backend / op / size,
 the fastest rung that is not TF32, the DEFAULT row's time against it, and
 then the rules that backends/cpu/auto.c and backends/cuda/auto.cu encode:
 
-    bench/auto-rules.py [--tolerance 0.03] [--tables DIR] [CSV ...]
+    bench/auto-rules.py [--tolerance 0.03] [--tables DIR] [--bench PROGRAM] [CSV ...]
 
 The shape class of a case is the core's (doc/design.md, "Choosing a
 rung"): floor(log2(work)), work = the output's elements x the op's sum
-length (gk_sum_length in src/status.c on the canonical operands; 1 for an
-exact op).  A report made by this gpuk-bench carries it in its "class"
-column; for an older report it is computed here from m, n, k and batch as
-the bench builds its cases, and for spmv on the power-law matrix (whose
-sum length is the longest row, which no report records) from the bench's
-own random generator, checked against the report's nnz.
+length.  A report made by gpuk-bench since the class column carries it
+(the class the library reported for the call); for an older report this
+script asks gpuk-bench --cost (PROGRAM: --bench, else $GPUK_BENCH, else
+gpuk-bench on the PATH), which makes each case as a run does, the
+power-law spmv matrix included, and costs it with the library's own
+formulas (gpuk_op_cost): no formula or generator is copied here.
 
 The derivation, per (backend and machine, op), over its cases in class
 order:
@@ -44,13 +44,11 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-
-SUM_NONE = {"minplus", "transpose", "add", "scale", "relu", "bias_relu", "copy", "embedding"}
-
 
 def read_tables(top):
     """{(backend, op): {"names": {name or alias: name}, "default": name, "tf32": set}}"""
@@ -76,79 +74,40 @@ def read_tables(top):
     return out
 
 
-def rng_next(s):
-    """The bench's xorshift64* (bench/cases.c): (new state, output)."""
-    mask = (1 << 64) - 1
-    s ^= s >> 12
-    s ^= (s << 25) & mask
-    s ^= s >> 27
-    return s, (s * 0x2545F4914F6CDD1D) & mask
+def case_key(row):
+    """A case as gpuk-bench --cost reads it: op, dtype, m, n, k, batch, matrix."""
+    return (row["op"], row.get("dtype") or "f32", row["m"], row["n"], row["k"],
+            row.get("batch") or "1", row.get("matrix") or "random")
 
 
-def powerlaw_rows(rows, cols, seed=1):
-    """The row lengths of the bench's power-law matrix: (longest, nnz)."""
-    op_spmv = 14
-    s = (seed * 0x9E3779B97F4A7C15 + op_spmv + 1) & ((1 << 64) - 1)
-    for _ in range(cols):       # x[cols] is drawn first
-        s, _r = rng_next(s)
-    cap = min(cols, 262144)
-    longest = nnz = 0
-    for _ in range(rows):
-        s, r = rng_next(s)
-        u = ((r >> 11) + 1.0) / 9007199254740992.0
-        length = 5.0 * u ** (-1.0 / 1.5)
-        n = cap if length >= cap else int(length)
-        nnz += n
-        longest = max(longest, n)
-    return longest, nnz
-
-
-def floor_log2(x):
-    return max(int(x), 1).bit_length() - 1
-
-
-def shape_class(row, cache):
-    if row.get("class"):
-        return int(row["class"])
-    op = row["op"]
-    m, n, k = int(row["m"]), int(row["n"]), int(row["k"])
-    b = int(row.get("batch") or 1)
-    if op in ("matmul",):
-        work = m * n * k
-    elif op == "gemm":
-        work = m * n * (k + 1)
-    elif op == "batched_matmul":
-        work = b * m * n * k
-    elif op == "reduce":
-        work = m * n
-    elif op == "softmax":
-        work = m * n * n
-    elif op == "meanpool":
-        work = m * n * k
-    elif op == "dot":
-        work = n
-    elif op == "gemv":
-        work = m * (n + 1)
-    elif op == "spmv":
-        if row.get("matrix") == "powerlaw":
-            key = (m, n)
-            if key not in cache:
-                sys.stderr.write("auto-rules: drawing the %dx%d power-law matrix's rows...\n" % key)
-                cache[key] = powerlaw_rows(m, n)
-            longest, nnz = cache[key]
-            if row.get("nnz") and int(row["nnz"]) != nnz:
-                sys.exit("auto-rules: the power-law matrix %dx%d has %s nonzeros in the report, "
-                         "%d as drawn here: the generator changed" % (m, n, row["nnz"], nnz))
-            work = m * longest
-        else:
-            work = m * k
-    elif op in ("add", "scale", "relu", "copy"):
-        work = n
-    elif op in SUM_NONE:
-        work = m * n
-    else:
-        sys.exit("auto-rules: no class formula for op %s" % op)
-    return floor_log2(work)
+def classes_from_bench(cases, program):
+    """{case: class} for cases of reports without the class column, from
+    gpuk-bench --cost (one call for all of them)."""
+    if not cases:
+        return {}
+    text = "".join(" ".join(c) + "\n" for c in sorted(cases))
+    try:
+        r = subprocess.run([program, "--cost"], input=text, capture_output=True, text=True)
+    except OSError as e:
+        sys.exit("auto-rules: a report has no class column, and %s --cost cannot run (%s): "
+                 "give --bench the gpuk-bench of a build" % (program, e))
+    if r.returncode:
+        sys.exit("auto-rules: %s --cost failed: %s" % (program, r.stderr.strip()))
+    out = {}
+    for row in csv.DictReader(r.stdout.splitlines()):
+        key = (row["op"], row["dtype"], row["m"], row["n"], row["k"], row["batch"],
+               row["matrix"] or "random")
+        out[key] = int(row["class"])
+    for c in cases:
+        if c not in out:
+            # the power-law matrix reports its mean row length as k, which
+            # --cost prints from the matrix it made; match on the rest
+            same = [v for key, v in out.items() if key[:2] == c[:2] and key[2:4] == c[2:4] and
+                    key[5:] == c[5:]]
+            if len(same) != 1:
+                sys.exit("auto-rules: gpuk-bench --cost gave no class for %s" % (c,))
+            out[c] = same[0]
+    return out
 
 
 def machine_of(csv_path, backend):
@@ -177,35 +136,42 @@ def main():
                                                os.path.join(HERE, "results", "cpu-2core-epyc.csv")])
     ap.add_argument("--tolerance", type=float, default=0.03)
     ap.add_argument("--tables", default=TOP, help="the source tree whose kernel tables name rows")
+    ap.add_argument("--bench", default=os.environ.get("GPUK_BENCH", "gpuk-bench"),
+                    help="the gpuk-bench whose --cost gives the class of a report without it")
     a = ap.parse_args()
     tables = read_tables(a.tables)
-    cache = {}
-    # (backend, machine label) -> op -> [case]; a case: (class, shape, {rung: ms})
-    series = {}
-    threads = {}
+    rows = []          # (path, row) of every timed, checked, f32 rung
     for path in a.csv:
         for row in csv.DictReader(open(path, newline="")):
             if row.get("status") != "ok" or not row.get("ms_median"):
                 continue
             if (row.get("dtype") or "f32") != "f32" or row["variant"] == "auto":
                 continue
-            backend, op = row["backend"], row["op"]
-            t = tables.get((backend, op))
-            if not t:
-                continue
-            name = t["names"].get(row["variant"], row["variant"])
-            if name in t["tf32"] or "tf32" in row.get("flags", ""):
-                continue
-            label, th = machine_of(path, backend)
-            threads[(backend, label)] = th
-            shape = "x".join(row[d] for d in ("m", "n", "k"))
-            if row.get("batch") not in (None, "", "1"):
-                shape += " b" + row["batch"]
-            if row.get("matrix"):
-                shape += " " + row["matrix"]
-            cases = series.setdefault((backend, label), {}).setdefault(op, {})
-            c = cases.setdefault(shape, {"class": shape_class(row, cache), "ms": {}})
-            c["ms"][name] = float(row["ms_median"])
+            rows.append((path, row))
+    classes = classes_from_bench({case_key(row) for _, row in rows if not row.get("class")},
+                                 a.bench)
+    # (backend, machine label) -> op -> [case]; a case: (class, shape, {rung: ms})
+    series = {}
+    threads = {}
+    for path, row in rows:
+        backend, op = row["backend"], row["op"]
+        t = tables.get((backend, op))
+        if not t:
+            continue
+        name = t["names"].get(row["variant"], row["variant"])
+        if name in t["tf32"] or "tf32" in row.get("flags", ""):
+            continue
+        label, th = machine_of(path, backend)
+        threads[(backend, label)] = th
+        shape = "x".join(row[d] for d in ("m", "n", "k"))
+        if row.get("batch") not in (None, "", "1"):
+            shape += " b" + row["batch"]
+        if row.get("matrix"):
+            shape += " " + row["matrix"]
+        cases = series.setdefault((backend, label), {}).setdefault(op, {})
+        cls = int(row["class"]) if row.get("class") else classes[case_key(row)]
+        c = cases.setdefault(shape, {"class": cls, "ms": {}})
+        c["ms"][name] = float(row["ms_median"])
 
     print("Fastest non-TF32 rung of each case (class = floor(log2(work)); default/best: the "
           "DEFAULT row's time over the best):\n")

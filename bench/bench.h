@@ -6,8 +6,10 @@
  * the gpuk_op enum and the variants from each backend's own table
  * (gpuk_variant_count / gpuk_variant_get): nothing here lists a variant.
  *
- *   cases.c    per-op sizes, shapes, the work/traffic formulas, inputs; the
- *              call itself is the tests' shared opcall (tests/opcall.c)
+ *   cases.c    per-op sizes, shapes and canonical dimensions (the work and
+ *              traffic are the library's, gpuk_op_cost), the ceilings of each
+ *              op and dtype; the call itself is the tests' opcall (tests/opcall.c)
+ *   inputs.c   the random inputs in every dtype, the spmv matrices
  *   measure.c  one row: warm-up, timed repetitions, check; transfers
  *   link.c     the link alone: write and read rates from pageable and from
  *              gpuk_host_alloc memory against the raw page-locked rate
@@ -75,7 +77,9 @@ typedef struct bcase {
     int matrix;            /* MAT_*: which spmv matrix */
     bshape sh;
     char label[64];        /* the shape as printed: "512x512x512", "4096x4096 powerlaw" */
-    double flops, bytes;   /* work and minimum traffic of one run */
+    int64_t dims[GPUK_COST_DIMS];  /* the op's canonical dimensions (gpuk_op_cost) */
+    double flops, bytes;   /* work and minimum traffic of one run (gpuk_op_cost) */
+    int shape_class;       /* the class gpuk_op_cost gives it */
     double work;           /* what run time scales with (skip prediction) */
     int n_in;
     btspec in[3];
@@ -84,10 +88,10 @@ typedef struct bcase {
     size_t out_numel;
     float alpha;           /* scale's factor; gemv and gemm take 1 (and beta 0) */
     int axis;              /* reduce's axis */
-    /* SpMV: the matrix on the host (CSR) */
-    int64_t nnz;
+    /* SpMV: the matrix on the host (CSR), its values of the case's dtype */
+    int64_t nnz, longest;
     int32_t *row_ptr, *col_idx;
-    float *values;
+    void *values;
     /* checks: the first output that ran, and a buffer to read into
      * (out_numel elements of dtype) */
     void *ref;
@@ -102,10 +106,12 @@ typedef struct bdev {
     gpuk_csr *csr;
 } bdev;
 
-/* The measured ceilings: the three of the kernels, and the host<->device
- * link from page-locked memory (GPU backends only). */
-enum { PK_COPY, PK_FMA, PK_ADDMIN, PK_H2D, PK_D2H, PK_ADDMIN_I32, PK_ADDMIN_I16X2, PK_READ,
-       PK_N };
+/* The measured ceilings, one per kind of GPUK_PEAK_MAP (gpuk.h), in its
+ * order: PK_COPY_GBS, PK_FMA_GFLOPS, ...  A kind the backend has no
+ * micro-kernel for stays NaN, unknown. */
+#define B_PK_ENUM(id, value, name, unit, text) PK_##id,
+enum { GPUK_PEAK_MAP(B_PK_ENUM) PK_N };
+#undef B_PK_ENUM
 
 typedef struct bbackend {
     char name[256];           /* as given; after opening, the backend's own name */
@@ -151,7 +157,7 @@ typedef struct brow {
     char paired_with[48];
     /* derived (report_derive) */
     double gflops, gbps, intensity, pct;
-    const char *ceiling;              /* "fma", "addmin", "copy" or "" */
+    const char *ceiling;              /* the kind held to: "fma", "addmin_f64", "copy", ... */
     double x_prev, x_naive, own_vs_lib;
     double auto_vs_best;              /* auto: its time over the best non-TF32 rung's */
     char best[48];                    /* auto: that rung */
@@ -160,7 +166,7 @@ typedef struct brow {
 enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MD };
 
 typedef struct bconf {
-    int quick, quiet, check, peaks_only, list_only, backends_named;
+    int quick, quiet, check, peaks_only, list_only, cost_only, backends_named;
     int reps, warmup, threads;
     double max_seconds;
     uint64_t seed;
@@ -214,6 +220,10 @@ int case_parse_size(const char *text, bsize *out);
 /* The name of a MAT_* ("random", "powerlaw"), and back (-1: none). */
 const char *case_matrix_name(int matrix);
 int case_matrix_from_name(const char *name);
+/* Only the shape, the costs and (spmv) the matrix's rows, no inputs: for
+ * --cost, which reads cases as a report's columns give them. */
+int case_make_shape(gpuk_op op, gpuk_dtype dtype, const int64_t mnkb[4], int matrix,
+                    uint64_t seed, bcase *c, char *err, size_t errlen);
 /* The label of a size that could not be made into a case: the text as
  * given, with the matrix's and the dtype's suffixes as case_make would
  * add them. */
@@ -231,11 +241,38 @@ void case_free(bcase *c);
  * (Whether every rung gives the same bits is the catalogue's
  * gpuk_op_exact().) */
 int case_compute_bound(gpuk_op op);
-/* PK_FMA or PK_ADDMIN by op; i32 add+min rows take PK_ADDMIN_I32, and a
- * GPUK_VARIANT_PACKED16 rung PK_ADDMIN_I16X2 */
+/* The compute ceiling of a rung of op in dtype with flags: the op's
+ * family (FMA or add+min) in that dtype and on that unit (PK_FMA_GFLOPS,
+ * PK_ADDMIN_I32_GOPS, PK_FMA_F64_GFLOPS, PK_MMA_TF32_GFLOPS, ...), or -1
+ * when the list has no kind for it. */
 int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags);
-/* PK_READ for an op that reads far more than it writes, else PK_COPY */
+/* PK_READ_GBS for an op that reads far more than it writes, else PK_COPY_GBS */
 int case_memory_peak(gpuk_op op);
+
+
+/* ---- inputs.c ---- */
+/* An element of dtype as a double, and a double (exact in dtype, or
+ * rounded to nearest) stored as one: the bench's inputs and checks in
+ * every dtype of GPUK_DTYPE_MAP. */
+double input_get(gpuk_dtype dtype, const void *p, size_t i);
+void input_put(gpuk_dtype dtype, void *p, size_t i, double v);
+/* xorshift64*, the one generator of every input: a case is the same on
+ * every machine for one --seed. */
+uint64_t input_next(uint64_t *s);
+/* Uniform in [-1, 1) as multiples of 2^-(prec-1): exact in a dtype of
+ * prec significand bits. */
+double input_value(uint64_t *s, int prec);
+/* i32 inputs: edge weights in [0, 2^13), about one in 64 missing
+ * (GPUK_I32_INF) for min-plus and apsp. */
+void input_i32(gpuk_op op, int32_t *x, size_t n, uint64_t *rng);
+/* The spmv matrices of a case (its sh, dtype): MAT_RANDOM, k columns a
+ * row, and MAT_POWERLAW, Pareto row lengths at least INPUT_PL_MIN.  They
+ * set nnz, longest and the CSR arrays; with shape_only, no more than nnz,
+ * longest and (power law) the row pointers.  0, -1 out of memory, -2 nnz
+ * past int32. */
+#define INPUT_PL_MIN 5.0
+int input_csr(bcase *c, uint64_t *rng, int shape_only);
+int input_powerlaw(bcase *c, uint64_t *rng, int shape_only);
 
 gpuk_status dev_create(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
 gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **what);
@@ -302,10 +339,16 @@ const char *program_path(const char *argv0, char *buf, size_t len);
 size_t list_count(const char *list);
 /* the i-th comma-separated word of list into buf; 0 if there is none */
 int list_item(const char *list, size_t i, char *buf, size_t len);
+/* A ceiling's short name ("copy", "fma_f64": the list's name without its
+ * unit), its unit ("GB/s"), what it measures, and the library's kind. */
 const char *peak_name(int pk);
+const char *peak_unit(int pk);
+const char *peak_text(int pk);
+gpuk_peak peak_kind(int pk);
+/* Is it a rate of arithmetic (not bytes)? */
+int peak_is_compute(int pk);
 /* A dtype by name ("f32"); 0 when there is none. */
 int dtype_from_name(const char *name, gpuk_dtype *out);
-const char *peak_unit(int pk);
 
 /* An aligned text table, printed as plain columns or as markdown. */
 typedef struct btab {

@@ -1,12 +1,15 @@
 /*
  * cases.c - what gpuk-bench runs for each op: the default sizes, how a
- * size becomes a shape, the work and traffic of one run (the only place
- * those formulas live), the random inputs and the scalars of the call.
- * The call itself is the tests' opcall (tests/opcall.h), the one switch
- * from an op to its API function.  The per-op switches below (cost,
- * layout) have no default case, so an op added to GPUK_OP_MAP without its
- * cost and tensors here is a -Wswitch warning; its row in OPS goes with
- * them (an op without one is reported as having no benchmark case).
+ * size becomes a shape and the op's canonical dimensions, the random
+ * inputs in the case's dtype and the scalars of the call.  The work and
+ * traffic of one run are the library's (gpuk_op_cost, src/catalog.c: the
+ * one place those formulas live, which the Python package uses too).  The
+ * call itself is the tests' opcall (tests/opcall.h), the one switch from
+ * an op to its API function.  The per-op switch below (layout) has no
+ * default case, so an op added to GPUK_OP_MAP without its tensors here is
+ * a -Wswitch warning; its row in OPS goes with them (an op without one is
+ * reported as having no benchmark case), and so is a dtype added to
+ * GPUK_DTYPE_MAP without its ceilings and element access.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,37 +28,37 @@ typedef struct opdef {
     const char *dims;
     int64_t def_m, def_n, def_k, batch;
     int compute;      /* nominally compute-bound: used when the ridge is unknown */
-    int peak;         /* its compute ceiling */
+    int peak;         /* its compute family, as its f32 ceiling: FMA or add+min */
     const char *quick;
     const char *full;
 } opdef;
 
 static const opdef OPS[] = {
-    {GPUK_OP_MATMUL, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,256,512", "256,1024,2048,4096,8192"},
-    {GPUK_OP_BATCHED_MATMUL, "mnk", 0, 0, 0, 16, 1, PK_FMA, "32,128,256", "64,256,512,1024,2048"},
-    {GPUK_OP_MINPLUS, "mnk", 0, 0, 0, 1, 1, PK_ADDMIN, "64,256,512", "256,1024,2048,4096"},
-    {GPUK_OP_TRANSPOSE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_REDUCE, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_ADD, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+    {GPUK_OP_MATMUL, "mnk", 0, 0, 0, 1, 1, PK_FMA_GFLOPS, "64,256,512", "256,1024,2048,4096,8192"},
+    {GPUK_OP_BATCHED_MATMUL, "mnk", 0, 0, 0, 16, 1, PK_FMA_GFLOPS, "32,128,256", "64,256,512,1024,2048"},
+    {GPUK_OP_MINPLUS, "mnk", 0, 0, 0, 1, 1, PK_ADDMIN_GOPS, "64,256,512", "256,1024,2048,4096"},
+    {GPUK_OP_TRANSPOSE, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_REDUCE, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_ADD, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
      "65536,1048576,16777216,67108864"},
-    {GPUK_OP_SCALE, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+    {GPUK_OP_SCALE, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
      "65536,1048576,16777216,67108864"},
-    {GPUK_OP_RELU, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+    {GPUK_OP_RELU, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
      "65536,1048576,16777216,67108864"},
-    {GPUK_OP_BIAS_RELU, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_COPY, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+    {GPUK_OP_BIAS_RELU, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_COPY, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
      "65536,1048576,16777216,67108864"},
-    {GPUK_OP_SOFTMAX, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_EMBEDDING, "mnk", 0, 256, 32768, 1, 0, PK_FMA, "1024,16384,65536",
+    {GPUK_OP_SOFTMAX, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_EMBEDDING, "mnk", 0, 256, 32768, 1, 0, PK_FMA_GFLOPS, "1024,16384,65536",
      "16384,65536,262144"},
-    {GPUK_OP_MEANPOOL, "mnk", 0, 256, 256, 1, 0, PK_FMA, "4,16,64", "64,256,1024"},
-    {GPUK_OP_SPMV, "mnk", 0, 0, 16, 1, 0, PK_FMA, "16384,131072,524288",
+    {GPUK_OP_MEANPOOL, "mnk", 0, 256, 256, 1, 0, PK_FMA_GFLOPS, "4,16,64", "64,256,1024"},
+    {GPUK_OP_SPMV, "mnk", 0, 0, 16, 1, 0, PK_FMA_GFLOPS, "16384,131072,524288",
      "262144,1048576,4194304"},
-    {GPUK_OP_DOT, "n", 1, 0, 1, 1, 0, PK_FMA, "65536,1048576,4194304",
+    {GPUK_OP_DOT, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
      "1048576,16777216,67108864"},
-    {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA, "256,1024,2048", "1024,4096,8192"},
-    {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA, "64,256,512", "256,1024,2048,4096,8192"},
-    {GPUK_OP_APSP, "n", 1, 0, 1, 1, 1, PK_ADDMIN, "64,256,512", "1024,2048,4096,8192"},
+    {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
+    {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA_GFLOPS, "64,256,512", "256,1024,2048,4096,8192"},
+    {GPUK_OP_APSP, "n", 1, 0, 1, 1, 1, PK_ADDMIN_GOPS, "64,256,512", "1024,2048,4096,8192"},
 };
 
 static const opdef *find(gpuk_op op)
@@ -99,19 +102,45 @@ int case_memory_peak(gpuk_op op)
     case GPUK_OP_GEMV:
     case GPUK_OP_MEANPOOL:
     case GPUK_OP_SPMV:
-        return PK_READ;
+        return PK_READ_GBS;
     default:
-        return PK_COPY;
+        return PK_COPY_GBS;
     }
 }
+
+/* A rung that runs on the matrix units (tensor cores: DMMA in f64) is
+ * held to their rate, not to the FMA pipes'.  No flag of gpuk.h says so
+ * yet; GPUK_VARIANT_MMA is the one proposed for it, and until it exists
+ * such a rung is held to the FMA ceiling of its dtype (and may show above
+ * 100% of it, which the report calls a measurement error). */
+#ifdef GPUK_VARIANT_MMA
+#define B_VARIANT_MMA GPUK_VARIANT_MMA
+#else
+#define B_VARIANT_MMA 0u
+#endif
 
 int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags)
 {
     const opdef *o = find(op);
-    int pk = o ? o->peak : PK_FMA;
-    if (pk == PK_ADDMIN && dtype == GPUK_I32)
-        pk = flags & GPUK_VARIANT_PACKED16 ? PK_ADDMIN_I16X2 : PK_ADDMIN_I32;
-    return pk;
+    const int addmin = o && o->peak == PK_ADDMIN_GOPS;
+    const int mma = (flags & B_VARIANT_MMA) != 0;
+    if (flags & GPUK_VARIANT_TF32)
+        return PK_MMA_TF32_GFLOPS;
+    switch (dtype) {
+    case GPUK_F32:
+        return addmin ? PK_ADDMIN_GOPS : PK_FMA_GFLOPS;
+    case GPUK_I32:
+        if (!addmin)
+            return -1;
+        return flags & GPUK_VARIANT_PACKED16 ? PK_ADDMIN_I16X2_GOPS : PK_ADDMIN_I32_GOPS;
+    case GPUK_F64:
+        return addmin ? PK_ADDMIN_F64_GOPS : mma ? PK_MMA_F64_GFLOPS : PK_FMA_F64_GFLOPS;
+    case GPUK_F16:
+        return !addmin && mma ? PK_MMA_F16_GFLOPS : -1;
+    case GPUK_BF16:
+        return !addmin && mma ? PK_MMA_BF16_GFLOPS : -1;
+    }
+    return -1;
 }
 
 int case_parse_size(const char *text, bsize *out)
@@ -138,78 +167,6 @@ int case_parse_size(const char *text, bsize *out)
     return out->nd ? 0 : -1;
 }
 
-/* The work and minimum traffic of one run, f32 and i32 elements being 4
- * bytes.  flops counts a multiply and an add as two (an FMA is 2); for
- * min-plus an add and a min are the two ops of a step.  bytes counts each
- * input read once and each output written once: the least any kernel can
- * move, so GB/s is an effective bandwidth.  Softmax counts 5 ops an
- * element (max, subtract, exp, sum, divide); SpMV counts the matrix (its
- * actual nnz values and column indices), the row pointers, x and y once
- * each (the least any SpMV must move, so GB/s compares with the copy
- * ceiling as for the dense ops). */
-static void cost(gpuk_op op, const bshape *s, double nnz, double *flops, double *bytes)
-{
-    const double m = (double)s->m, n = (double)s->n, k = (double)s->k;
-    const double b = (double)s->batch;
-    double f = 0, e = 0; /* flops, elements moved */
-    switch (op) {
-    case GPUK_OP_MATMUL:
-    case GPUK_OP_MINPLUS:
-    case GPUK_OP_GEMM:           f = 2 * m * n * k;      e = m * k + k * n + m * n; break;
-    case GPUK_OP_BATCHED_MATMUL: f = 2 * b * m * n * k;  e = b * (m * k + k * n + m * n); break;
-    case GPUK_OP_TRANSPOSE:      f = 0;                  e = 2 * m * n; break;
-    case GPUK_OP_REDUCE:         f = m * n;              e = m * n + m; break;
-    case GPUK_OP_ADD:            f = n;                  e = 3 * n; break;
-    case GPUK_OP_SCALE:
-    case GPUK_OP_RELU:           f = n;                  e = 2 * n; break;
-    case GPUK_OP_COPY:           f = 0;                  e = 2 * n; break;
-    case GPUK_OP_BIAS_RELU:      f = 2 * m * n;          e = 2 * m * n + n; break;
-    case GPUK_OP_SOFTMAX:        f = 5 * m * n;          e = 2 * m * n; break;
-    case GPUK_OP_EMBEDDING:      f = 0;                  e = m + 2 * m * n; break;
-    case GPUK_OP_MEANPOOL:       f = m * k * n;          e = m * k * n + m * n; break;
-    case GPUK_OP_SPMV:           f = 2 * nnz;            e = 2 * nnz + (m + 1) + n + m; break;
-    case GPUK_OP_DOT:            f = 2 * n;              e = 2 * n + 1; break;
-    case GPUK_OP_GEMV:           f = 2 * m * n;          e = m * n + n + m; break;
-    case GPUK_OP_APSP:           f = 2 * n * n * n;      e = 2 * n * n; break;
-    }
-    *flops = f;
-    *bytes = 4 * e;
-}
-
-/* xorshift64*: inputs reproducible from --seed on any machine. */
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1DULL;
-}
-
-/* Uniform in [-1, 1): mean zero, so long sums stay small and the loose
- * cross-rung check is not fooled by cancellation-free growth. */
-static float rng_float(uint64_t *s)
-{
-    return (float)((double)(rng_next(s) >> 40) / (double)(1ULL << 23) - 1.0);
-}
-
-/* ---- i32 inputs (i32 min-plus).  Edge weights of a shortest-path
- * problem: uniform in [0, 2^13), and about one in 64 missing
- * (GPUK_I32_INF), so that the minimum sees infinities without being all
- * of them; no sum of two wraps (the largest, INF + INF, is 2^31 - 2).
- * Any other op in i32 gets the same finite values, without the
- * infinities. */
-#define CASE_I32_MAX_WEIGHT (1 << 13)
-
-static void fill_i32(gpuk_op op, int32_t *x, size_t n, uint64_t *rng)
-{
-    for (size_t j = 0; j < n; j++) {
-        uint64_t r = rng_next(rng);
-        x[j] = (op == GPUK_OP_MINPLUS || op == GPUK_OP_APSP) && (r >> 58) == 0
-                   ? GPUK_I32_INF
-                   : (int32_t)((r >> 20) % CASE_I32_MAX_WEIGHT);
-    }
-}
-
 static void spec(btspec *t, gpuk_dtype dt, int ndim, int64_t a, int64_t b, int64_t c)
 {
     t->dtype = dt;
@@ -234,35 +191,42 @@ static void layout(bcase *c)
     const gpuk_dtype dt = c->dtype;
     const bshape *s = &c->sh;
     int64_t m = s->m, n = s->n, k = s->k;
+    int64_t *d = c->dims;
     c->n_in = 1;
     c->alpha = 1.0f;
     c->axis = 0;
+    memset(c->dims, 0, sizeof c->dims);
     switch (c->op) {
     case GPUK_OP_MATMUL:
     case GPUK_OP_MINPLUS:
-    case GPUK_OP_GEMM:
+    case GPUK_OP_GEMM: /* no bias, no update, beta 0 */
+        d[0] = m, d[1] = k, d[2] = n;
         c->n_in = 2;
         spec(&c->in[0], dt, 2, m, k, 0);
         spec(&c->in[1], dt, 2, k, n, 0);
         spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_BATCHED_MATMUL:
+        d[0] = s->batch, d[1] = m, d[2] = k, d[3] = n;
         c->n_in = 2;
         spec(&c->in[0], dt, 3, s->batch, m, k);
         spec(&c->in[1], dt, 3, s->batch, k, n);
         spec(&c->out, dt, 3, s->batch, m, n);
         break;
     case GPUK_OP_TRANSPOSE:
+        d[0] = m, d[1] = n;
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->out, dt, 2, n, m, 0);
         break;
     case GPUK_OP_REDUCE: /* x[m,n] summed along its last axis */
+        d[0] = m, d[1] = n, d[2] = 1;
         c->axis = 1;
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->out, dt, 1, m, 0, 0);
         break;
     case GPUK_OP_ADD:
     case GPUK_OP_DOT:
+        d[0] = n;
         c->n_in = 2;
         spec(&c->in[0], dt, 1, n, 0, 0);
         spec(&c->in[1], dt, 1, n, 0, 0);
@@ -271,227 +235,55 @@ static void layout(bcase *c)
     case GPUK_OP_SCALE:
     case GPUK_OP_RELU:
     case GPUK_OP_COPY:
+        d[0] = n;
         c->alpha = 0.5f;   /* scale's; the others take none */
         spec(&c->in[0], dt, 1, n, 0, 0);
         spec(&c->out, dt, 1, n, 0, 0);
         break;
     case GPUK_OP_BIAS_RELU:
+        d[0] = m, d[1] = n;
         c->n_in = 2;
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->in[1], dt, 1, n, 0, 0);
         spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_SOFTMAX:
+        d[0] = m, d[1] = n;
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_EMBEDDING: /* table[k,n], ids[m] -> out[m,n] */
+        d[0] = k, d[1] = n, d[2] = m;
         c->n_in = 2;
         spec(&c->in[0], dt, 2, k, n, 0);
         spec(&c->in[1], GPUK_I32, 1, m, 0, 0);
         spec(&c->out, dt, 2, m, n, 0);
         break;
     case GPUK_OP_MEANPOOL: /* x[m,k,n] -> out[m,n] */
+        d[0] = m, d[1] = k, d[2] = n;
         spec(&c->in[0], dt, 3, m, k, n);
         spec(&c->out, dt, 2, m, n, 0);
         break;
-    case GPUK_OP_SPMV: /* A[m,n] with k nonzeros a row, x[n] -> y[m] */
+    case GPUK_OP_SPMV: /* A[m,n] with k nonzeros a row, x[n] -> y[m]; nnz and
+                          * the longest row once the matrix is drawn */
+        d[0] = m, d[1] = n;
         spec(&c->in[0], dt, 1, n, 0, 0);
         spec(&c->out, dt, 1, m, 0, 0);
         break;
     case GPUK_OP_GEMV: /* a[m,n] x[n] -> y[m] */
+        d[0] = m, d[1] = n;
         c->n_in = 2;
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->in[1], dt, 1, n, 0, 0);
         spec(&c->out, dt, 1, m, 0, 0);
         break;
-    case GPUK_OP_APSP: /* w[n,n] -> d[n,n]: a graph of n vertices */
+    case GPUK_OP_APSP: /* w[n,n] -> d[n,n]: a graph of n vertices, no predecessors */
+        d[0] = n;
         spec(&c->in[0], dt, 2, n, n, 0);
         spec(&c->out, dt, 2, n, n, 0);
         break;
     }
     c->out_numel = numel(&c->out);
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* A random CSR matrix, k distinct sorted columns in each row. */
-static int make_csr(bcase *c, uint64_t *rng)
-{
-    int64_t rows = c->sh.m, cols = c->sh.n, per = c->sh.k;
-    c->nnz = rows * per;
-    c->row_ptr = malloc((size_t)(rows + 1) * sizeof(int32_t));
-    c->col_idx = malloc((size_t)c->nnz * sizeof(int32_t));
-    c->values = malloc((size_t)c->nnz * sizeof(float));
-    if (!c->row_ptr || !c->col_idx || !c->values)
-        return -1;
-    for (int64_t i = 0; i <= rows; i++)
-        c->row_ptr[i] = (int32_t)(i * per);
-    for (int64_t i = 0; i < rows; i++) {
-        int32_t *col = c->col_idx + i * per;
-        for (int64_t j = 0; j < per; j++) {
-            int dup;
-            do { /* rejection: per <= cols is checked by case_make */
-                col[j] = (int32_t)(rng_next(rng) % (uint64_t)cols);
-                dup = 0;
-                for (int64_t q = 0; q < j; q++)
-                    dup |= col[q] == col[j];
-            } while (dup);
-        }
-        qsort(col, (size_t)per, sizeof *col, cmp_i32);
-    }
-    for (int64_t i = 0; i < c->nnz; i++)
-        c->values[i] = rng_float(rng);
-    return 0;
-}
-
-/* ---- the power-law matrix ----
- *
- * Row lengths Pareto(alpha 1.5, minimum 5), rounded down and capped at
- * 262144 and at the column count: mean about 14.5, a few rows of 10^5
- * nonzeros among millions of 5 to 20, the skew that unbalances one
- * thread (or warp) per row.  The same distribution as bench/perf's
- * gpuk-perf, which measured 60.75M nonzeros, mean 14.5, on 4M rows. */
-#define PL_ALPHA 1.5
-#define PL_MIN 5.0
-#define PL_CAP 262144
-#define PL_SHORT 32  /* rows up to this long: membership by a scan of the row */
-
-/* Uniform in (0, 1]: never 0, so u^(-1/alpha) is finite. */
-static double rng_unit(uint64_t *s)
-{
-    return ((double)(rng_next(s) >> 11) + 1.0) / 9007199254740992.0;
-}
-
-static int64_t powerlaw_len(uint64_t *rng, int64_t cols)
-{
-    double l = PL_MIN * pow(rng_unit(rng), -1.0 / PL_ALPHA);
-    int64_t cap = cols < PL_CAP ? cols : PL_CAP;
-    return l >= (double)cap ? cap : (int64_t)l;
-}
-
-/* Sort a row of column indices: quicksort (median of three) down to
- * short runs, then insertion sort; recursion only into the smaller half. */
-static void sort_cols(int32_t *a, int64_t n)
-{
-    while (n > 16) {
-        int32_t x = a[0], y = a[n / 2], z = a[n - 1];
-        int32_t p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
-        int64_t i = 0, j = n - 1;
-        for (;;) {
-            while (a[i] < p)
-                i++;
-            while (a[j] > p)
-                j--;
-            if (i >= j)
-                break;
-            int32_t t = a[i];
-            a[i++] = a[j];
-            a[j--] = t;
-        }
-        /* a[0..j] <= p <= a[j+1..n-1] */
-        if (j + 1 < n - j - 1) {
-            sort_cols(a, j + 1);
-            a += j + 1;
-            n -= j + 1;
-        } else {
-            sort_cols(a + j + 1, n - j - 1);
-            n = j + 1;
-        }
-    }
-    for (int64_t i = 1; i < n; i++) {
-        int32_t v = a[i];
-        int64_t j = i;
-        for (; j > 0 && a[j - 1] > v; j--)
-            a[j] = a[j - 1];
-        a[j] = v;
-    }
-}
-
-/* len distinct columns of [0, cols), uniformly chosen, sorted, into col.
- * Floyd's algorithm: for j from cols - len to cols - 1 draw t in [0, j]
- * and take t, or j when t is taken already; one draw per column, however
- * close len comes to cols.  Everything taken before step j is below j,
- * so j goes at the end.  A short row keeps its columns sorted as it goes
- * (membership by a scan from the end); a long one marks them in bits,
- * a bitmap of cols bits left all zero on return, and is sorted after:
- * by a sweep of the bitmap when that is shorter than sorting the row. */
-static void pick_cols(int32_t *col, int64_t len, int64_t cols, uint64_t *rng, uint64_t *bits)
-{
-    int64_t n = 0;
-    if (len <= PL_SHORT) {
-        for (int64_t j = cols - len; j < cols; j++) {
-            int32_t t = (int32_t)(rng_next(rng) % (uint64_t)(j + 1));
-            int64_t at = n;
-            while (at > 0 && col[at - 1] > t)
-                at--;
-            if (at > 0 && col[at - 1] == t) {
-                col[n++] = (int32_t)j;
-                continue;
-            }
-            memmove(col + at + 1, col + at, (size_t)(n - at) * sizeof *col);
-            col[at] = t;
-            n++;
-        }
-        return;
-    }
-    for (int64_t j = cols - len; j < cols; j++) {
-        uint64_t t = rng_next(rng) % (uint64_t)(j + 1);
-        if (bits[t >> 6] >> (t & 63) & 1)
-            t = (uint64_t)j;
-        bits[t >> 6] |= 1ULL << (t & 63);
-        col[n++] = (int32_t)t;
-    }
-    int64_t words = (cols + 63) / 64;
-    if (words < 8 * len) {
-        n = 0;
-        for (int64_t w = 0; w < words; w++) {
-            for (uint64_t v = bits[w]; v; v &= v - 1)
-                col[n++] = (int32_t)(w * 64 + __builtin_ctzll(v));
-            bits[w] = 0;
-        }
-    } else {
-        sort_cols(col, len);
-        for (int64_t i = 0; i < len; i++)
-            bits[col[i] >> 6] = 0;
-    }
-}
-
-/* The power-law CSR matrix: the row lengths first (so nnz is known
- * before the columns are allocated), then each row's columns, then the
- * values.  0 on success, -1 out of memory, -2 nnz past int32. */
-static int make_powerlaw(bcase *c, uint64_t *rng)
-{
-    int64_t rows = c->sh.m, cols = c->sh.n, nnz = 0;
-    c->row_ptr = malloc((size_t)(rows + 1) * sizeof(int32_t));
-    if (!c->row_ptr)
-        return -1;
-    c->row_ptr[0] = 0;
-    for (int64_t i = 0; i < rows; i++) {
-        nnz += powerlaw_len(rng, cols);
-        if (nnz > INT32_MAX)
-            return -2;
-        c->row_ptr[i + 1] = (int32_t)nnz;
-    }
-    c->nnz = nnz;
-    c->col_idx = malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
-    c->values = malloc((size_t)(nnz ? nnz : 1) * sizeof(float));
-    uint64_t *bits = calloc((size_t)(cols + 63) / 64, sizeof *bits);
-    if (!c->col_idx || !c->values || !bits) {
-        free(bits);
-        return -1;
-    }
-    for (int64_t i = 0; i < rows; i++)
-        pick_cols(c->col_idx + c->row_ptr[i], c->row_ptr[i + 1] - c->row_ptr[i], cols, rng,
-                  bits);
-    free(bits);
-    for (int64_t i = 0; i < nnz; i++)
-        c->values[i] = rng_float(rng);
-    return 0;
 }
 
 static const char *const MATRIX_NAME[MAT_N] = {"random", "powerlaw"};
@@ -523,33 +315,18 @@ void case_label_text(gpuk_op op, gpuk_dtype dtype, int matrix, const char *size_
              dtype == GPUK_F32 ? "" : " ", dtype == GPUK_F32 ? "" : gpuk_dtype_name(dtype));
 }
 
-int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint64_t seed,
-              bcase *c, char *err, size_t errlen)
+/* The shape of a case from its m, n, k (and batch): the checks, the
+ * label, the tensors and the canonical dimensions; no data yet. */
+static int case_shape(const opdef *o, gpuk_dtype dtype, int matrix, const int64_t v[3],
+                      int64_t batch, bcase *c, char *err, size_t errlen)
 {
-    const opdef *o = find(op);
+    const gpuk_op op = o->op;
     memset(c, 0, sizeof *c);
     c->op = op;
     c->dtype = dtype;
     c->matrix = op == GPUK_OP_SPMV ? matrix : MAT_RANDOM;
     const int powerlaw = c->matrix == MAT_POWERLAW;
-    if (!o) {
-        snprintf(err, errlen, "no benchmark case for op %d", (int)op);
-        return -1;
-    }
-    if ((size_t)size->nd > strlen(o->dims)) {
-        snprintf(err, errlen, "%s takes at most %zu numbers in a size (%s)", gpuk_op_name(op),
-                 strlen(o->dims), o->dims);
-        return -1;
-    }
-    int64_t v[3] = {o->def_m, o->def_n, o->def_k};
-    for (int i = 0; i < 3; i++)
-        if (v[i] == 0)
-            v[i] = size->d[0];
-    for (int i = 0; i < size->nd; i++) {
-        int at = o->dims[i] == 'm' ? 0 : o->dims[i] == 'n' ? 1 : 2;
-        v[at] = size->d[i];
-    }
-    c->sh = (bshape){v[0], v[1], v[2], o->batch};
+    c->sh = (bshape){v[0], v[1], v[2], batch};
     if (op == GPUK_OP_SPMV && c->sh.n > INT32_MAX) {
         snprintf(err, errlen, "spmv: %lld columns do not fit in int32 column indices",
                  (long long)c->sh.n);
@@ -562,7 +339,7 @@ int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint6
     }
     /* the power-law rows have at least 5 nonzeros (fewer only when there
      * are fewer columns): nnz is checked again as the rows are drawn */
-    double least = powerlaw ? (c->sh.n < PL_MIN ? (double)c->sh.n : PL_MIN) : (double)c->sh.k;
+    double least = powerlaw ? (c->sh.n < INPUT_PL_MIN ? (double)c->sh.n : INPUT_PL_MIN) : (double)c->sh.k;
     if (op == GPUK_OP_SPMV && (double)c->sh.m * least > 2147483647.0) {
         snprintf(err, errlen, "spmv: nnz must fit in int32");
         return -1;
@@ -585,29 +362,85 @@ int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint6
     snprintf(p, left, "%s%s%s", label_suffix(op, c->matrix), dtype == GPUK_F32 ? "" : " ",
              dtype == GPUK_F32 ? "" : gpuk_dtype_name(dtype));
     layout(c);
+    return 0;
+}
 
-    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + (uint64_t)op + 1;
+/* The work, traffic and class of the case, by the library's count, once
+ * an spmv matrix is drawn (its nnz and longest row are known then). */
+static int case_cost(bcase *c, char *err, size_t errlen)
+{
+    if (c->op == GPUK_OP_SPMV) {
+        c->dims[2] = c->nnz;
+        c->dims[3] = c->longest;
+    }
+    gpuk_status st = gpuk_op_cost(c->op, c->dtype, c->dims, &c->flops, &c->bytes,
+                                  &c->shape_class);
+    if (st != GPUK_OK) {
+        snprintf(err, errlen, "%s %s: gpuk_op_cost: %s", gpuk_op_name(c->op), c->label,
+                 gpuk_strerror(st));
+        return -1;
+    }
+    c->work = c->flops > 0 ? c->flops : c->bytes;
+    return 0;
+}
+
+static uint64_t case_seed(uint64_t seed, gpuk_op op)
+{
+    return seed * 0x9E3779B97F4A7C15ULL + (uint64_t)op + 1;
+}
+
+int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint64_t seed,
+              bcase *c, char *err, size_t errlen)
+{
+    const opdef *o = find(op);
+    if (!o) {
+        memset(c, 0, sizeof *c);
+        snprintf(err, errlen, "no benchmark case for op %d", (int)op);
+        return -1;
+    }
+    if ((size_t)size->nd > strlen(o->dims)) {
+        memset(c, 0, sizeof *c);
+        snprintf(err, errlen, "%s takes at most %zu numbers in a size (%s)", gpuk_op_name(op),
+                 strlen(o->dims), o->dims);
+        return -1;
+    }
+    int64_t v[3] = {o->def_m, o->def_n, o->def_k};
+    for (int i = 0; i < 3; i++)
+        if (v[i] == 0)
+            v[i] = size->d[0];
+    for (int i = 0; i < size->nd; i++) {
+        int at = o->dims[i] == 'm' ? 0 : o->dims[i] == 'n' ? 1 : 2;
+        v[at] = size->d[i];
+    }
+    if (case_shape(o, dtype, matrix, v, o->batch, c, err, errlen))
+        return -1;
+    const int powerlaw = c->matrix == MAT_POWERLAW;
+
+    /* inputs in the case's dtype: the values of input_value, exact in it */
+    uint64_t rng = case_seed(seed, op);
+    const int prec = gpuk_dtype_precision(dtype);
     for (int i = 0; i < c->n_in; i++) {
         size_t ne = numel(&c->in[i]);
-        c->host_in[i] = malloc(ne * 4);
+        c->host_in[i] = malloc(ne * gpuk_dtype_size(c->in[i].dtype));
         if (!c->host_in[i])
             goto oom;
         if (op == GPUK_OP_EMBEDDING && i == 1) {
             int32_t *ids = c->host_in[i];
             for (size_t j = 0; j < ne; j++)
-                ids[j] = (int32_t)(rng_next(&rng) % (uint64_t)c->sh.k);
+                ids[j] = (int32_t)(input_next(&rng) % (uint64_t)c->sh.k);
         } else if (c->in[i].dtype == GPUK_I32) {
-            fill_i32(op, c->host_in[i], ne, &rng);
+            input_i32(op, c->host_in[i], ne, &rng);
         } else {
             /* a graph's weights are lengths: >= 0, or a negative cycle
              * would make the run an error */
-            float *x = c->host_in[i];
-            for (size_t j = 0; j < ne; j++)
-                x[j] = op == GPUK_OP_APSP ? fabsf(rng_float(&rng)) : rng_float(&rng);
+            for (size_t j = 0; j < ne; j++) {
+                double x = input_value(&rng, prec);
+                input_put(c->in[i].dtype, c->host_in[i], j, op == GPUK_OP_APSP ? fabs(x) : x);
+            }
         }
     }
     if (op == GPUK_OP_SPMV) {
-        int bad = powerlaw ? make_powerlaw(c, &rng) : make_csr(c, &rng);
+        int bad = powerlaw ? input_powerlaw(c, &rng, 0) : input_csr(c, &rng, 0);
         if (bad == -2) {
             snprintf(err, errlen, "spmv %s: nnz must fit in int32", c->label);
             case_free(c);
@@ -618,9 +451,10 @@ int case_make(gpuk_op op, gpuk_dtype dtype, const bsize *size, int matrix, uint6
         if (powerlaw) /* k: the mean row length, for the reports' m, n, k */
             c->sh.k = c->sh.m ? (c->nnz + c->sh.m / 2) / c->sh.m : 0;
     }
-    /* the costs count the matrix as made: the power-law nnz is known now */
-    cost(op, &c->sh, (double)c->nnz, &c->flops, &c->bytes);
-    c->work = c->flops > 0 ? c->flops : c->bytes;
+    if (case_cost(c, err, errlen)) {
+        case_free(c);
+        return -1;
+    }
     c->ref = malloc(c->out_numel * gpuk_dtype_size(c->out.dtype));
     c->got = malloc(c->out_numel * gpuk_dtype_size(c->out.dtype));
     if (!c->ref || !c->got)
@@ -630,6 +464,38 @@ oom:
     snprintf(err, errlen, "%s %s: out of host memory for the inputs", gpuk_op_name(op), c->label);
     case_free(c);
     return -1;
+}
+
+int case_make_shape(gpuk_op op, gpuk_dtype dtype, const int64_t mnkb[4], int matrix,
+                    uint64_t seed, bcase *c, char *err, size_t errlen)
+{
+    const opdef *o = find(op);
+    if (!o) {
+        memset(c, 0, sizeof *c);
+        snprintf(err, errlen, "no benchmark case for op %s", gpuk_op_name(op));
+        return -1;
+    }
+    if (case_shape(o, dtype, matrix, mnkb, mnkb[3] > 0 ? mnkb[3] : 1, c, err, errlen))
+        return -1;
+    if (op == GPUK_OP_SPMV) {
+        /* the matrix comes after the inputs, from the same generator:
+         * step past the draws of x (one each) to reach its rows */
+        uint64_t rng = case_seed(seed, op);
+        for (size_t j = numel(&c->in[0]); j > 0; j--)
+            input_next(&rng);
+        int bad = c->matrix == MAT_POWERLAW ? input_powerlaw(c, &rng, 1) : input_csr(c, &rng, 1);
+        if (bad) {
+            snprintf(err, errlen, "spmv %s: %s", c->label,
+                     bad == -2 ? "nnz must fit in int32" : "out of host memory");
+            case_free(c);
+            return -1;
+        }
+        if (c->matrix == MAT_POWERLAW)
+            c->sh.k = c->sh.m ? (c->nnz + c->sh.m / 2) / c->sh.m : 0;
+    }
+    int bad = case_cost(c, err, errlen);
+    case_free(c);
+    return bad;
 }
 
 void case_free(bcase *c)
@@ -669,7 +535,8 @@ gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **
     gpuk_status st;
     for (int i = 0; i < c->n_in; i++) {
         *what = "gpuk_tensor_write";
-        st = gpuk_tensor_write(ctx, d->in[i], c->host_in[i], numel(&c->in[i]) * 4);
+        st = gpuk_tensor_write(ctx, d->in[i], c->host_in[i],
+                               numel(&c->in[i]) * gpuk_dtype_size(c->in[i].dtype));
         if (st != GPUK_OK)
             return st;
     }
@@ -677,8 +544,8 @@ gpuk_status dev_upload(gpuk_context *ctx, const bcase *c, bdev *d, const char **
         gpuk_csr_destroy(ctx, d->csr);
         d->csr = NULL;
         *what = "gpuk_csr_create";
-        st = gpuk_csr_create(ctx, c->sh.m, c->sh.n, c->nnz, c->row_ptr, c->col_idx, c->values,
-                             &d->csr);
+        st = gpuk_csr_create_dtype(ctx, c->dtype, c->sh.m, c->sh.n, c->nnz, c->row_ptr,
+                                   c->col_idx, c->values, &d->csr);
         if (st != GPUK_OK)
             return st;
     }
@@ -696,9 +563,8 @@ gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d)
         for (size_t i = 0; i < c->out_numel; i++)
             bad[i] = CASE_I32_POISON;
     } else {
-        float *nan = c->got;
         for (size_t i = 0; i < c->out_numel; i++)
-            nan[i] = __builtin_nanf("");
+            input_put(c->out.dtype, c->got, i, NAN);
     }
     return gpuk_tensor_write(ctx, d->out, c->got, c->out_numel * gpuk_dtype_size(c->out.dtype));
 }

@@ -86,7 +86,7 @@ void link_measure(bench *b)
     size_t ns = b->conf.quick ? sizeof quick_sizes / sizeof *quick_sizes
                               : sizeof full_sizes / sizeof *full_sizes;
     for (int i = 0; i < b->n_be; i++) {
-        if (!b->be[i].ctx || isnan(b->be[i].peak[PK_H2D]))
+        if (!b->be[i].ctx || isnan(b->be[i].peak[PK_H2D_GBS]))
             continue;
         if (!b->conf.quiet)
             fprintf(stderr, "gpuk-bench: timing the %s link (write and read, pageable and "
@@ -127,10 +127,10 @@ void link_table(const bench *b, FILE *f, int md)
             snprintf(size, sizeof size, "%zu GiB", l->bytes >> 30);
         else
             snprintf(size, sizeof size, "%zu MiB", l->bytes >> 20);
-        gbs(c[0], sizeof c[0], l->h2d, be->peak[PK_H2D]);
-        gbs(c[1], sizeof c[1], l->h2d_pinned, be->peak[PK_H2D]);
-        gbs(c[2], sizeof c[2], l->d2h, be->peak[PK_D2H]);
-        gbs(c[3], sizeof c[3], l->d2h_pinned, be->peak[PK_D2H]);
+        gbs(c[0], sizeof c[0], l->h2d, be->peak[PK_H2D_GBS]);
+        gbs(c[1], sizeof c[1], l->h2d_pinned, be->peak[PK_H2D_GBS]);
+        gbs(c[2], sizeof c[2], l->d2h, be->peak[PK_D2H_GBS]);
+        gbs(c[3], sizeof c[3], l->d2h_pinned, be->peak[PK_D2H_GBS]);
         const char *cells[] = {be->name, size, c[0], c[1], c[2], c[3]};
         tab_add(&t, cells);
     }

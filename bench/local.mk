@@ -5,6 +5,7 @@ bench_gpuk_bench_SOURCES = \
 	bench/bench.h \
 	bench/main.c \
 	bench/cases.c \
+	bench/inputs.c \
 	bench/measure.c \
 	bench/link.c \
 	bench/report.c \
@@ -22,7 +23,7 @@ bin_SCRIPTS += bench/gpuk-tune
 CLEANFILES += bench/gpuk-tune
 bench/gpuk-tune: $(top_srcdir)/bench/gpuk-tune.sh
 	$(AM_V_GEN)$(MKDIR_P) bench && cp $(top_srcdir)/bench/gpuk-tune.sh $@ && chmod +x $@
-EXTRA_DIST += bench/gpuk-tune.sh bench/test-tune.sh bench/test-peaks.sh
-TESTS += bench/test-tune.sh bench/test-peaks.sh
+EXTRA_DIST += bench/gpuk-tune.sh bench/test-tune.sh bench/test-peaks.sh bench/test-dtypes.sh
+TESTS += bench/test-tune.sh bench/test-peaks.sh bench/test-dtypes.sh
 # the test runs gpuk-tune and gpuk-bench: build them first
 check_SCRIPTS = bench/gpuk-tune

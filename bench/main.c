@@ -47,6 +47,9 @@ static const char USAGE[] =
     "                         follows with GPUK_WISDOM=FILE (no auto rows are timed)\n"
     "      --peaks            measure and print the ceilings only\n"
     "      --list             list the ops and rungs of each backend only\n"
+    "      --cost             read cases from stdin, one a line as a report's columns\n"
+    "                         give them (OP DTYPE M N K [BATCH [MATRIX]]), and print\n"
+    "                         each one's flops, bytes and shape class as CSV\n"
     "  -q, --quiet            no progress on stderr\n"
     "  -h, --help             this help\n"
     "  -V, --version          versions of gpuk-bench and libgpuk\n"
@@ -75,7 +78,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 static int parse_args(bench *b, int argc, char **argv)
 {
     enum { O_OP = 256, O_VARIANT, O_QUICK, O_MAXS, O_SEED, O_NOCHECK, O_SAVE, O_PLOT,
-           O_PEAKS, O_LIST, O_SPMV_MATRIX, O_DTYPE, O_TUNE };
+           O_PEAKS, O_LIST, O_SPMV_MATRIX, O_DTYPE, O_TUNE, O_COST };
     static const struct option longs[] = {
         {"backend", required_argument, 0, 'b'}, {"op", required_argument, 0, O_OP},
         {"variant", required_argument, 0, O_VARIANT}, {"size", required_argument, 0, 's'},
@@ -87,6 +90,7 @@ static int parse_args(bench *b, int argc, char **argv)
         {"output", required_argument, 0, 'o'}, {"save", required_argument, 0, O_SAVE},
         {"plot", required_argument, 0, O_PLOT}, {"peaks", no_argument, 0, O_PEAKS},
         {"list", no_argument, 0, O_LIST}, {"quiet", no_argument, 0, 'q'},
+        {"cost", no_argument, 0, O_COST},
         {"dtype", required_argument, 0, O_DTYPE}, {"tune", required_argument, 0, O_TUNE},
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0}};
     bconf *c = &b->conf;
@@ -176,6 +180,7 @@ static int parse_args(bench *b, int argc, char **argv)
             break;
         case O_PEAKS: c->peaks_only = 1; break;
         case O_LIST: c->list_only = 1; break;
+        case O_COST: c->cost_only = 1; break;
         case 'q': c->quiet = 1; break;
         case 'h': fputs(USAGE, stdout); return 1;
         case 'V':
@@ -258,31 +263,24 @@ static void open_backend(bench *b, bbackend *be)
 
 /* A ceiling is a maximum: the best of three measurements, taken before
  * the rows and again after them, so a moment of other work on the
- * machine does not lower it. */
+ * machine does not lower it.  Every kind of GPUK_PEAK_MAP is asked for;
+ * one the backend has no micro-kernel for (GPUK_ERR_UNSUPPORTED: the link
+ * where the memory is the host's, a unit the device lacks) stays unknown,
+ * n/a in the report, and rows held to it show no percentage. */
 static void measure_peaks(bench *b, bbackend *be, const char *when)
 {
-    static const gpuk_peak kind[PK_N] = {GPUK_PEAK_COPY_GBS, GPUK_PEAK_FMA_GFLOPS,
-                                         GPUK_PEAK_ADDMIN_GOPS, GPUK_PEAK_H2D_GBS,
-                                         GPUK_PEAK_D2H_GBS, GPUK_PEAK_ADDMIN_I32_GOPS,
-                                         GPUK_PEAK_ADDMIN_I16X2_GOPS, GPUK_PEAK_READ_GBS};
     if (!b->conf.quiet)
-        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (copy, read, fma, add+min, link, "
-                "integer add+min)%s\n",
-                be->name, when);
+        fprintf(stderr, "gpuk-bench: measuring the %s ceilings (%d kinds)%s\n", be->name, PK_N,
+                when);
     for (int k = 0; k < PK_N; k++) {
         gpuk_status st = GPUK_OK;
         for (int rep = 0; rep < 3 && st == GPUK_OK; rep++) {
             double v = NAN;
-            st = gpuk_peak_measure(be->ctx, kind[k], &v);
+            st = gpuk_peak_measure(be->ctx, peak_kind(k), &v);
             if (st == GPUK_OK && v > 0 && !(v <= be->peak[k]))
                 be->peak[k] = v;
         }
-        if (st == GPUK_ERR_UNSUPPORTED && (k == PK_H2D || k == PK_D2H || k == PK_ADDMIN_I16X2))
-            ;   /* no link (the backend's memory is the host's), no 16-bit rung: n/a */
-        else if (st == GPUK_ERR_UNSUPPORTED)
-            snprintf(be->peak_note[k], sizeof be->peak_note[k],
-                     "GPUK_ERR_UNSUPPORTED: the backend has no micro-kernel for it");
-        else if (st != GPUK_OK && isnan(be->peak[k]))
+        if (st != GPUK_OK && st != GPUK_ERR_UNSUPPORTED && isnan(be->peak[k]))
             api_error(be->peak_note[k], sizeof be->peak_note[k], be->ctx, "gpuk_peak_measure", st);
     }
 }
@@ -583,12 +581,62 @@ static int write_file(bench *b, const char *path, int fmt)
     return 0;
 }
 
+/* --cost: the costs of cases named as a report names them, for the tools
+ * that read reports (bench/auto-rules.py) and would otherwise keep their
+ * own copy of the formulas, or of the power-law matrix's generator.  The
+ * case is made as a run makes it (the same shape, the same matrix from
+ * --seed) without its inputs, and costed by the library (gpuk_op_cost).
+ * Exit status 1 when a line could not be costed (said on stderr). */
+static int cost_cases(const bench *b)
+{
+    char line[512];
+    int status = 0, lineno = 0;
+    puts("op,dtype,m,n,k,batch,matrix,nnz,flops,bytes,class");
+    while (fgets(line, sizeof line, stdin)) {
+        char op_name[64], dt_name[32], mat_name[32] = "random";
+        long long mnkb[4] = {1, 1, 1, 1};
+        lineno++;
+        int got = sscanf(line, "%63s %31s %lld %lld %lld %lld %31s", op_name, dt_name, &mnkb[0],
+                         &mnkb[1], &mnkb[2], &mnkb[3], mat_name);
+        if (got <= 0 || op_name[0] == '#')
+            continue;
+        gpuk_op op;
+        gpuk_dtype dt;
+        int matrix = case_matrix_from_name(mat_name);
+        bcase c;
+        char err[400];
+        int64_t dims[4] = {mnkb[0], mnkb[1], mnkb[2], mnkb[3]};
+        if (got < 5 || gpuk_op_from_name(op_name, &op) != GPUK_OK ||
+            !dtype_from_name(dt_name, &dt) || matrix < 0 || mnkb[0] < 1 || mnkb[1] < 1 ||
+            mnkb[2] < 1) {
+            fprintf(stderr, "gpuk-bench --cost: line %d: want OP DTYPE M N K [BATCH [MATRIX]] "
+                    "with a known op, dtype and matrix and sizes >= 1: %s", lineno, line);
+            status = 1;
+            continue;
+        }
+        if (case_make_shape(op, dt, dims, matrix, b->conf.seed, &c, err, sizeof err)) {
+            fprintf(stderr, "gpuk-bench --cost: line %d: %s\n", lineno, err);
+            status = 1;
+            continue;
+        }
+        printf("%s,%s,%lld,%lld,%lld,%lld,%s,", gpuk_op_name(op), gpuk_dtype_name(dt),
+               (long long)c.sh.m, (long long)c.sh.n, (long long)c.sh.k, (long long)c.sh.batch,
+               op == GPUK_OP_SPMV ? case_matrix_name(c.matrix) : "");
+        if (op == GPUK_OP_SPMV)
+            printf("%lld", (long long)c.nnz);
+        printf(",%.17g,%.17g,%d\n", c.flops, c.bytes, c.shape_class);
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     static bench b;
     int rc = parse_args(&b, argc, argv);
     if (rc)
         return rc == 1 ? 0 : rc;
+    if (b.conf.cost_only)
+        return cost_cases(&b);
     host_facts(&b);
     int status = 0;
 

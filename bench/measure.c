@@ -69,7 +69,7 @@ static int pinned_make(gpuk_context *ctx, const bcase *c, pinned *p)
     if (c->op == GPUK_OP_SPMV) {
         bad |= pinned_copy(ctx, &p->rp, c->row_ptr, (size_t)(c->sh.m + 1) * sizeof(int32_t));
         bad |= pinned_copy(ctx, &p->ci, c->col_idx, (size_t)c->nnz * sizeof(int32_t));
-        bad |= pinned_copy(ctx, &p->cv, c->values, (size_t)c->nnz * sizeof(float));
+        bad |= pinned_copy(ctx, &p->cv, c->values, (size_t)c->nnz * gpuk_dtype_size(c->dtype));
     }
     bad |= pinned_copy(ctx, &p->out, NULL, c->out_numel * gpuk_dtype_size(c->out.dtype));
     if (bad)
@@ -91,8 +91,8 @@ static gpuk_status upload_pinned(gpuk_context *ctx, const bcase *c, bdev *d, con
         gpuk_csr_destroy(ctx, d->csr);
         d->csr = NULL;
         *what = "gpuk_csr_create (page-locked)";
-        if ((st = gpuk_csr_create(ctx, c->sh.m, c->sh.n, c->nnz, p->rp, p->ci, p->cv,
-                                  &d->csr)) != GPUK_OK)
+        if ((st = gpuk_csr_create_dtype(ctx, c->dtype, c->sh.m, c->sh.n, c->nnz, p->rp, p->ci,
+                                        p->cv, &d->csr)) != GPUK_OK)
             return st;
     }
     *what = "gpuk_sync";
@@ -172,16 +172,6 @@ static int fail(brow *r, gpuk_context *ctx, const char *what, gpuk_status st)
     return -1;
 }
 
-/* Every element finite; equal to the first rung's output for the ops
- * that are one IEEE operation per element (min-plus, copies, add,
- * scale, relu); for sums, within 0.1% (TF32 rungs: 1%) of the largest
- * magnitude of the first rung's output.  The inputs are uniform in
- * [-1, 1), so a sum of K products has a spread of about sqrt(K)/3 and
- * FP32 rounding, in any summation order, moves it by some 1e-6 of that;
- * TF32 by some 1e-4.  That leaves room for every correct rung and still
- * catches a wrong index, a missed tile or an unwritten element.  A dot
- * product has one element, which may cancel to near zero: its scale is
- * the spread itself. */
 /* i32: every element written (none left at CASE_I32_POISON) and equal to
  * the first rung's: integers have no rounding, so every rung agrees. */
 static int check_i32(bbackend *be, bcase *c, brow *r)
@@ -208,41 +198,66 @@ static int check_i32(bbackend *be, bcase *c, brow *r)
     return 0;
 }
 
+/* A float dtype: every element finite; the same bits as the first rung's
+ * output for the exact ops (the catalogue's exact column: one IEEE
+ * operation an element, or a min of them, so every rung gives the same
+ * bits in every dtype); for sums, within 0.1% of the largest magnitude of
+ * the first rung's output in f32 (1% for TF32 rungs), and within the same
+ * multiple of the unit roundoff u in another dtype (16777 u: 1.9e-12 in
+ * f64).  The inputs are uniform in
+ * [-1, 1), so a sum of K products has a spread of about sqrt(K)/3 and
+ * rounding, in any summation order, moves it by some 1e-6 of that in f32
+ * (some 17 u; in f64 as many roundings of its own u); TF32 by some 1e-4.  That leaves room for every correct rung and still catches a wrong
+ * index, a missed tile or an unwritten element.  A dot product has one
+ * element, which may cancel to near zero: its scale is the spread itself. */
 static int check_output(bench *b, bbackend *be, bcase *c, brow *r)
 {
-    if (c->out.dtype == GPUK_I32)
+    const gpuk_dtype dt = c->out.dtype;
+    if (dt == GPUK_I32)
         return check_i32(be, c, r);
-    const float *got = c->got, *ref = c->ref;
+    const size_t size = gpuk_dtype_size(dt);
     for (size_t i = 0; i < c->out_numel; i++)
-        if (!isfinite(got[i])) {
+        if (!isfinite(input_get(dt, c->got, i))) {
             r->status = ROW_FAILED;
             snprintf(r->msg, sizeof r->msg, "wrong result: element %zu is %g (inputs are finite)",
-                     i, (double)got[i]);
+                     i, input_get(dt, c->got, i));
             return -1;
         }
     if (!c->ref_from[0]) {
-        memcpy(c->ref, got, c->out_numel * sizeof(float));
+        memcpy(c->ref, c->got, c->out_numel * size);
         snprintf(c->ref_from, sizeof c->ref_from, "%s/%s", be->name, r->variant);
+        return 0;
+    }
+    const char *got = c->got, *ref = c->ref;
+    if (gpuk_op_exact(c->op) == 1) {
+        for (size_t i = 0; i < c->out_numel; i++)
+            if (memcmp(got + i * size, ref + i * size, size) != 0) {
+                r->status = ROW_FAILED;
+                snprintf(r->msg, sizeof r->msg,
+                         "wrong result: element %zu is %.17g, %s gave %.17g (an exact op: the "
+                         "bits must agree)",
+                         i, input_get(dt, got, i), c->ref_from, input_get(dt, ref, i));
+                return -1;
+            }
         return 0;
     }
     double scale = c->op == GPUK_OP_DOT ? sqrt((double)c->sh.n) / 3 : 0, worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < c->out_numel; i++) {
-        double e = fabs((double)got[i] - (double)ref[i]);
-        scale = fmax(scale, fabs((double)ref[i]));
-        if (e > worst) {
-            worst = e;
+        double g = input_get(dt, got, i), e = input_get(dt, ref, i);
+        scale = fmax(scale, fabs(e));
+        if (fabs(g - e) > worst) {
+            worst = fabs(g - e);
             at = i;
         }
     }
-    double tol = gpuk_op_exact(c->op) == 1        ? 0
-                 : (r->flags & GPUK_VARIANT_TF32) ? 1e-2 * scale
-                                                  : 1e-3 * scale;
+    const double u = ldexp(1.0, -gpuk_dtype_precision(dt)), per_u = 1e-3 / 0x1p-24;
+    double tol = (r->flags & GPUK_VARIANT_TF32) ? 1e-2 * scale : per_u * u * scale;
     if (worst > tol) {
         r->status = ROW_FAILED;
         snprintf(r->msg, sizeof r->msg,
-                 "wrong result: element %zu is %.7g, %s gave %.7g (|diff| %.3g > tolerance %.3g)",
-                 at, (double)got[at], c->ref_from, (double)ref[at], worst, tol);
+                 "wrong result: element %zu is %.17g, %s gave %.17g (|diff| %.3g > tolerance %.3g)",
+                 at, input_get(dt, got, at), c->ref_from, input_get(dt, ref, at), worst, tol);
         return -1;
     }
     (void)b;

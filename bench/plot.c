@@ -49,6 +49,21 @@ static int is_largest(const bench *b, const brow *r)
     return 1;
 }
 
+/* Does a measured compute ceiling k of backend i bound a row the
+ * roofline shows (the ceiling of its op, dtype and unit)? */
+static int roof_used(const bench *b, int i, int k)
+{
+    if (!peak_is_compute(k) || isnan(b->be[i].peak[k]))
+        return 0;
+    for (size_t j = 0; j < b->n_rows; j++) {
+        const brow *r = &b->rows[j];
+        if (r->be == i && r->status == ROW_OK && r->gflops > 0 && report_is_rung(r) &&
+            case_compute_peak(r->op, r->dtype, r->flags) == k)
+            return 1;
+    }
+    return 0;
+}
+
 static void roofline(bench *b, FILE *f, const char *prefix)
 {
     double xmin = 1e9, xmax = 0, ymin = 1e12, ymax = 0;
@@ -62,8 +77,8 @@ static void roofline(bench *b, FILE *f, const char *prefix)
         ymax = fmax(ymax, r->gflops);
     }
     for (int i = 0; i < b->n_be; i++)
-        for (int k = PK_FMA; k <= PK_ADDMIN; k++)
-            if (!isnan(b->be[i].peak[k]))
+        for (int k = 0; k < PK_N; k++)
+            if (roof_used(b, i, k))
                 ymax = fmax(ymax, b->be[i].peak[k]);
     if (xmax <= 0)
         return;
@@ -111,13 +126,13 @@ static void roofline(bench *b, FILE *f, const char *prefix)
         if (!be->ctx)
             continue;
         const char *col = COLORS[i % 4];
-        double bw = be->peak[PK_COPY];
-        for (int k = PK_FMA; k <= PK_ADDMIN && !isnan(bw); k++) {
-            if (isnan(be->peak[k]))
+        double bw = be->peak[PK_COPY_GBS];
+        for (int k = 0, dash = 1; k < PK_N && !isnan(bw); k++) {
+            if (!roof_used(b, i, k))
                 continue;
-            fprintf(f, "%s  roof(x, %g, %g) w l lw 2 dt %d lc rgb '%s' t '%s %s roof %.4g, copy %.4g GB/s'",
-                    first ? "" : ", \\\n", be->peak[k], bw, k == PK_FMA ? 1 : 2, col, be->name,
-                    k == PK_FMA ? "fma" : "add+min", be->peak[k], bw);
+            fprintf(f, "%s  roof(x, %g, %g) w l lw 2 dt %d lc rgb '%s' t '%s %s roof %.4g %s, copy %.4g GB/s'",
+                    first ? "" : ", \\\n", be->peak[k], bw, dash++, col, be->name,
+                    peak_name(k), be->peak[k], peak_unit(k), bw);
             first = 0;
         }
         if (!points[i])

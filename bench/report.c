@@ -5,8 +5,11 @@
  * Percent of ceiling follows the roofline: an op whose arithmetic
  * intensity (flops per byte of minimum traffic) lies right of the
  * backend's ridge point (compute ceiling / copy bandwidth) is held to the
- * compute ceiling (add+min for min-plus, f32 or i32, FMA for the rest),
- * otherwise to the measured copy bandwidth.
+ * compute ceiling of its family, dtype and unit (case_compute_peak:
+ * add+min for min-plus and apsp, FMA for the rest; f32, i32, f64; tensor
+ * cores for TF32), otherwise to the measured copy or read bandwidth.  A
+ * ceiling the backend has no micro-kernel for is unknown, and the row
+ * shows none: no percentage is ever made up.
  *
  * The auto row of a case (the rung the library chose when none was named)
  * is set against the fastest rung of the same case that is not TF32: its
@@ -60,22 +63,21 @@ static void derive_one(bench *b, brow *r)
     r->gbps = r->bytes / (r->ms_med * 1e6);
 
     int cpk = case_compute_peak(r->op, r->dtype, r->flags), mpk = case_memory_peak(r->op);
-    double peak = be->peak[cpk], bw = be->peak[PK_COPY];
+    double peak = cpk >= 0 ? be->peak[cpk] : NAN, bw = be->peak[PK_COPY_GBS];
     /* a read-mostly op's ceiling is the larger of the two memory rates:
      * on a GPU reads alone outrun a copy's mix; on a CPU whose cores
      * limit their own load streams, a copy moves more bytes (reads plus
      * writes) than a sum does, and so the copy rate bounds it */
-    if (mpk == PK_READ && !(be->peak[PK_READ] > bw))
-        mpk = PK_COPY;
+    if (mpk == PK_READ_GBS && !(be->peak[PK_READ_GBS] > bw))
+        mpk = PK_COPY_GBS;
     int compute = case_compute_bound(r->op);
     if (r->flops <= 0)
         compute = 0;
     else if (!isnan(peak) && !isnan(bw))
         compute = r->intensity >= peak / bw;
-    if (compute && (r->flags & GPUK_VARIANT_TF32)) {
-        r->ceiling = "tf32"; /* tensor cores: no measured ceiling */
-    } else if (compute) {
-        r->ceiling = peak_name(cpk);
+    if (compute) {
+        /* NaN when the backend measured no such ceiling */
+        r->ceiling = cpk >= 0 ? peak_name(cpk) : "none";
         r->pct = 100 * r->gflops / peak;
     } else {
         r->ceiling = peak_name(mpk);
@@ -147,56 +149,79 @@ static void ratio(char *buf, size_t len, double v)
         snprintf(buf, len, "%s\xC3\x97", num); /* U+00D7 multiplication sign */
 }
 
-/* ---- the ceilings, as shown in every report's header ---- */
+/* ---- the ceilings, as shown in every report's header ----
+ *
+ * One row per kind of GPUK_PEAK_MAP, one column per backend, so a kind
+ * added to the list is a row here with no change; then the ridge points
+ * of each backend's compute ceilings. */
 
 static void peaks_table(bench *b, FILE *f, int md)
 {
-    static const char *const head[] = {"backend",       "device",   "threads/SMs",
-                                       "copy GB/s",     "read GB/s",     "fma GFLOP/s",
-                                       "add+min Gop/s", "i32 add+min Gop/s",
-                                       "i16x2 add+min Gop/s", "h2d GB/s", "d2h GB/s",
-                                       "ridge fma (flop/B)"};
+    const char *head[3 + B_MAX_BACKENDS];
+    int ncol = 0;
+    head[ncol++] = "ceiling";
+    head[ncol++] = "unit";
+    for (int i = 0; i < b->n_be; i++)
+        if (b->be[i].ctx)
+            head[ncol++] = b->be[i].name;
+    head[ncol++] = "what it measures";
     btab t;
-    tab_init(&t, 12, head);
-    for (int i = 2; i < 12; i++)
+    tab_init(&t, ncol, head);
+    for (int i = 2; i < ncol - 1; i++)
         t.right[i] = 1;
-    for (int i = 0; i < b->n_be; i++) {
-        bbackend *be = &b->be[i];
-        if (!be->ctx)
-            continue;
-        char th[16], pk[PK_N][32], ridge[32];
-        if (be->info.num_threads > 0 || be->info.multiprocessors <= 0)
-            snprintf(th, sizeof th, "%d", be->info.num_threads);
-        else
-            snprintf(th, sizeof th, "%d SMs", be->info.multiprocessors);
-        for (int k = 0; k < PK_N; k++) {
-            fmt_num(pk[k], sizeof pk[k], be->peak[k], 4);
-            if (isnan(be->peak[k]))
-                snprintf(pk[k], sizeof pk[k], "n/a");
+    char cell[PK_N][B_MAX_BACKENDS][32];
+    for (int k = 0; k < PK_N; k++) {
+        const char *cells[3 + B_MAX_BACKENDS];
+        int c = 0;
+        cells[c++] = peak_name(k);
+        cells[c++] = peak_unit(k);
+        for (int i = 0; i < b->n_be; i++) {
+            if (!b->be[i].ctx)
+                continue;
+            fmt_num(cell[k][i], sizeof cell[k][i], b->be[i].peak[k], 4);
+            if (isnan(b->be[i].peak[k]))
+                snprintf(cell[k][i], sizeof cell[k][i], "n/a");
+            cells[c++] = cell[k][i];
         }
-        fmt_num(ridge, sizeof ridge, be->peak[PK_FMA] / be->peak[PK_COPY], 3);
-        const char *cells[] = {be->name,       be->info.device ? be->info.device : "", th,
-                               pk[PK_COPY],    pk[PK_READ], pk[PK_FMA],  pk[PK_ADDMIN],
-                               pk[PK_ADDMIN_I32], pk[PK_ADDMIN_I16X2],
-                               pk[PK_H2D],     pk[PK_D2H],  ridge};
+        cells[c++] = peak_text(k);
         tab_add(&t, cells);
     }
     tab_print(&t, f, md);
     tab_free(&t);
+    for (int i = 0; i < b->n_be; i++) {
+        const bbackend *be = &b->be[i];
+        if (!be->ctx)
+            continue;
+        char line[512] = "", num[32];
+        size_t at = 0;
+        for (int k = 0; k < PK_N; k++) {
+            if (!peak_is_compute(k) || isnan(be->peak[k]) || isnan(be->peak[PK_COPY_GBS]))
+                continue;
+            fmt_num(num, sizeof num, be->peak[k] / be->peak[PK_COPY_GBS], 3);
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %s", at ? ", " : "",
+                                   peak_name(k), num);
+            if (at >= sizeof line)
+                break;
+        }
+        if (line[0])
+            fprintf(f, "%s%s ridge points (flop or op per byte of copy): %s\n", md ? "\n" : "",
+                    be->name, line);
+    }
     char readers[256] = "";   /* the ops held to the read ceiling, from case_memory_peak */
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
-        if (case_memory_peak((gpuk_op)op) == PK_READ) {
+        if (case_memory_peak((gpuk_op)op) == PK_READ_GBS) {
             size_t at = strlen(readers);
             snprintf(readers + at, sizeof readers - at, "%s%s", at ? ", " : "",
                      gpuk_op_name((gpuk_op)op));
         }
-    fprintf(f, "%sh2d, d2h: one 256 MiB copy between page-locked host memory and the device, "
-            "the link's ceiling (n/a: the backend's memory is the host's); read: a sum over "
-            "256 MiB (GPU) or 64 MiB (CPU); the larger of read and copy is the ceiling of %s, "
-            "which read more than they write; i32 and i16x2 "
-            "add+min: the integer steps of i32 min-plus, i16x2 counting both 16-bit lanes "
-            "(the ceiling of a packed16 rung; n/a: the backend has none)\n", md ? "\n" : "",
-            readers);
+    fprintf(f, "%sn/a: the backend has no micro-kernel for it (h2d, d2h: its memory is the "
+            "host's), and a row held to it shows no percentage; h2d, d2h: one 256 MiB copy "
+            "between page-locked host memory and the device; read: a sum over 256 MiB (GPU) "
+            "or 64 MiB (CPU); the larger of read and copy is the ceiling of %s, which read "
+            "more than they write; each compute row is held to the ceiling of its op's "
+            "family (fma, or addmin for min-plus and apsp) in its dtype: fma_f64, addmin_i32, "
+            "addmin_f64, ...; a packed16 rung to addmin_i16x2, a tf32 rung to mma_tf32\n",
+            md ? "\n" : "", readers);
     for (int i = 0; i < b->n_be; i++)
         for (int k = 0; k < PK_N; k++)
             if (b->be[i].ctx && b->be[i].peak_note[k][0])
@@ -537,15 +562,11 @@ static void json_backend(FILE *f, const bbackend *be)
     json_string(f, be->auto_source);
     fprintf(f, ",\n     \"threads\": %d, \"multiprocessors\": %d, \"device_memory\": %llu",
             in->num_threads, in->multiprocessors, (unsigned long long)in->device_memory);
+    /* every kind of GPUK_PEAK_MAP by the library's name ("fma_f64_gflops"),
+     * null when unknown */
     fputs(",\n     \"ceilings\": {", f);
-    json_kv(f, "copy_gbs", be->peak[PK_COPY], ", ");
-    json_kv(f, "fma_gflops", be->peak[PK_FMA], ", ");
-    json_kv(f, "addmin_gops", be->peak[PK_ADDMIN], ", ");
-    json_kv(f, "h2d_gbs", be->peak[PK_H2D], ", ");
-    json_kv(f, "d2h_gbs", be->peak[PK_D2H], ", ");
-    json_kv(f, "addmin_i32_gops", be->peak[PK_ADDMIN_I32], ", ");
-    json_kv(f, "addmin_i16x2_gops", be->peak[PK_ADDMIN_I16X2], ", ");
-    json_kv(f, "read_gbs", be->peak[PK_READ], "");
+    for (int k = 0; k < PK_N; k++)
+        json_kv(f, gpuk_peak_name(peak_kind(k)), be->peak[k], k + 1 < PK_N ? ", " : "");
     fputs("}, \"ceiling_notes\": {", f);
     for (int k = 0; k < PK_N; k++) {
         fprintf(f, "%s\"%s\": ", k ? ", " : "", peak_name(k));

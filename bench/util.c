@@ -199,18 +199,49 @@ int list_has(const char *list, const char *word)
     return 0;
 }
 
+/* The ceilings: GPUK_PEAK_MAP's columns by position.  The short name is
+ * the list's name up to its unit's suffix ("copy_gbs" -> "copy"), the name
+ * the reports have always given a ceiling. */
+static const struct {
+    gpuk_peak kind;
+    const char *name, *unit, *text;
+} PEAK[PK_N] = {
+#define B_PK_ROW(id, value, name, unit, text) {GPUK_PEAK_##id, name, unit, text},
+    GPUK_PEAK_MAP(B_PK_ROW)
+#undef B_PK_ROW
+};
+
 const char *peak_name(int pk)
 {
-    static const char *const name[PK_N] = {"copy", "fma", "addmin", "h2d", "d2h",
-                                                   "addmin_i32", "addmin_i16x2", "read"};
-    return pk >= 0 && pk < PK_N ? name[pk] : "?";
+    static char shortname[PK_N][48];
+    if (pk < 0 || pk >= PK_N)
+        return "?";
+    if (!shortname[pk][0]) {
+        const char *full = PEAK[pk].name, *cut = strrchr(full, '_');
+        size_t n = cut ? (size_t)(cut - full) : strlen(full);
+        snprintf(shortname[pk], sizeof shortname[pk], "%.*s", (int)n, full);
+    }
+    return shortname[pk];
 }
 
 const char *peak_unit(int pk)
 {
-    static const char *const unit[PK_N] = {"GB/s", "GFLOP/s", "Gop/s", "GB/s", "GB/s",
-                                                   "Gop/s", "Gop/s", "GB/s"};
-    return pk >= 0 && pk < PK_N ? unit[pk] : "";
+    return pk >= 0 && pk < PK_N ? PEAK[pk].unit : "";
+}
+
+const char *peak_text(int pk)
+{
+    return pk >= 0 && pk < PK_N ? PEAK[pk].text : "";
+}
+
+gpuk_peak peak_kind(int pk)
+{
+    return PEAK[pk].kind;
+}
+
+int peak_is_compute(int pk)
+{
+    return pk >= 0 && pk < PK_N && strcmp(PEAK[pk].unit, "GB/s") != 0;
 }
 
 int dtype_from_name(const char *name, gpuk_dtype *out)

@@ -200,6 +200,8 @@ gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
 #define GPUK_VARIANT_PACKED16 0x8u /* computes in 16-bit lanes, two an instruction, when
                                       the values allow (same results; its ceiling is
                                       GPUK_PEAK_ADDMIN_I16X2_GOPS) */
+#define GPUK_VARIANT_MMA     0x10u /* runs on the matrix units (tensor cores: DMMA, HGMMA...):
+                                      its ceiling is the GPUK_PEAK_MMA_* kind of its dtype */
 
 typedef struct gpuk_variant_info {
     const char *name;     /* e.g. "tiled"; valid while the context is open */
@@ -684,6 +686,46 @@ gpuk_status gpuk_apsp(gpuk_context *ctx, const gpuk_tensor *w, gpuk_tensor *d,
  * from i (a walk longer than n, or a vertex out of range). */
 gpuk_status gpuk_apsp_path(gpuk_context *ctx, const gpuk_tensor *pred, int64_t i, int64_t j,
                            int64_t *path, int64_t cap, int64_t *len);
+
+/* ---- The catalogue's derived facts (src/catalog.c, gpuk_catalog(3)) ----
+ * For tools and bindings that would otherwise keep copies of a formula or
+ * a layout: gpuk-bench, the Python package.  Both functions take no
+ * context and are safe everywhere. */
+
+#define GPUK_COST_DIMS 4
+
+/* The work and least traffic of one call of op computing in dtype, and
+ * the shape class "auto" would key it by (gpuk_last_shape_class).  dims
+ * are the op's canonical dimensions (gpuk/backend.h), those an op does
+ * not use are ignored:
+ *   matmul (m, k, n, bias 0/1)    batched_matmul (batch, m, k, n)
+ *   minplus (m, k, n, update 0/1) transpose (m, n)
+ *   reduce (outer, len, inner)    add, scale, relu, copy, dot (n)
+ *   bias_relu, softmax (rows, n)  embedding (V, d, number of ids)
+ *   meanpool (b, t, d)            spmv (rows, cols, nnz, longest row)
+ *   gemv (m, n, trans 0/1, beta != 0 as 0/1)   gemm (m, k, n, beta != 0 as 0/1)
+ *   apsp (n, predecessors 0/1)
+ * *flops counts the arithmetic (an FMA or an add+min is 2, softmax 5 an
+ * element, a copy or gather 0; apsp n^3 relaxations of 2); *bytes every
+ * operand read once and every output written once (read too by a minplus
+ * update and by gemv/gemm with beta; of an embedding's table, the rows it
+ * gathers), elements of dtype but embedding's ids, apsp's predecessors
+ * and a CSR matrix's indices (4 bytes).  Any of the three outputs may be NULL.  GPUK_ERR_INVALID for
+ * an unknown op, GPUK_ERR_DTYPE for an unknown dtype, GPUK_ERR_SHAPE for a
+ * negative dimension (or an spmv row longer than cols or nnz),
+ * GPUK_ERR_OVERFLOW for an operand past 2^63 elements. */
+gpuk_status gpuk_op_cost(gpuk_op op, gpuk_dtype dtype, const int64_t dims[GPUK_COST_DIMS],
+                         double *flops, double *bytes, int *shape_class);
+
+/* Where a member lies in a structure of this library, for an FFI that
+ * declares the structure itself (ctypes, say): type "gpuk_options",
+ * "gpuk_info", "gpuk_tensor_info", "gpuk_variant_info" or
+ * "gpuk_load_attempt", member a name of its members, or NULL for the
+ * structure's size (offset 0).  GPUK_ERR_INVALID for a type or member this
+ * library does not have (a member newer than it, say). */
+gpuk_status gpuk_struct_layout(const char *type, const char *member, size_t *offset,
+                               size_t *size);
+/* ---- end of the catalogue's derived facts ---- */
 
 #ifdef __cplusplus
 }

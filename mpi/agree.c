@@ -40,6 +40,7 @@ const char *gkd_fn_name(gkd_fn fn)
     case GKD_FN_GATHER: return "gpuk_dist_gather";
     case GKD_FN_MATMUL: return "gpuk_dist_matmul";
     case GKD_FN_MINPLUS: return "gpuk_dist_minplus";
+    case GKD_FN_APSP: return "gpuk_dist_apsp";
     }
     return "gpuk_dist (unknown function)";
 }
@@ -76,6 +77,15 @@ int gkd_injected(const gpuk_dist *d, const char *where)
     return d->fail_where[0] && strcmp(d->fail_where, where) == 0;
 }
 
+/* A value as messages give it: a dtype by its name, the rest as numbers. */
+static void show(const gkd_field *f, int64_t v, char *buf, size_t len)
+{
+    if (f->is_dtype)
+        snprintf(buf, len, "%s", gpuk_dtype_name((gpuk_dtype)v));
+    else
+        snprintf(buf, len, "%lld", (long long)v);
+}
+
 /* The judgement of step 3: the first field, then the first rank, that
  * differs from rank 0. */
 static gpuk_status compare(gpuk_dist *d, gkd_fn fn, const int64_t *all, const gkd_field *fields,
@@ -86,10 +96,13 @@ static gpuk_status compare(gpuk_dist *d, gkd_fn fn, const int64_t *all, const gk
         for (int r = 1; r < d->size; r++) {
             int64_t got = all[(size_t)r * REC + 2 + f];
             if (got != want) {
+                char g[32], w[32];
+                show(&fields[f], got, g, sizeof g);
+                show(&fields[f], want, w, sizeof w);
                 snprintf(d->err, sizeof d->err,
-                         "%s: ranks disagree: rank %d passes %s = %lld, rank 0 passes %lld "
+                         "%s: ranks disagree: rank %d passes %s = %s, rank 0 passes %s "
                          "(every rank must pass the same)", gkd_fn_name(fn), r, fields[f].name,
-                         (long long)got, (long long)want);
+                         g, w);
                 return fields[f].status;
             }
         }

@@ -32,26 +32,28 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* MPI counts are int: a panel goes in pieces of at most this many floats. */
-#define PIECE ((int64_t)1 << 28)
-
+/* n elements of the step's dtype, in pieces of gkd_piece elements (1 GiB:
+ * MPI counts are int). */
 static gpuk_status ibcast(gpuk_dist *d, gkd_step *s, void *buf, int64_t n, int root,
                           MPI_Comm comm, const char *what)
 {
     char ebuf[MPI_MAX_ERROR_STRING];
-    for (int64_t off = 0; off < n; off += PIECE) {
+    int64_t piece = gkd_piece(s->dtype);
+    size_t es = gpuk_dtype_size(s->dtype);
+    for (int64_t off = 0; off < n; off += piece) {
         if (s->nreq == GKD_MAXREQ)
-            return gkd_fail(d, GPUK_ERR_OVERFLOW, "the %s panel of %lld floats needs more than "
-                            "%d broadcasts of 2^28: use a smaller block", what, (long long)n,
-                            GKD_MAXREQ);
-        int c = (int)(n - off < PIECE ? n - off : PIECE);
-        int rc = MPI_Ibcast((float *)buf + off, c, MPI_FLOAT, root, comm, &s->req[s->nreq]);
+            return gkd_fail(d, GPUK_ERR_OVERFLOW, "the %s panel of %lld %s elements needs more "
+                            "than %d broadcasts of 1 GiB: use a smaller block", what, (long long)n,
+                            gpuk_dtype_name(s->dtype), GKD_MAXREQ);
+        int c = (int)(n - off < piece ? n - off : piece);
+        int rc = MPI_Ibcast((char *)buf + (size_t)off * es, c, gkd_mpi_type(s->dtype), root, comm,
+                            &s->req[s->nreq]);
         if (rc != MPI_SUCCESS)
             return gkd_fail(d, GPUK_ERR_LIBRARY, "MPI_Ibcast of the %s panel: %s", what,
                             gkd_mpi_error(rc, ebuf, sizeof ebuf));
         s->nreq++;
     }
-    d->stats.bytes += (double)n * sizeof(float);
+    d->stats.bytes += (double)n * (double)es;
     return GPUK_OK;
 }
 
@@ -84,17 +86,17 @@ gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after)
         /* one group: the two broadcasts cannot wait on each other */
         e = ncclGroupStart();
         if (e == ncclSuccess && s->a_count > 0 && d->nccl_row)
-            e = ncclBroadcast(s->a_buf, s->a_buf, (size_t)s->a_count, ncclFloat, s->a_root,
-                              d->nccl_row, d->comm_stream);
+            e = ncclBroadcast(s->a_buf, s->a_buf, (size_t)s->a_count, gkd_nccl_type(s->dtype),
+                              s->a_root, d->nccl_row, d->comm_stream);
         if (e == ncclSuccess && s->b_count > 0 && d->nccl_col)
-            e = ncclBroadcast(s->b_buf, s->b_buf, (size_t)s->b_count, ncclFloat, s->b_root,
-                              d->nccl_col, d->comm_stream);
+            e = ncclBroadcast(s->b_buf, s->b_buf, (size_t)s->b_count, gkd_nccl_type(s->dtype),
+                              s->b_root, d->nccl_col, d->comm_stream);
         ncclResult_t e2 = ncclGroupEnd();
         if (e != ncclSuccess || e2 != ncclSuccess)
             return nccl_failed(d, e != ncclSuccess ? e : e2, "ncclBroadcast of a panel");
         if ((ce = cudaEventRecord(d->ev_comm[slot], d->comm_stream)) != cudaSuccess)
             return cuda_failed(d, ce, "cudaEventRecord after a broadcast");
-        d->stats.bytes += (double)(s->a_count + s->b_count) * sizeof(float);
+        d->stats.bytes += (double)(s->a_count + s->b_count) * (double)gpuk_dtype_size(s->dtype);
         return GPUK_OK;
     }
 #endif

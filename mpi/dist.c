@@ -442,9 +442,9 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
     /* 1. the options */
     st = resolve(d, &o, msg, sizeof msg);
     gkd_field f1[] = {
-        { "the grid's rows (P)", GPUK_ERR_LAYOUT, d->prow },
-        { "the grid's columns (Q)", GPUK_ERR_LAYOUT, d->pcol },
-        { "the requested comm (opts->comm or GPUK_DIST_COMM)", GPUK_ERR_INVALID, d->comm_kind },
+        { "the grid's rows (P)", GPUK_ERR_LAYOUT, d->prow, 0 },
+        { "the grid's columns (Q)", GPUK_ERR_LAYOUT, d->pcol, 0 },
+        { "the requested comm (opts->comm or GPUK_DIST_COMM)", GPUK_ERR_INVALID, d->comm_kind, 0 },
     };
     if ((st = gkd_agree(d, GKD_FN_OPEN, st, msg, f1, st ? 0 : 3)) != GPUK_OK)
         return open_failed(d, st);

@@ -6,8 +6,10 @@
  *   dist.c    open and close: grid, local rank and device, context, how
  *             panels travel (MPI direct, MPI staged, NCCL)
  *   matrix.c  block-cyclic matrices, index maps, scatter and gather
+ *   copy.c    rectangles of local tensors copied in any dtype (packing)
  *   bcast.c   the panel broadcasts of one SUMMA step, whatever carries them
  *   summa.c   matmul and min-plus: the SUMMA loop
+ *   apsp.c    all-pairs shortest paths: blocked Floyd-Warshall
  *
  * Only gpuk_dist_* leaves the library (mpi/local.mk); internal names are
  * gkd_*.
@@ -40,17 +42,30 @@ typedef enum gkd_fn {
     GKD_FN_SCATTER,
     GKD_FN_GATHER,
     GKD_FN_MATMUL,
-    GKD_FN_MINPLUS
+    GKD_FN_MINPLUS,
+    GKD_FN_APSP
 } gkd_fn;
 
 /* A value to agree on: its name in messages ("a rows") and the status
  * when ranks differ (GPUK_ERR_SHAPE for sizes, GPUK_ERR_LAYOUT for blocks
- * and grids, GPUK_ERR_INVALID for roots and the rest). */
+ * and grids, GPUK_ERR_DTYPE for dtypes, GPUK_ERR_INVALID for roots and the
+ * rest).  is_dtype: the value is a gpuk_dtype, which messages name. */
 typedef struct gkd_field {
     const char *name;
     gpuk_status status;
     int64_t value;
+    int is_dtype;
 } gkd_field;
+
+/* The dtypes a distributed matrix may have, and what carries each: one
+ * list, X(ID, MPI datatype, NCCL datatype), from which every element size,
+ * MPI count and NCCL call of the library is derived (doc/distributed.md,
+ * "Dtypes").  The element size is the core's (gpuk_dtype_size).  A new
+ * row needs its MPI and NCCL types and nothing else here. */
+#define GKD_DTYPE_MAP(X)               \
+    X(F32, MPI_FLOAT,   ncclFloat32)   \
+    X(F64, MPI_DOUBLE,  ncclFloat64)   \
+    X(I32, MPI_INT32_T, ncclInt32)
 
 struct gpuk_dist {
     MPI_Comm comm;          /* a duplicate of the caller's: our traffic never meets theirs */
@@ -96,6 +111,8 @@ struct gpuk_dist_matrix {
     uint64_t magic;
     gpuk_dist *d;
     int64_t serial;         /* creation order, 1, 2, ...: names the matrix across ranks */
+    gpuk_dtype dtype;       /* one of GKD_DTYPE_MAP */
+    size_t es;              /* its element size in bytes */
     int64_t rows, cols, mb, nb;
     int64_t lrows, lcols;
     gpuk_tensor *local;
@@ -130,9 +147,48 @@ int64_t gkd_numroc(int64_t n, int64_t nb, int p, int np);
 int gkd_matrix_ok(const gpuk_dist *d, const gpuk_dist_matrix *m, const char *name, char *msg,
                   size_t len, gpuk_status *st);
 
-/* Point-to-point of a large float array in pieces MPI's int counts hold. */
-int gkd_send(const float *p, int64_t n, int to, int tag, MPI_Comm comm);
-int gkd_recv(float *p, int64_t n, int from, int tag, MPI_Comm comm);
+/* The dtype list (GKD_DTYPE_MAP): 1 if dt is in it.  gkd_dtype_names
+ * writes "f32, f64 or i32" into buf, for messages, and returns buf. */
+int gkd_dtype_ok(gpuk_dtype dt);
+char *gkd_dtype_names(char *buf, size_t len);
+/* dt's MPI datatype, and how many elements one MPI call may move: MPI
+ * counts are int, so big arrays go in pieces of 1 GiB (2^28 f32 or i32
+ * elements, 2^27 f64). */
+MPI_Datatype gkd_mpi_type(gpuk_dtype dt);
+int64_t gkd_piece(gpuk_dtype dt);
+#ifdef HAVE_NCCL
+ncclDataType_t gkd_nccl_type(gpuk_dtype dt);
+#endif
+
+/* Point-to-point of n elements of dt, in pieces (gkd_piece). */
+int gkd_send(const void *p, int64_t n, gpuk_dtype dt, int to, int tag, MPI_Comm comm);
+int gkd_recv(void *p, int64_t n, gpuk_dtype dt, int from, int tag, MPI_Comm comm);
+
+/* ---------------------------------------------------------------- summa.c */
+
+/* The local op must compute in the matrices' dtype on this rank's
+ * backend: said before any panel moves, with the dtypes the backend has
+ * (msg), rather than by the first local op in the middle of a loop.
+ * GPUK_ERR_DTYPE when it has no rung of op in dt. */
+gpuk_status gkd_local_dtype(gpuk_dist *d, gpuk_op op, gpuk_dtype dt, char *msg, size_t len);
+
+/* ---------------------------------------------------------------- copy.c */
+
+/* A rectangle of a tensor's storage: its first element (elements from the
+ * storage start) and the elements from one row to the next. */
+typedef struct gkd_rect {
+    gpuk_tensor *t;
+    int64_t off, ld;
+} gkd_rect;
+
+/* dst = src, rows x cols elements of dt.  scratch: a tensor of at least
+ * rows x cols elements, used off host memory (two transposes through it);
+ * it may be NULL on host memory.  The status is the context's (its
+ * message in gpuk_context_error). */
+gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, int64_t rows,
+                       int64_t cols, gpuk_tensor *scratch);
+/* The address of t's first element (device memory on a GPU), or NULL. */
+char *gkd_data(gpuk_dist *d, const gpuk_tensor *t);
 
 /* ---------------------------------------------------------------- bcast.c */
 
@@ -144,6 +200,7 @@ typedef struct gkd_step {
     /* set by the caller: element counts and, per panel, where the data
      * starts on the root (root_*) and where the others receive (recv_*):
      * device or host addresses as the mode needs */
+    gpuk_dtype dtype;                   /* of both panels */
     int64_t a_count, b_count;
     int a_root, b_root;                 /* in row_comm / col_comm */
     void *a_buf, *b_buf;                /* the root's source, or the receive buffer */

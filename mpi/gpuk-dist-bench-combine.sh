@@ -11,6 +11,9 @@
 #   gpuk-dist-bench-combine --plot scaling.png r*.txt         # and a plot (gnuplot)
 #
 # efficiency = gops_rank(P ranks) / gops(1 rank): 100% is perfect scaling.
+# Rows of different dtypes (gpuk-dist-bench --dtype) never meet: the
+# reference is a row of the same dtype, and the table's last column says
+# which (rows of runs before the dtype column count as f32).
 # A second reference for thread-for-thread comparisons on one host (4 ranks
 # x 4 threads against 1 rank x 16 threads): --base-threads T takes the
 # 1-rank row with T threads as the reference instead of the same threads
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --plot) plot=$2; shift 2 ;;
         --base-threads) base_threads=$2; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --) shift; break ;;
         -*) echo "gpuk-dist-bench-combine: unknown option $1" >&2; exit 2 ;;
         *) break ;;
@@ -40,7 +43,7 @@ trap 'rm -rf "$tmp"' 0
 trap 'exit 1' 1 2 15
 
 # rows only (headers start with #); column 1 op, 2 n, 4 ranks, 6 backend,
-# 7 threads, 10 gops, 11 gops_rank
+# 7 threads, 10 gops, 11 gops_rank, 20 dtype (absent before it existed)
 cat "$@" | grep -v '^#' | grep -v '^[[:space:]]*$' > "$tmp/rows"
 if [ ! -s "$tmp/rows" ]; then
     echo "gpuk-dist-bench-combine: no rows in ${*:-standard input}" >&2
@@ -62,8 +65,9 @@ function median(list,   a, n, i, j, t) {
 
 awk -v bt="$base_threads" "$median_awk"'
 {
+    if ($20 == "") $20 = "f32"
     row[NR] = $0
-    key = $1 " " $2 " " $6
+    key = $1 " " $2 " " $6 " " $20
     if ($4 == 1 && (bt == "" ? 1 : $7 == bt)) {
         k = bt == "" ? key " " $7 : key
         bases[k] = bases[k] " " $10
@@ -73,29 +77,29 @@ awk -v bt="$base_threads" "$median_awk"'
 END {
     for (k in bases)
         base[k] = median(bases[k])
-    printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s\n",
+    printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s\n",
            "op", "n", "ranks", "grid", "backend", "thr", "comm", "ms", "gops", "gops_rank",
-           "blocked%", "exposed%", "overlap", "vs_one", "eff%"
+           "blocked%", "exposed%", "overlap", "vs_one", "eff%", "dtype"
     for (i = 1; i <= n; i++) {
         split(row[i], f, " ")
-        k = f[1] " " f[2] " " f[6] (bt == "" ? " " f[7] : "")
+        k = f[1] " " f[2] " " f[6] " " f[20] (bt == "" ? " " f[7] : "")
         if (k in base && base[k] > 0) {
             e = bt == "" ? 100 * f[11] / base[k] : 100 * f[10] / base[k]
             eff = sprintf("%.1f", e)
         } else {
             eff = "-"
         }
-        printf "%-8s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s\n",
+        printf "%-8s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s\n",
                f[1], f[2], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
-               f[17], f[19], eff
+               f[17], f[19], eff, f[20]
     }
 }' "$tmp/rows" > "$tmp/table"
 { head -1 "$tmp/table"; tail -n +2 "$tmp/table" | sort -k1,1 -k2,2n -k3,3n; } > "$tmp/sorted"
 cat "$tmp/sorted"
-# the repeated configurations: op n ranks grid backend threads
+# the repeated configurations: op n ranks grid backend threads dtype
 awk "$median_awk"'
 NR > 1 {
-    k = $1 " " $2 " " $3 " " $4 " " $5 " " $6
+    k = $1 " " $2 " " $3 " " $4 " " $5 " " $6 " " $16
     if (!(k in runs)) order[++nk] = k
     runs[k]++
     g[k] = g[k] " " $9
@@ -119,7 +123,7 @@ if ! command -v gnuplot > /dev/null 2>&1; then
     exit 1
 fi
 # one data block per (op, n): ranks, gops, efficiency
-awk 'NR > 1 { k = $1 " n=" $2; if (!(k in seen)) { seen[k] = ++nk; name[nk] = k }
+awk 'NR > 1 { k = $1 " " $16 " n=" $2; if (!(k in seen)) { seen[k] = ++nk; name[nk] = k }
               line[k] = line[k] $3 " " $9 " " ($15 == "-" ? "NaN" : $15) "\n" }
      END { for (i = 1; i <= nk; i++) printf "\"%s\"\n%s\n\n", name[i], line[name[i]] }' \
     "$tmp/sorted" > "$tmp/data"

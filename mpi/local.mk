@@ -21,7 +21,9 @@ AM_TESTS_ENVIRONMENT += MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; 
 MPI_RANK_TESTS = \
 	mpi/t_dist-1.mpi mpi/t_dist-2.mpi mpi/t_dist-3.mpi mpi/t_dist-4.mpi \
 	mpi/t_dist_fail-1.mpi mpi/t_dist_fail-2.mpi mpi/t_dist_fail-3.mpi mpi/t_dist_fail-4.mpi \
-	mpi/t_dist-staged-2.mpi mpi/t_dist-staged-4.mpi mpi/t_dist-slabs-3.mpi
+	mpi/t_dist-staged-2.mpi mpi/t_dist-staged-4.mpi mpi/t_dist-slabs-3.mpi \
+	mpi/t_dist_apsp-1.mpi mpi/t_dist_apsp-2.mpi mpi/t_dist_apsp-3.mpi mpi/t_dist_apsp-4.mpi \
+	mpi/t_dist_apsp-staged-4.mpi
 
 if HAVE_MPI
 lib_LTLIBRARIES += mpi/libgpuk_mpi.la
@@ -30,8 +32,10 @@ mpi_libgpuk_mpi_la_SOURCES = \
 	mpi/agree.c \
 	mpi/dist.c \
 	mpi/matrix.c \
+	mpi/copy.c \
 	mpi/bcast.c \
-	mpi/summa.c
+	mpi/summa.c \
+	mpi/apsp.c
 mpi_libgpuk_mpi_la_CPPFLAGS = $(MPI_ALL_CPPFLAGS) $(MPI_CUDA_CPPFLAGS)
 # Only gpuk_dist_* is exported; internal functions are named gkd_*.
 mpi_libgpuk_mpi_la_LDFLAGS = -version-info $(MPI_LT_VERSION) -no-undefined \
@@ -42,13 +46,16 @@ pkgconfig_DATA += gpuk-mpi.pc
 MPI_PROG_LIBS = mpi/libgpuk_mpi.la src/libgpuk.la $(MPI_LIBS) $(LIBM)
 
 # the tests' TAP producer (rank 0 prints, after every rank's verdict)
-check_PROGRAMS += mpi/t_dist mpi/t_dist_fail
-mpi_t_dist_SOURCES = mpi/t_dist.c mpi/dtap.c mpi/dtap.h
+check_PROGRAMS += mpi/t_dist mpi/t_dist_fail mpi/t_dist_apsp
+mpi_t_dist_SOURCES = mpi/t_dist.c mpi/dtap.c mpi/dtap.h mpi/dtest.h
 mpi_t_dist_CPPFLAGS = $(MPI_ALL_CPPFLAGS)
 mpi_t_dist_LDADD = $(MPI_PROG_LIBS)
 mpi_t_dist_fail_SOURCES = mpi/t_dist_fail.c mpi/dtap.c mpi/dtap.h
 mpi_t_dist_fail_CPPFLAGS = $(MPI_ALL_CPPFLAGS)
 mpi_t_dist_fail_LDADD = $(MPI_PROG_LIBS)
+mpi_t_dist_apsp_SOURCES = mpi/t_dist_apsp.c mpi/dtap.c mpi/dtap.h mpi/dtest.h
+mpi_t_dist_apsp_CPPFLAGS = $(MPI_ALL_CPPFLAGS)
+mpi_t_dist_apsp_LDADD = $(MPI_PROG_LIBS)
 TESTS += $(MPI_RANK_TESTS)
 
 # the benchmark: one row per op and size per run; rows of runs on different

@@ -13,8 +13,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MPI counts are int: big arrays go in pieces of this many floats (1 GiB). */
-#define CHUNK ((int64_t)1 << 28)
+/* ---------------------------------------------------------------- dtypes */
+
+/* MPI counts are int: an array goes in pieces of this many bytes. */
+#define PIECE_BYTES ((int64_t)1 << 30)
+
+int gkd_dtype_ok(gpuk_dtype dt)
+{
+#define GKD_OK_(id, mpi, nccl) if (dt == GPUK_##id) return 1;
+    GKD_DTYPE_MAP(GKD_OK_)
+#undef GKD_OK_
+    return 0;
+}
+
+char *gkd_dtype_names(char *buf, size_t len)
+{
+    const gpuk_dtype all[] = {
+#define GKD_ID_(id, mpi, nccl) GPUK_##id,
+        GKD_DTYPE_MAP(GKD_ID_)
+#undef GKD_ID_
+    };
+    size_t n = sizeof all / sizeof all[0], at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s",
+                               i == 0 ? "" : i + 1 == n ? " or " : ", ", gpuk_dtype_name(all[i]));
+    return buf;
+}
+
+MPI_Datatype gkd_mpi_type(gpuk_dtype dt)
+{
+#define GKD_MPI_(id, mpi, nccl) if (dt == GPUK_##id) return mpi;
+    GKD_DTYPE_MAP(GKD_MPI_)
+#undef GKD_MPI_
+    return MPI_BYTE;   /* not reached: matrices are made of listed dtypes only */
+}
+
+#ifdef HAVE_NCCL
+ncclDataType_t gkd_nccl_type(gpuk_dtype dt)
+{
+#define GKD_NCCL_(id, mpi, nccl) if (dt == GPUK_##id) return nccl;
+    GKD_DTYPE_MAP(GKD_NCCL_)
+#undef GKD_NCCL_
+    return ncclUint8;
+}
+#endif
+
+int64_t gkd_piece(gpuk_dtype dt)
+{
+    size_t es = gpuk_dtype_size(dt);
+    return PIECE_BYTES / (int64_t)(es ? es : 1);
+}
 
 int64_t gkd_numroc(int64_t n, int64_t nb, int p, int np)
 {
@@ -60,32 +109,38 @@ int gkd_matrix_ok(const gpuk_dist *d, const gpuk_dist_matrix *m, const char *nam
     return 0;
 }
 
-int gkd_send(const float *p, int64_t n, int to, int tag, MPI_Comm comm)
+int gkd_send(const void *p, int64_t n, gpuk_dtype dt, int to, int tag, MPI_Comm comm)
 {
-    for (int64_t off = 0; off < n; off += CHUNK) {
-        int c = (int)(n - off < CHUNK ? n - off : CHUNK);
-        int rc = MPI_Send(p + off, c, MPI_FLOAT, to, tag, comm);
+    int64_t piece = gkd_piece(dt);
+    size_t es = gpuk_dtype_size(dt);
+    for (int64_t off = 0; off < n; off += piece) {
+        int c = (int)(n - off < piece ? n - off : piece);
+        int rc = MPI_Send((const char *)p + (size_t)off * es, c, gkd_mpi_type(dt), to, tag, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-int gkd_recv(float *p, int64_t n, int from, int tag, MPI_Comm comm)
+int gkd_recv(void *p, int64_t n, gpuk_dtype dt, int from, int tag, MPI_Comm comm)
 {
-    for (int64_t off = 0; off < n; off += CHUNK) {
-        int c = (int)(n - off < CHUNK ? n - off : CHUNK);
-        int rc = MPI_Recv(p + off, c, MPI_FLOAT, from, tag, comm, MPI_STATUS_IGNORE);
+    int64_t piece = gkd_piece(dt);
+    size_t es = gpuk_dtype_size(dt);
+    for (int64_t off = 0; off < n; off += piece) {
+        int c = (int)(n - off < piece ? n - off : piece);
+        int rc = MPI_Recv((char *)p + (size_t)off * es, c, gkd_mpi_type(dt), from, tag, comm,
+                          MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb,
-                                    int64_t nb, gpuk_dist_matrix **out)
+gpuk_status gpuk_dist_matrix_create_dtype(gpuk_dist *d, gpuk_dtype dtype, int64_t rows,
+                                          int64_t cols, int64_t mb, int64_t nb,
+                                          gpuk_dist_matrix **out)
 {
-    char msg[GKD_MSG] = "";
+    char msg[GKD_MSG] = "", names[64];
     gpuk_status st = GPUK_OK;
     if (!d)
         return GPUK_ERR_NULL;
@@ -93,6 +148,10 @@ gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, in
         *out = NULL;
     if (!out)
         st = GPUK_ERR_NULL, snprintf(msg, sizeof msg, "out is NULL");
+    else if (!gkd_dtype_ok(dtype))
+        st = GPUK_ERR_DTYPE, snprintf(msg, sizeof msg, "dtype is %s (%d): a distributed matrix "
+                                      "is %s", gpuk_dtype_name(dtype), (int)dtype,
+                                      gkd_dtype_names(names, sizeof names));
     else if (rows < 0 || cols < 0)
         st = GPUK_ERR_SHAPE, snprintf(msg, sizeof msg, "%s = %lld: a size is >= 0",
                                       rows < 0 ? "rows" : "cols",
@@ -106,12 +165,13 @@ gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, in
     if (!nb)
         nb = default_block(d, cols);
     gkd_field f[] = {
-        { "rows", GPUK_ERR_SHAPE, rows },
-        { "cols", GPUK_ERR_SHAPE, cols },
-        { "mb (the block's rows)", GPUK_ERR_LAYOUT, mb },
-        { "nb (the block's columns)", GPUK_ERR_LAYOUT, nb },
+        { "dtype", GPUK_ERR_DTYPE, dtype, 1 },
+        { "rows", GPUK_ERR_SHAPE, rows, 0 },
+        { "cols", GPUK_ERR_SHAPE, cols, 0 },
+        { "mb (the block's rows)", GPUK_ERR_LAYOUT, mb, 0 },
+        { "nb (the block's columns)", GPUK_ERR_LAYOUT, nb, 0 },
     };
-    if ((st = gkd_agree(d, GKD_FN_CREATE, st, msg, f, 4)) != GPUK_OK)
+    if ((st = gkd_agree(d, GKD_FN_CREATE, st, msg, f, 5)) != GPUK_OK)
         return st;
 
     gpuk_dist_matrix *m = calloc(1, sizeof *m);
@@ -120,14 +180,15 @@ gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, in
         snprintf(msg, sizeof msg, "out of host memory");
     } else {
         m->d = d;
+        m->dtype = dtype, m->es = gpuk_dtype_size(dtype);
         m->rows = rows, m->cols = cols, m->mb = mb, m->nb = nb;
         m->lrows = gkd_numroc(rows, mb, d->myrow, d->prow);
         m->lcols = gkd_numroc(cols, nb, d->mycol, d->pcol);
         int64_t shape[2] = { m->lrows, m->lcols };
-        st = gpuk_tensor_create(d->ctx, GPUK_F32, 2, shape, &m->local);
+        st = gpuk_tensor_create(d->ctx, dtype, 2, shape, &m->local);
         if (st != GPUK_OK)
-            snprintf(msg, sizeof msg, "its local %lld x %lld tensor: %s", (long long)m->lrows,
-                     (long long)m->lcols, gpuk_context_error(d->ctx));
+            snprintf(msg, sizeof msg, "its local %lld x %lld %s tensor: %s", (long long)m->lrows,
+                     (long long)m->lcols, gpuk_dtype_name(dtype), gpuk_context_error(d->ctx));
         else if (gkd_injected(d, "create"))
             st = GPUK_ERR_INTERNAL, snprintf(msg, sizeof msg, "failure injected by "
                                              "GPUK_DIST_FAIL at create");
@@ -144,6 +205,12 @@ gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, in
     d->matrices = m;
     *out = m;
     return GPUK_OK;
+}
+
+gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb,
+                                    int64_t nb, gpuk_dist_matrix **out)
+{
+    return gpuk_dist_matrix_create_dtype(d, GPUK_F32, rows, cols, mb, nb, out);
 }
 
 gpuk_status gpuk_dist_matrix_destroy(gpuk_dist *d, gpuk_dist_matrix *m)
@@ -178,16 +245,27 @@ gpuk_status gpuk_dist_matrix_destroy(gpuk_dist *d, gpuk_dist_matrix *m)
             return gkd_fail(d, st_, "%s: rank %d: %s", fn, d->rank, msg_);           \
     } while (0)
 
-gpuk_status gpuk_dist_matrix_get_info(gpuk_dist *d, const gpuk_dist_matrix *m,
-                                      gpuk_dist_matrix_info *info)
+gpuk_status gpuk_dist_matrix_get_info_size(gpuk_dist *d, const gpuk_dist_matrix *m,
+                                           gpuk_dist_matrix_info *info, size_t size)
 {
     LOCAL_MATRIX("gpuk_dist_matrix_get_info", m);
     if (!info)
         return gkd_fail(d, GPUK_ERR_NULL, "gpuk_dist_matrix_get_info: info is NULL");
-    info->rows = m->rows, info->cols = m->cols, info->mb = m->mb, info->nb = m->nb;
-    info->local_rows = m->lrows, info->local_cols = m->lcols;
-    info->local = m->local;
+    gpuk_dist_matrix_info in;
+    memset(&in, 0, sizeof in);
+    in.rows = m->rows, in.cols = m->cols, in.mb = m->mb, in.nb = m->nb;
+    in.local_rows = m->lrows, in.local_cols = m->lcols;
+    in.local = m->local;
+    in.dtype = m->dtype;
+    memcpy(info, &in, size < sizeof in ? size : sizeof in);
     return GPUK_OK;
+}
+
+/* The layout of libgpuk 0.2: everything before dtype (gpuk/mpi.h). */
+gpuk_status (gpuk_dist_matrix_get_info)(gpuk_dist *d, const gpuk_dist_matrix *m,
+                                        gpuk_dist_matrix_info *info)
+{
+    return gpuk_dist_matrix_get_info_size(d, m, info, offsetof(gpuk_dist_matrix_info, dtype));
 }
 
 gpuk_status gpuk_dist_matrix_block(gpuk_dist *d, const gpuk_dist_matrix *m, int64_t bi,
@@ -254,21 +332,24 @@ gpuk_status gpuk_dist_local_to_global(gpuk_dist *d, const gpuk_dist_matrix *m, i
 
 /* Copy rank (pr, pc)'s local matrix between the global array and a dense
  * lr x lc buffer: along a row, each local block column is one run of up to
- * nb contiguous floats on both sides. */
-static void pack(const gpuk_dist *d, const gpuk_dist_matrix *m, int pr, int pc, float *g,
-                 float *loc, int to_local)
+ * nb contiguous elements on both sides.  Bytes, whatever the dtype: the
+ * layout is the same for every element size. */
+static void pack(const gpuk_dist *d, const gpuk_dist_matrix *m, int pr, int pc, char *g,
+                 char *loc, int to_local)
 {
     int64_t lr = gkd_numroc(m->rows, m->mb, pr, d->prow);
     int64_t lc = gkd_numroc(m->cols, m->nb, pc, d->pcol);
+    size_t es = m->es;
     for (int64_t li = 0; li < lr; li++) {
-        float *grow = g + l2g(li, m->mb, pr, d->prow) * m->cols;
+        char *grow = g + (size_t)(l2g(li, m->mb, pr, d->prow) * m->cols) * es;
+        char *lrow = loc + (size_t)(li * lc) * es;
         for (int64_t lj = 0; lj < lc; lj += m->nb) {
             int64_t w = lc - lj < m->nb ? lc - lj : m->nb;
-            float *gp = grow + l2g(lj, m->nb, pc, d->pcol);
+            char *gp = grow + (size_t)l2g(lj, m->nb, pc, d->pcol) * es;
             if (to_local)
-                memcpy(loc + li * lc + lj, gp, (size_t)w * sizeof(float));
+                memcpy(lrow + (size_t)lj * es, gp, (size_t)w * es);
             else
-                memcpy(gp, loc + li * lc + lj, (size_t)w * sizeof(float));
+                memcpy(gp, lrow + (size_t)lj * es, (size_t)w * es);
         }
     }
 }
@@ -277,7 +358,7 @@ static void pack(const gpuk_dist *d, const gpuk_dist_matrix *m, int pr, int pc, 
  * each rank's part packed into one page-locked buffer and sent with
  * point-to-point messages; ranks whose tensors MPI can reach (host memory,
  * CUDA-aware MPI) receive and send in place. */
-static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, float *host,
+static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, char *host,
                         size_t bytes, int to_local)
 {
     char msg[GKD_MSG] = "", ebuf[MPI_MAX_ERROR_STRING];
@@ -292,27 +373,30 @@ static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, 
     } else if (d->rank == root && !host && m->rows * m->cols > 0) {
         st = GPUK_ERR_NULL;
         snprintf(msg, sizeof msg, "%s is NULL on the root", hname);
-    } else if (d->rank == root && bytes != (size_t)(m->rows * m->cols) * sizeof(float)) {
+    } else if (d->rank == root && bytes != (size_t)(m->rows * m->cols) * m->es) {
         st = GPUK_ERR_SIZE;
-        snprintf(msg, sizeof msg, "bytes is %zu, the %lld x %lld matrix holds %zu", bytes,
-                 (long long)m->rows, (long long)m->cols,
-                 (size_t)(m->rows * m->cols) * sizeof(float));
+        snprintf(msg, sizeof msg, "bytes is %zu, the %lld x %lld %s matrix holds %zu (%zu bytes "
+                 "an element)", bytes, (long long)m->rows, (long long)m->cols,
+                 gpuk_dtype_name(m->dtype), (size_t)(m->rows * m->cols) * m->es, m->es);
     }
     int ok = st == GPUK_OK;
     gkd_field f[] = {
-        { "root", GPUK_ERR_INVALID, root },
-        { "m (its creation number)", GPUK_ERR_INVALID, ok ? m->serial : 0 },
-        { "m's rows", GPUK_ERR_SHAPE, ok ? m->rows : 0 },
-        { "m's cols", GPUK_ERR_SHAPE, ok ? m->cols : 0 },
-        { "m's mb", GPUK_ERR_LAYOUT, ok ? m->mb : 0 },
-        { "m's nb", GPUK_ERR_LAYOUT, ok ? m->nb : 0 },
+        { "root", GPUK_ERR_INVALID, root, 0 },
+        { "m (its creation number)", GPUK_ERR_INVALID, ok ? m->serial : 0, 0 },
+        { "m's dtype", GPUK_ERR_DTYPE, ok ? m->dtype : 0, 1 },
+        { "m's rows", GPUK_ERR_SHAPE, ok ? m->rows : 0, 0 },
+        { "m's cols", GPUK_ERR_SHAPE, ok ? m->cols : 0, 0 },
+        { "m's mb", GPUK_ERR_LAYOUT, ok ? m->mb : 0, 0 },
+        { "m's nb", GPUK_ERR_LAYOUT, ok ? m->nb : 0, 0 },
     };
-    if ((st = gkd_agree(d, fn, st, msg, f, 6)) != GPUK_OK)
+    if ((st = gkd_agree(d, fn, st, msg, f, 7)) != GPUK_OK)
         return st;
 
     /* buffers: the root's, for any rank's part; a receiver's, unless in place */
     gpuk_tensor_info ti;
-    float *buf = NULL, *mine = NULL;
+    char *buf = NULL, *mine = NULL;
+    size_t es = m->es;
+    gpuk_dtype dt = m->dtype;
     int64_t n = m->lrows * m->lcols, most = 0;
     if (d->rank == root)
         for (int r = 0; r < d->size; r++) {
@@ -325,7 +409,7 @@ static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, 
     if ((st = gpuk_tensor_get_info(d->ctx, m->local, &ti)) == GPUK_OK)
         st = gpuk_sync(d->ctx);   /* nothing may still use the tensor we overwrite or read */
     if (st == GPUK_OK && most > 0)
-        st = gpuk_host_alloc(d->ctx, (size_t)most * sizeof(float), (void **)&buf);
+        st = gpuk_host_alloc(d->ctx, (size_t)most * es, (void **)&buf);
     if (st != GPUK_OK)
         snprintf(msg, sizeof msg, "preparing %s: %s", gkd_fn_name(fn), gpuk_context_error(d->ctx));
     else if (gkd_injected(d, to_local ? "scatter" : "gather"))
@@ -334,7 +418,7 @@ static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, 
         gpuk_host_free(d->ctx, buf);
         return st;
     }
-    mine = d->direct ? (float *)ti.data : buf;   /* where this rank's part is in host order */
+    mine = d->direct ? (char *)ti.data : buf;   /* where this rank's part is in host order */
 
     int rc = MPI_SUCCESS, tag = to_local ? 17 : 18;
     if (d->rank == root) {
@@ -344,32 +428,32 @@ static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, 
                         gkd_numroc(m->cols, m->nb, pc, d->pcol);
             if (c == 0)
                 continue;
-            float *part = r == root && d->host_memory ? (float *)ti.data : buf;
+            char *part = r == root && d->host_memory ? (char *)ti.data : buf;
             if (!to_local) {
                 if (r != root)
-                    rc = gkd_recv(part, c, r, tag, d->comm);
+                    rc = gkd_recv(part, c, dt, r, tag, d->comm);
                 else if (part == buf)
-                    st = gpuk_tensor_read(d->ctx, m->local, buf, (size_t)c * sizeof(float));
+                    st = gpuk_tensor_read(d->ctx, m->local, buf, (size_t)c * es);
             }
             if (rc == MPI_SUCCESS && st == GPUK_OK)
                 pack(d, m, pr, pc, host, part, to_local);
             if (to_local) {
                 if (r != root)
-                    rc = gkd_send(part, c, r, tag, d->comm);
+                    rc = gkd_send(part, c, dt, r, tag, d->comm);
                 else if (part == buf)
-                    st = gpuk_tensor_write(d->ctx, m->local, buf, (size_t)c * sizeof(float));
+                    st = gpuk_tensor_write(d->ctx, m->local, buf, (size_t)c * es);
             }
         }
     } else if (n > 0) {
         if (to_local) {
-            rc = gkd_recv(mine, n, root, tag, d->comm);
+            rc = gkd_recv(mine, n, dt, root, tag, d->comm);
             if (rc == MPI_SUCCESS && !d->direct)
-                st = gpuk_tensor_write(d->ctx, m->local, buf, (size_t)n * sizeof(float));
+                st = gpuk_tensor_write(d->ctx, m->local, buf, (size_t)n * es);
         } else {
             if (!d->direct)
-                st = gpuk_tensor_read(d->ctx, m->local, buf, (size_t)n * sizeof(float));
+                st = gpuk_tensor_read(d->ctx, m->local, buf, (size_t)n * es);
             if (st == GPUK_OK)
-                rc = gkd_send(mine, n, root, tag, d->comm);
+                rc = gkd_send(mine, n, dt, root, tag, d->comm);
         }
     }
     if (st != GPUK_OK)
@@ -382,13 +466,13 @@ static gpuk_status move(gpuk_dist *d, gkd_fn fn, gpuk_dist_matrix *m, int root, 
     return gkd_agree(d, fn, st, msg, NULL, 0);
 }
 
-gpuk_status gpuk_dist_scatter(gpuk_dist *d, gpuk_dist_matrix *m, int root, const float *src,
+gpuk_status gpuk_dist_scatter(gpuk_dist *d, gpuk_dist_matrix *m, int root, const void *src,
                               size_t bytes)
 {
-    return move(d, GKD_FN_SCATTER, m, root, (float *)src, bytes, 1);
+    return move(d, GKD_FN_SCATTER, m, root, (char *)src, bytes, 1);
 }
 
-gpuk_status gpuk_dist_gather(gpuk_dist *d, const gpuk_dist_matrix *m, int root, float *dst,
+gpuk_status gpuk_dist_gather(gpuk_dist *d, const gpuk_dist_matrix *m, int root, void *dst,
                              size_t bytes)
 {
     return move(d, GKD_FN_GATHER, (gpuk_dist_matrix *)m, root, dst, bytes, 0);

@@ -16,8 +16,8 @@
  * The panels of b are block rows, contiguous in the row-major local
  * tensor.  The panels of a are block columns, which are not, and the local
  * ops want dense operands: so each rank first packs its local a one block
- * column after another (two transposes per block, O(n^2 / ranks), against
- * the O(n^3 / ranks) of the op), and sends and uses those.
+ * column after another (copy.c: O(n^2 / ranks), against the O(n^3 / ranks)
+ * of the op), and sends and uses those.
  *
  * Double buffering: panels of step K land in slot K mod 2, and step K+1's
  * broadcast is posted before step K's op (GPUK_DIST_OVERLAP), so
@@ -35,12 +35,14 @@ typedef struct summa {
     const char *variant;
     const gpuk_dist_matrix *a, *b;
     gpuk_dist_matrix *c;
+    gpuk_dtype dt;                  /* of a, b and c */
+    size_t es;                      /* its element size: every byte count below */
     int64_t lr, lc, lka, k, kb, nk;
     int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
     gpuk_tensor *apack;             /* local a, block column after block column, each dense */
     gpuk_tensor *abuf[2], *bbuf[2]; /* received panels: lr x kb, kb x lc */
-    float *ahost[2], *bhost[2];     /* staged: received panels on the host */
-    float *apack_host, *b_host;     /* staged: what this rank sends, on the host */
+    char *ahost[2], *bhost[2];      /* staged: received panels on the host */
+    char *apack_host, *b_host;      /* staged: what this rank sends, on the host */
     char *apack_p, *b_p, *abuf_p[2], *bbuf_p[2];  /* device (or host) addresses */
     gpuk_status st;                 /* this rank's first local failure */
     char msg[GKD_MSG];
@@ -64,20 +66,12 @@ static gpuk_status view(summa *S, gpuk_tensor *base, int64_t rows, int64_t cols,
     return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_view of a panel");
 }
 
-static char *data_of(summa *S, gpuk_tensor *t)
-{
-    gpuk_tensor_info ti;
-    if (!t || gpuk_tensor_get_info(S->d->ctx, t, &ti) != GPUK_OK)
-        return NULL;
-    return (char *)ti.data;
-}
-
 /* The local fold: the first panel writes c, the others fold into it. */
 static gpuk_status local_op(summa *S, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, int first)
 {
     gpuk_context *ctx = S->d->ctx;
     if (S->fn == GKD_FN_MATMUL)
-        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0f, a, b, first ? 0.0f : 1.0f, c,
+        return gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0, a, b, first ? 0.0 : 1.0, c,
                          S->variant);
     return first ? gpuk_minplus(ctx, a, b, c, S->variant)
                  : gpuk_minplus_update(ctx, a, b, c, S->variant);
@@ -88,71 +82,34 @@ static const char *op_name(const summa *S, int first)
     return S->fn == GKD_FN_MATMUL ? "gpuk_gemm" : first ? "gpuk_minplus" : "gpuk_minplus_update";
 }
 
-/* Host memory: the block columns are copied row by row on this thread.
- * The two gpuk_transpose calls per block would each be an OpenMP region,
- * whose threads then spin idle (libgomp's default wait) while OpenBLAS's
- * own threads run the first panels: on a 16-core host, 4 ranks x 4
- * threads took up to 1.9 times as long over the matmul for that
- * (doc/distributed.md, "Cost model and expected scaling").  The copy is
- * O(n^2 / ranks) bytes, a few milliseconds against the op's
- * O(n^3 / ranks) flops. */
-static void pack_a_host(summa *S, const float *src, float *dst)
-{
-    for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
-        int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
-        float *blk = dst + S->lr * lj;
-        for (int64_t i = 0; i < S->lr; i++)
-            memcpy(blk + i * w, src + i * S->lka + lj, (size_t)w * sizeof(float));
-    }
-}
-
-/* Pack local a into apack, block column by block column: in host memory
- * by copies (above), elsewhere through a transposed scratch (the op that
- * takes strided views and writes dense). */
+/* Pack local a into apack, block column by block column, each dense
+ * (copy.c: by rows on host memory, by transposes of words elsewhere, with
+ * abuf[0] as the scratch). */
 static gpuk_status pack_a(summa *S)
 {
-    gpuk_context *ctx = S->d->ctx;
-    const char *from = data_of(S, S->a->local);
-    char *to = data_of(S, S->apack);
-    if (S->d->host_memory && from && to) {
-        pack_a_host(S, (const float *)from, (float *)to);
-        return GPUK_OK;
-    }
     for (int64_t lj = 0; lj < S->lka && S->lr > 0; lj += S->kb) {
         int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
-        int64_t shape[2] = { S->lr, w }, strides[2] = { S->lka, 1 };
-        gpuk_tensor *src = NULL, *tmp = NULL, *dst = NULL;
-        gpuk_status st = gpuk_tensor_view(ctx, S->a->local, 2, shape, strides, lj, &src);
-        if (st == GPUK_OK)
-            st = view(S, S->abuf[0], w, S->lr, 0, &tmp);
-        if (st == GPUK_OK)
-            st = view(S, S->apack, S->lr, w, S->lr * lj, &dst);
-        if (st == GPUK_OK && (st = gpuk_transpose(ctx, src, tmp, NULL)) == GPUK_OK)
-            st = gpuk_transpose(ctx, tmp, dst, NULL);
+        gkd_rect src = { S->a->local, lj, S->lka }, dst = { S->apack, S->lr * lj, w };
+        gpuk_status st = gkd_copy2d(S->d, S->dt, src, dst, S->lr, w, S->abuf[0]);
         if (st != GPUK_OK)
-            failed(S, st, "packing a's block columns (gpuk_transpose)");
-        gpuk_tensor_destroy(ctx, src);
-        gpuk_tensor_destroy(ctx, tmp);
-        gpuk_tensor_destroy(ctx, dst);
-        if (st != GPUK_OK)
-            return st;
+            return failed(S, st, "packing a's block columns");
     }
     return GPUK_OK;
 }
 
-static gpuk_status host_buf(summa *S, int64_t n, float **out)
+static gpuk_status host_buf(summa *S, int64_t n, char **out)
 {
     *out = NULL;
     if (n <= 0)
         return GPUK_OK;
-    gpuk_status st = gpuk_host_alloc(S->d->ctx, (size_t)n * sizeof(float), (void **)out);
+    gpuk_status st = gpuk_host_alloc(S->d->ctx, (size_t)n * S->es, (void **)out);
     return st == GPUK_OK ? st : failed(S, st, "gpuk_host_alloc of a staging buffer");
 }
 
 static gpuk_status make(summa *S, int64_t rows, int64_t cols, gpuk_tensor **t)
 {
     int64_t shape[2] = { rows, cols };
-    gpuk_status st = gpuk_tensor_create(S->d->ctx, GPUK_F32, 2, shape, t);
+    gpuk_status st = gpuk_tensor_create(S->d->ctx, S->dt, 2, shape, t);
     return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_create of a panel buffer");
 }
 
@@ -177,10 +134,10 @@ static gpuk_status setup(summa *S)
             return st;
     if ((st = pack_a(S)))
         return st;
-    S->apack_p = data_of(S, S->apack);
-    S->b_p = data_of(S, S->b->local);
+    S->apack_p = gkd_data(S->d, S->apack);
+    S->b_p = gkd_data(S->d, S->b->local);
     for (int i = 0; i < 2; i++)
-        S->abuf_p[i] = data_of(S, S->abuf[i]), S->bbuf_p[i] = data_of(S, S->bbuf[i]);
+        S->abuf_p[i] = gkd_data(S->d, S->abuf[i]), S->bbuf_p[i] = gkd_data(S->d, S->bbuf[i]);
     if (S->staged) {
         for (int i = 0; i < 2; i++)
             if ((Q > 1 && (st = host_buf(S, S->lr * S->kb, &S->ahost[i]))) ||
@@ -189,13 +146,13 @@ static gpuk_status setup(summa *S)
         if (Q > 1 && (st = host_buf(S, S->lr * S->lka, &S->apack_host)) == GPUK_OK &&
             S->apack_host &&
             (st = gpuk_tensor_read(d->ctx, S->apack, S->apack_host,
-                                   (size_t)(S->lr * S->lka) * sizeof(float))))
+                                   (size_t)(S->lr * S->lka) * S->es)))
             return failed(S, st, "reading the packed a to the host");
         if (st)
             return st;
         int64_t nb = S->b->lrows * S->lc;
         if (P > 1 && (st = host_buf(S, nb, &S->b_host)) == GPUK_OK && S->b_host &&
-            (st = gpuk_tensor_read(d->ctx, S->b->local, S->b_host, (size_t)nb * sizeof(float))))
+            (st = gpuk_tensor_read(d->ctx, S->b->local, S->b_host, (size_t)nb * S->es)))
             return failed(S, st, "reading b to the host");
         return st;
     }
@@ -234,24 +191,27 @@ static void fill(summa *S, gkd_step *s, int64_t K, int slot)
 {
     gpuk_dist *d = S->d;
     int64_t w = width(S, K);
+    s->dtype = S->dt;
     s->a_root = (int)(K % d->pcol);
     s->b_root = (int)(K % d->prow);
     s->a_count = S->lr * w;
     s->b_count = w * S->lc;
-    int64_t aoff = S->lr * S->kb * (K / d->pcol), boff = K / d->prow * S->kb * S->lc;
+    /* byte offsets of the panel in the packed a and in b */
+    size_t aoff = (size_t)(S->lr * S->kb * (K / d->pcol)) * S->es;
+    size_t boff = (size_t)(K / d->prow * S->kb * S->lc) * S->es;
     s->a_buf = s->b_buf = NULL;
     if (d->pcol == 1)   /* nothing to send along a grid row of one */
         s->a_count = 0;
     else if (d->mycol == s->a_root)
-        s->a_buf = S->staged ? (void *)(S->apack_host + aoff) : S->apack_p + aoff * 4;
+        s->a_buf = (S->staged ? S->apack_host : S->apack_p) + aoff;
     else
-        s->a_buf = S->staged ? (void *)S->ahost[slot] : S->abuf_p[slot];
+        s->a_buf = S->staged ? S->ahost[slot] : S->abuf_p[slot];
     if (d->prow == 1)
         s->b_count = 0;
     else if (d->myrow == s->b_root)
-        s->b_buf = S->staged ? (void *)(S->b_host + boff) : S->b_p + boff * 4;
+        s->b_buf = (S->staged ? S->b_host : S->b_p) + boff;
     else
-        s->b_buf = S->staged ? (void *)S->bhost[slot] : S->bbuf_p[slot];
+        s->b_buf = S->staged ? S->bhost[slot] : S->bbuf_p[slot];
 }
 
 /* Staged: copy the panels this rank received from host to tensors. */
@@ -262,14 +222,14 @@ static void stage_in(summa *S, const gkd_step *s, int slot, int64_t w)
     gpuk_tensor *v = NULL;
     if (d->pcol > 1 && d->mycol != s->a_root && s->a_count > 0 &&
         view(S, S->abuf[slot], S->lr, w, 0, &v) == GPUK_OK) {
-        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->ahost[slot], (size_t)s->a_count * 4);
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->ahost[slot], (size_t)s->a_count * S->es);
         if (st != GPUK_OK)
             failed(S, st, "gpuk_tensor_write of an a panel");
         gpuk_tensor_destroy(d->ctx, v);
     }
     if (d->prow > 1 && d->myrow != s->b_root && s->b_count > 0 &&
         view(S, S->bbuf[slot], w, S->lc, 0, &v) == GPUK_OK) {
-        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->bhost[slot], (size_t)s->b_count * 4);
+        gpuk_status st = gpuk_tensor_write(d->ctx, v, S->bhost[slot], (size_t)s->b_count * S->es);
         if (st != GPUK_OK)
             failed(S, st, "gpuk_tensor_write of a b panel");
         gpuk_tensor_destroy(d->ctx, v);
@@ -401,6 +361,33 @@ static void loop(summa *S)
     }
 }
 
+gpuk_status gkd_local_dtype(gpuk_dist *d, gpuk_op op, gpuk_dtype dt, char *msg, size_t len)
+{
+    char name[32];
+    snprintf(name, sizeof name, "gpuk_%s", gpuk_op_name(op));
+    size_t count = 0;
+    gpuk_status st = gpuk_variant_count_dtype(d->ctx, op, dt, &count);
+    if (st != GPUK_OK) {
+        snprintf(msg, len, "asking the backend for %s rungs of %s: %s", gpuk_dtype_name(dt), name,
+                 gpuk_context_error(d->ctx));
+        return st;
+    }
+    if (count > 0)
+        return GPUK_OK;
+    char have[96] = "";
+    size_t at = 0;
+#define GKD_HAVE_(id, value, dname, bytes, dlcode, prec)                                     \
+    if (gpuk_variant_count_dtype(d->ctx, op, GPUK_##id, &count) == GPUK_OK && count > 0 &&  \
+        at < sizeof have)                                                                   \
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", at ? ", " : "", dname);
+    GPUK_DTYPE_MAP(GKD_HAVE_)
+#undef GKD_HAVE_
+    snprintf(msg, len, "the matrices are %s, but %s on this rank's backend (%s) computes in %s "
+             "only: no %s rung to run", gpuk_dtype_name(dt), name, d->backend,
+             at ? have : "no dtype", gpuk_dtype_name(dt));
+    return GPUK_ERR_DTYPE;
+}
+
 static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
                        const gpuk_dist_matrix *b, gpuk_dist_matrix *c, const char *variant)
 {
@@ -436,23 +423,33 @@ static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
             st = GPUK_ERR_LAYOUT, snprintf(m, ml, "c's blocks are %lld x %lld, but a's rows and "
                                            "b's columns are cut in %lld x %lld", (long long)c->mb,
                                            (long long)c->nb, (long long)a->mb, (long long)b->nb);
+        else if (b->dtype != a->dtype || c->dtype != a->dtype)
+            st = GPUK_ERR_DTYPE, snprintf(m, ml, "%s: dtype is %s, must be %s (a's): a, b and c "
+                                          "share one dtype", b->dtype != a->dtype ? "b" : "c",
+                                          gpuk_dtype_name(b->dtype != a->dtype ? b->dtype
+                                                                               : c->dtype),
+                                          gpuk_dtype_name(a->dtype));
+        else
+            st = gkd_local_dtype(d, fn == GKD_FN_MATMUL ? GPUK_OP_GEMM : GPUK_OP_MINPLUS,
+                                 a->dtype, m, ml);
     }
     int ok = st == GPUK_OK;
     gkd_field f[] = {
-        { "the schedule (gpuk_dist_set_schedule)", GPUK_ERR_INVALID, d->schedule },
-        { "a (its creation number)", GPUK_ERR_INVALID, ok ? a->serial : 0 },
-        { "b (its creation number)", GPUK_ERR_INVALID, ok ? b->serial : 0 },
-        { "c (its creation number)", GPUK_ERR_INVALID, ok ? c->serial : 0 },
-        { "a's rows (m)", GPUK_ERR_SHAPE, ok ? a->rows : 0 },
-        { "a's columns (k)", GPUK_ERR_SHAPE, ok ? a->cols : 0 },
-        { "b's columns (n)", GPUK_ERR_SHAPE, ok ? b->cols : 0 },
-        { "a's mb", GPUK_ERR_LAYOUT, ok ? a->mb : 0 },
-        { "a's nb (the panel width)", GPUK_ERR_LAYOUT, ok ? a->nb : 0 },
-        { "b's nb", GPUK_ERR_LAYOUT, ok ? b->nb : 0 },
+        { "the schedule (gpuk_dist_set_schedule)", GPUK_ERR_INVALID, d->schedule, 0 },
+        { "a (its creation number)", GPUK_ERR_INVALID, ok ? a->serial : 0, 0 },
+        { "b (its creation number)", GPUK_ERR_INVALID, ok ? b->serial : 0, 0 },
+        { "c (its creation number)", GPUK_ERR_INVALID, ok ? c->serial : 0, 0 },
+        { "a's rows (m)", GPUK_ERR_SHAPE, ok ? a->rows : 0, 0 },
+        { "a's columns (k)", GPUK_ERR_SHAPE, ok ? a->cols : 0, 0 },
+        { "b's columns (n)", GPUK_ERR_SHAPE, ok ? b->cols : 0, 0 },
+        { "a's mb", GPUK_ERR_LAYOUT, ok ? a->mb : 0, 0 },
+        { "a's nb (the panel width)", GPUK_ERR_LAYOUT, ok ? a->nb : 0, 0 },
+        { "b's nb", GPUK_ERR_LAYOUT, ok ? b->nb : 0, 0 },
     };
     if ((st = gkd_agree(d, fn, st, S.msg, f, 10)) != GPUK_OK)
         return st;
 
+    S.dt = a->dtype, S.es = a->es;
     S.lr = a->lrows, S.lc = b->lcols, S.lka = a->lcols;
     S.k = a->cols, S.kb = a->nb, S.nk = (S.k + S.kb - 1) / S.kb;
     S.staged = d->comm_kind == GPUK_DIST_COMM_MPI && !d->direct;

@@ -4,16 +4,20 @@
  * round trips on odd sizes and blocks, block views and in-place filling,
  * then min-plus bit for bit against gpuk_minplus in one context and
  * matmul within the gamma_k bound of doc/design.md ("Tolerances"), on the
- * default grid and on the 1 x N and N x 1 grids.
+ * default grid and on the 1 x N and N x 1 grids; in every dtype of a
+ * distributed matrix (f32, f64, i32).  An (op, dtype) that the backend has
+ * no rung for is skipped with the reason, never passed.
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gpuk/mpi.h>
 #include "dtap.h"
+#include "dtest.h"
 
 static int rank, size;
 static uint64_t rng;
@@ -26,26 +30,44 @@ static uint64_t next(void)   /* splitmix64: the same stream on every rank */
     return z ^ (z >> 31);
 }
 
-/* Values for min-plus: mostly small numbers, with +inf, both zeros and NaN
- * mixed in, so the exactness rules are exercised across panels. */
-static void fill_minplus(float *x, int64_t n)
+static double uniform(void)   /* in [-1, 1), 53 random bits */
+{
+    return (double)(next() >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+/* Values for min-plus.  Floats: mostly random numbers (their sums round),
+ * with +inf, both zeros and NaN mixed in, so the exactness rules are
+ * exercised across panels.  i32: whole numbers of either sign within
+ * +-1000, with GPUK_I32_INF and 0 mixed in. */
+static void fill_minplus(gpuk_dtype dt, void *x, int64_t n)
 {
     for (int64_t i = 0; i < n; i++) {
         uint64_t r = next();
+        if (dt == GPUK_I32) {
+            dtest_set(dt, x, i, r % 16 == 0 ? GPUK_I32_INF : r % 16 == 1 ? 0
+                          : (double)((int64_t)(r >> 40) % 2001 - 1000));
+            continue;
+        }
         switch (r % 16) {
-        case 0: x[i] = INFINITY; break;
-        case 1: x[i] = -0.0f; break;
-        case 2: x[i] = 0.0f; break;
-        case 3: x[i] = r % 64 == 3 ? NAN : 1.5f; break;
-        default: x[i] = (float)((int64_t)(r >> 40) % 2001 - 1000) / 8.0f; break;
+        case 0: dtest_set(dt, x, i, INFINITY); break;
+        case 1: dtest_set(dt, x, i, -0.0); break;
+        case 2: dtest_set(dt, x, i, 0.0); break;
+        case 3: dtest_set(dt, x, i, r % 64 == 3 ? NAN : 1.5); break;
+        default: dtest_set(dt, x, i, 1000.0 * uniform()); break;
         }
     }
 }
 
-static void fill_uniform(float *x, int64_t n)
+/* Values for matmul and for the layout checks: uniform in [-1, 1) for
+ * floats, any 32-bit pattern for i32. */
+static void fill_uniform(gpuk_dtype dt, void *x, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (float)((double)(next() >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    for (int64_t i = 0; i < n; i++) {
+        if (dt == GPUK_I32)
+            ((int32_t *)x)[i] = (int32_t)(uint32_t)next();
+        else
+            dtest_set(dt, x, i, uniform());
+    }
 }
 
 static int status_is(gpuk_status st, gpuk_status want, gpuk_dist *d, const char *what)
@@ -56,15 +78,29 @@ static int status_is(gpuk_status st, gpuk_status want, gpuk_dist *d, const char 
     return st == want;
 }
 
+/* Collective: every rank's backend has a rung of op in dt. */
+static int backend_has(gpuk_dist *d, gpuk_op op, gpuk_dtype dt)
+{
+    gpuk_dist_info di;
+    size_t count = 0;
+    int mine = 0, all = 0;
+    if (gpuk_dist_get_info(d, &di) == GPUK_OK &&
+        gpuk_variant_count_dtype(di.context, op, dt, &count) == GPUK_OK)
+        mine = count > 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
 /* ---------------------------------------------------------------- layout */
 
-static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, int64_t nb)
+static void layout_case(gpuk_dist *d, gpuk_dtype dt, int64_t rows, int64_t cols, int64_t mb,
+                        int64_t nb)
 {
     char name[96];
-    snprintf(name, sizeof name, "%lldx%lld in %lldx%lld blocks", (long long)rows,
-             (long long)cols, (long long)mb, (long long)nb);
+    snprintf(name, sizeof name, "%s %lldx%lld in %lldx%lld blocks", gpuk_dtype_name(dt),
+             (long long)rows, (long long)cols, (long long)mb, (long long)nb);
     gpuk_dist_matrix *m = NULL;
-    gpuk_status st = gpuk_dist_matrix_create(d, rows, cols, mb, nb, &m);
+    gpuk_status st = gpuk_dist_matrix_create_dtype(d, dt, rows, cols, mb, nb, &m);
     if (!dtap_ok(status_is(st, GPUK_OK, d, "create"), "%s: create", name))
         return;
     gpuk_dist_info di;
@@ -72,6 +108,14 @@ static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, in
     gpuk_dist_get_info(d, &di);
     gpuk_dist_matrix_get_info(d, m, &mi);
     gpuk_context *ctx = di.context;
+    size_t es = gpuk_dtype_size(dt);
+    gpuk_tensor_info lt;
+    int ok = gpuk_tensor_get_info(ctx, mi.local, &lt) == GPUK_OK && lt.dtype == dt &&
+             mi.dtype == dt;
+    if (!ok)
+        dtap_why("info says %s, the local tensor %s", gpuk_dtype_name(mi.dtype),
+                 gpuk_dtype_name(lt.dtype));
+    dtap_ok(ok, "%s: the matrix and its local tensor are %s", name, gpuk_dtype_name(dt));
 
     /* every element has one owner, and the maps invert each other */
     int64_t own = 0, bad = 0, mine = mi.local_rows * mi.local_cols, total = 0;
@@ -99,19 +143,21 @@ static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, in
             name, (long long)mi.local_rows, (long long)mi.local_cols);
 
     /* scatter from the last rank, check the local tensor element by element */
-    size_t bytes = (size_t)(rows * cols) * sizeof(float);
-    float *x = malloc(bytes + 4), *y = malloc(bytes + 4), *loc = malloc((size_t)mine * 4 + 4);
-    fill_uniform(x, rows * cols);
+    size_t bytes = (size_t)(rows * cols) * es;
+    char *x = dtest_alloc(dt, rows * cols), *y = dtest_alloc(dt, rows * cols);
+    char *loc = dtest_alloc(dt, mine);
+    fill_uniform(dt, x, rows * cols);
     st = gpuk_dist_scatter(d, m, size - 1, rank == size - 1 ? x : NULL,
                            rank == size - 1 ? bytes : 0);
-    int ok = status_is(st, GPUK_OK, d, "scatter");
-    if (ok && gpuk_tensor_read(ctx, mi.local, loc, (size_t)mine * 4) != GPUK_OK)
+    ok = status_is(st, GPUK_OK, d, "scatter");
+    if (ok && gpuk_tensor_read(ctx, mi.local, loc, (size_t)mine * es) != GPUK_OK)
         ok = 0, dtap_why("gpuk_tensor_read: %s", gpuk_context_error(ctx));
     for (int64_t li = 0; ok && li < mi.local_rows; li++)
         for (int64_t lj = 0; lj < mi.local_cols; lj++) {
             int64_t gi, gj;
             gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj);
-            if (memcmp(&loc[li * mi.local_cols + lj], &x[gi * cols + gj], 4) != 0) {
+            if (memcmp(loc + (size_t)(li * mi.local_cols + lj) * es,
+                       x + (size_t)(gi * cols + gj) * es, es) != 0) {
                 dtap_why("local (%lld, %lld) = global (%lld, %lld) differs", (long long)li,
                          (long long)lj, (long long)gi, (long long)gj);
                 ok = 0;
@@ -152,8 +198,9 @@ static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, in
             } else {
                 for (int64_t i = 0; i < ti.shape[0] && ok; i++)
                     for (int64_t j = 0; j < ti.shape[1]; j++)
-                        if (memcmp(&loc[i * ti.shape[1] + j],
-                                   &x[(bi * mi.mb + i) * cols + bj * mi.nb + j], 4)) {
+                        if (memcmp(loc + (size_t)(i * ti.shape[1] + j) * es,
+                                   x + (size_t)((bi * mi.mb + i) * cols + bj * mi.nb + j) * es,
+                                   es)) {
                             ok = 0, dtap_why("block (%lld, %lld) element (%lld, %lld)",
                                              (long long)bi, (long long)bj, (long long)i,
                                              (long long)j);
@@ -169,16 +216,16 @@ static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, in
         for (int64_t lj = 0; lj < mi.local_cols; lj++) {
             int64_t gi, gj;
             gpuk_dist_local_to_global(d, m, li, lj, &gi, &gj);
-            loc[li * mi.local_cols + lj] = (float)(gi * 1000 + gj);
+            dtest_set(dt, loc, li * mi.local_cols + lj, (double)(gi * 1000 + gj));
         }
-    st = gpuk_tensor_write(ctx, mi.local, loc, (size_t)mine * 4);
+    st = gpuk_tensor_write(ctx, mi.local, loc, (size_t)mine * es);
     ok = st == GPUK_OK;
     if (ok)
         ok = status_is(gpuk_dist_gather(d, m, 0, rank == 0 ? y : NULL, rank == 0 ? bytes : 0),
                        GPUK_OK, d, "gather");
     for (int64_t i = 0; ok && rank == 0 && i < rows * cols; i++)
-        if (y[i] != (float)(i / cols * 1000 + i % cols))
-            ok = 0, dtap_why("element %lld is %g", (long long)i, y[i]);
+        if (dtest_get(dt, y, i) != (double)(i / cols * 1000 + i % cols))
+            ok = 0, dtap_why("element %lld is %g", (long long)i, dtest_get(dt, y, i));
     dtap_ok(ok, "%s: filled in place on every rank, gathered whole", name);
     free(x);
     free(y);
@@ -186,81 +233,130 @@ static void layout_case(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb, in
     gpuk_dist_matrix_destroy(d, m);
 }
 
+/* The info struct grows at its end (gpuk/mpi.h): the function of the
+ * plain name fills the layout of libgpuk 0.2, which ends before dtype. */
+static void info_layout(gpuk_dist *d)
+{
+    gpuk_dist_matrix *m = NULL;
+    gpuk_dist_matrix_info old, now;
+    gpuk_status st = gpuk_dist_matrix_create_dtype(d, GPUK_F64, 9, 7, 2, 3, &m);
+    int ok = status_is(st, GPUK_OK, d, "create");
+    memset(&old, 0, sizeof old);
+    old.dtype = (gpuk_dtype)77;
+    if (ok)
+        ok = status_is((gpuk_dist_matrix_get_info)(d, m, &old), GPUK_OK, d, "plain get_info") &&
+             status_is(gpuk_dist_matrix_get_info(d, m, &now), GPUK_OK, d, "get_info");
+    if (ok && (old.dtype != (gpuk_dtype)77 || now.dtype != GPUK_F64 || old.rows != 9 ||
+               old.cols != 7 || old.nb != 3 || old.local != now.local))
+        ok = 0, dtap_why("0.2 layout: dtype %d, rows %lld; full: dtype %d", (int)old.dtype,
+                         (long long)old.rows, (int)now.dtype);
+    dtap_ok(ok, "matrix info: dtype f64; the 0.2 function fills nothing past its layout");
+    gpuk_dist_matrix_destroy(d, m);
+}
+
 /* ---------------------------------------------------------------- ops */
 
+/* One context, whole matrices: what the distributed min-plus must equal
+ * bit for bit.  Rank 0 only. */
+static int minplus_reference(gpuk_context *ctx, gpuk_dtype dt, const void *a, const void *b,
+                             void *r, int64_t m, int64_t k, int64_t n)
+{
+    size_t es = gpuk_dtype_size(dt);
+    gpuk_tensor *ta = NULL, *tb = NULL, *tr = NULL;
+    int64_t sa[2] = { m, k }, sb[2] = { k, n }, sr[2] = { m, n };
+    gpuk_status st = gpuk_tensor_create(ctx, dt, 2, sa, &ta);
+    if (!st) st = gpuk_tensor_create(ctx, dt, 2, sb, &tb);
+    if (!st) st = gpuk_tensor_create(ctx, dt, 2, sr, &tr);
+    if (!st) st = gpuk_tensor_write(ctx, ta, a, (size_t)(m * k) * es);
+    if (!st) st = gpuk_tensor_write(ctx, tb, b, (size_t)(k * n) * es);
+    if (!st) st = gpuk_minplus(ctx, ta, tb, tr, NULL);
+    if (!st) st = gpuk_tensor_read(ctx, tr, r, (size_t)(m * n) * es);
+    if (st)
+        dtap_why("one-context reference: %s", gpuk_context_error(ctx));
+    gpuk_tensor_destroy(ctx, ta);
+    gpuk_tensor_destroy(ctx, tb);
+    gpuk_tensor_destroy(ctx, tr);
+    return st == GPUK_OK;
+}
+
+/* Every element of c within 2 gamma_k(u) sum |a||b| + u |s| + (2k + 2)
+ * tiny of the long double sum s, u = 2^-prec of the dtype and tiny its
+ * least subnormal (what each underflowing product or sum may lose; the
+ * bound of tests/ref.c, in the dtype's own unit roundoff).  long double
+ * has 64 bits of significand on x86-64: its own error, about gamma_k(2^-64)
+ * sum |a||b|, is 2^-11 of f64's bound and sits inside the factor 2. */
+static int matmul_within(gpuk_dtype dt, const void *a, const void *b, const void *c, int64_t m,
+                         int64_t k, int64_t n)
+{
+    const long double u = ldexpl(1.0L, -gpuk_dtype_precision(dt));
+    const long double g = k * u / (1 - k * u);
+    const long double tiny = dt == GPUK_F64 ? DBL_TRUE_MIN : FLT_TRUE_MIN;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            long double s = 0, abs_s = 0;
+            for (int64_t p = 0; p < k; p++) {
+                long double t =
+                    (long double)dtest_get(dt, a, i * k + p) * dtest_get(dt, b, p * n + j);
+                s += t;
+                abs_s += fabsl(t);
+            }
+            long double bound = 2 * g * abs_s + u * fabsl(s) + (2.0L * k + 2) * tiny;
+            long double got = dtest_get(dt, c, i * n + j);
+            if (!(fabsl(got - s) <= bound)) {
+                dtap_why("element (%lld, %lld): %.17Lg, exact %.17Lg, bound %.3Lg", (long long)i,
+                         (long long)j, got, s, bound);
+                return 0;
+            }
+        }
+    return 1;
+}
+
 /* c = a (x) b or a . b on the grid; rank 0 checks the gathered c. */
-static void op_case(gpuk_dist *d, int minplus, int64_t m, int64_t k, int64_t n, int64_t mb,
-                    int64_t kb, int64_t nb, int same, gpuk_dist_schedule sch, const char *grid)
+static void op_case(gpuk_dist *d, gpuk_dtype dt, int minplus, int64_t m, int64_t k, int64_t n,
+                    int64_t mb, int64_t kb, int64_t nb, int same, gpuk_dist_schedule sch,
+                    const char *grid)
 {
     char name[160];
-    snprintf(name, sizeof name, "%s %lldx%lldx%lld, blocks %lld/%lld/%lld%s%s on %s",
-             minplus ? "minplus" : "matmul", (long long)m, (long long)k, (long long)n,
-             (long long)mb, (long long)kb, (long long)nb, same ? ", a (x) a" : "",
+    size_t es = gpuk_dtype_size(dt);
+    snprintf(name, sizeof name, "%s %s %lldx%lldx%lld, blocks %lld/%lld/%lld%s%s on %s",
+             minplus ? "minplus" : "matmul", gpuk_dtype_name(dt), (long long)m, (long long)k,
+             (long long)n, (long long)mb, (long long)kb, (long long)nb, same ? ", a (x) a" : "",
              sch == GPUK_DIST_SERIAL ? ", serial" : "", grid);
-    float *a = malloc((size_t)(m * k) * 4 + 4), *b = malloc((size_t)(k * n) * 4 + 4);
-    float *c = malloc((size_t)(m * n) * 4 + 4), *r = malloc((size_t)(m * n) * 4 + 4);
-    (minplus ? fill_minplus : fill_uniform)(a, m * k);
-    (minplus ? fill_minplus : fill_uniform)(b, k * n);
+    char *a = dtest_alloc(dt, m * k), *b = dtest_alloc(dt, k * n), *c = dtest_alloc(dt, m * n),
+         *r = dtest_alloc(dt, m * n);
+    (minplus ? fill_minplus : fill_uniform)(dt, a, m * k);
+    (minplus ? fill_minplus : fill_uniform)(dt, b, k * n);
     gpuk_dist_matrix *A = NULL, *B = NULL, *C = NULL;
-    gpuk_status st = gpuk_dist_matrix_create(d, m, k, mb, kb, &A);
+    gpuk_status st = gpuk_dist_matrix_create_dtype(d, dt, m, k, mb, kb, &A);
     if (st == GPUK_OK && !same)
-        st = gpuk_dist_matrix_create(d, k, n, kb, nb, &B);
+        st = gpuk_dist_matrix_create_dtype(d, dt, k, n, kb, nb, &B);
     if (same)
-        B = A, memcpy(b, a, (size_t)(m * k) * 4);
+        B = A, memcpy(b, a, (size_t)(m * k) * es);
     if (st == GPUK_OK)
-        st = gpuk_dist_matrix_create(d, m, n, mb, nb, &C);
+        st = gpuk_dist_matrix_create_dtype(d, dt, m, n, mb, nb, &C);
     if (st == GPUK_OK)
-        st = gpuk_dist_scatter(d, A, 0, a, (size_t)(m * k) * 4);
+        st = gpuk_dist_scatter(d, A, 0, a, (size_t)(m * k) * es);
     if (st == GPUK_OK && !same)
-        st = gpuk_dist_scatter(d, B, size > 1 ? 1 : 0, b, (size_t)(k * n) * 4);
+        st = gpuk_dist_scatter(d, B, size > 1 ? 1 : 0, b, (size_t)(k * n) * es);
     gpuk_dist_set_schedule(d, sch);
     if (st == GPUK_OK)
         st = minplus ? gpuk_dist_minplus(d, A, B, C, NULL) : gpuk_dist_matmul(d, A, B, C, NULL);
     gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
     int ok = status_is(st, GPUK_OK, d, name);
     if (ok)
-        ok = status_is(gpuk_dist_gather(d, C, 0, c, (size_t)(m * n) * 4), GPUK_OK, d, "gather");
+        ok = status_is(gpuk_dist_gather(d, C, 0, c, (size_t)(m * n) * es), GPUK_OK, d, "gather");
 
     gpuk_dist_info di;
     gpuk_dist_get_info(d, &di);
     if (ok && rank == 0 && minplus) {
-        /* one context, whole matrices: the bits must agree */
-        gpuk_context *ctx = di.context;
-        gpuk_tensor *ta = NULL, *tb = NULL, *tr = NULL;
-        int64_t sa[2] = { m, k }, sb[2] = { k, n }, sr[2] = { m, n };
-        st = gpuk_tensor_create(ctx, GPUK_F32, 2, sa, &ta);
-        if (!st) st = gpuk_tensor_create(ctx, GPUK_F32, 2, sb, &tb);
-        if (!st) st = gpuk_tensor_create(ctx, GPUK_F32, 2, sr, &tr);
-        if (!st) st = gpuk_tensor_write(ctx, ta, a, (size_t)(m * k) * 4);
-        if (!st) st = gpuk_tensor_write(ctx, tb, b, (size_t)(k * n) * 4);
-        if (!st) st = gpuk_minplus(ctx, ta, tb, tr, NULL);
-        if (!st) st = gpuk_tensor_read(ctx, tr, r, (size_t)(m * n) * 4);
-        if (st)
-            ok = 0, dtap_why("one-context reference: %s", gpuk_context_error(ctx));
+        ok = minplus_reference(di.context, dt, a, b, r, m, k, n);
         for (int64_t i = 0; ok && i < m * n; i++)
-            if (memcmp(&c[i], &r[i], 4))
-                ok = 0, dtap_why("element (%lld, %lld): %a, one context %a", (long long)(i / n),
-                                 (long long)(i % n), c[i], r[i]);
-        gpuk_tensor_destroy(ctx, ta);
-        gpuk_tensor_destroy(ctx, tb);
-        gpuk_tensor_destroy(ctx, tr);
+            if (memcmp(c + (size_t)i * es, r + (size_t)i * es, es))
+                ok = 0, dtap_why("element (%lld, %lld): %.17g, one context %.17g",
+                                 (long long)(i / n), (long long)(i % n), dtest_get(dt, c, i),
+                                 dtest_get(dt, r, i));
     } else if (ok && rank == 0) {
-        /* within c gamma_k sum |a||b| + u |r| + (2k + 2) 2^-149 (tests/ref.c) */
-        const double u = ldexp(1.0, -24), g = k * u / (1 - k * u);
-        for (int64_t i = 0; ok && i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double s = 0, abs_s = 0;
-                for (int64_t p = 0; p < k; p++) {
-                    s += (double)a[i * k + p] * b[p * n + j];
-                    abs_s += fabs((double)a[i * k + p] * b[p * n + j]);
-                }
-                double bound = 2 * g * abs_s + u * fabs(s) + (2.0 * k + 2) * ldexp(1.0, -149);
-                if (!(fabs(c[i * n + j] - s) <= bound)) {
-                    ok = 0, dtap_why("element (%lld, %lld): %.9g, exact %.9g, bound %.3g",
-                                     (long long)i, (long long)j, c[i * n + j], s, bound);
-                    break;
-                }
-            }
+        ok = matmul_within(dt, a, b, c, m, k, n);
     }
     dtap_ok(ok, "%s%s", name, minplus ? ": bit-exact against one context" : ": within gamma_k");
     gpuk_dist_stats ss;
@@ -292,16 +388,30 @@ static const int64_t OPS[][6] = {   /* m, k, n, mb, kb, nb */
     { 31, 31, 31, 0, 0, 0 },
 };
 
+/* Both ops in every dtype; an (op, dtype) without a rung on the backend
+ * is one skip, naming it (f64 comes to the backends on their own). */
 static void ops_on(gpuk_dist *d, const char *grid, int all)
 {
     int n = all ? (int)(sizeof OPS / sizeof OPS[0]) : 2;
-    for (int mp = 1; mp >= 0; mp--)
-        for (int i = 0; i < n; i++)
-            op_case(d, mp, OPS[i][0], OPS[i][1], OPS[i][2], OPS[i][3], OPS[i][4], OPS[i][5], 0,
-                    GPUK_DIST_OVERLAP, grid);
-    op_case(d, 1, 45, 45, 45, 6, 6, 6, 1, GPUK_DIST_OVERLAP, grid);
-    op_case(d, 1, 37, 41, 23, 5, 3, 4, 0, GPUK_DIST_SERIAL, grid);
-    op_case(d, 0, 37, 41, 23, 5, 3, 4, 0, GPUK_DIST_SERIAL, grid);
+    gpuk_dist_info di;
+    gpuk_dist_get_info(d, &di);
+    for (size_t t = 0; t < DTEST_N_DTYPES; t++) {
+        gpuk_dtype dt = DTEST_DTYPES[t];
+        for (int mp = 1; mp >= 0; mp--) {
+            const char *op = mp ? "minplus" : "gemm";
+            if (!backend_has(d, mp ? GPUK_OP_MINPLUS : GPUK_OP_GEMM, dt)) {
+                dtap_skip("%s %s on %s: backend %s has no %s rung of %s", mp ? "minplus" : "matmul",
+                          gpuk_dtype_name(dt), grid, di.backend, gpuk_dtype_name(dt), op);
+                continue;
+            }
+            for (int i = 0; i < n; i++)
+                op_case(d, dt, mp, OPS[i][0], OPS[i][1], OPS[i][2], OPS[i][3], OPS[i][4],
+                        OPS[i][5], 0, GPUK_DIST_OVERLAP, grid);
+            if (mp)
+                op_case(d, dt, 1, 45, 45, 45, 6, 6, 6, 1, GPUK_DIST_OVERLAP, grid);
+            op_case(d, dt, mp, 37, 41, 23, 5, 3, 4, 0, GPUK_DIST_SERIAL, grid);
+        }
+    }
 }
 
 static gpuk_dist *open_grid(int p, int q)
@@ -357,7 +467,13 @@ int main(int argc, char **argv)
         { 0, 5, 2, 2 }, { 5, 0, 2, 2 }, { 13, 17, 0, 0 }, { 100, 3, 7, 1 }, { 3, 100, 1, 9 },
     };
     for (size_t i = 0; i < sizeof LAYOUTS / sizeof LAYOUTS[0]; i++)
-        layout_case(d, LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2], LAYOUTS[i][3]);
+        layout_case(d, GPUK_F32, LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2], LAYOUTS[i][3]);
+    /* the other dtypes: element sizes of 8 and 4 through every byte count */
+    for (size_t t = 1; t < DTEST_N_DTYPES; t++)
+        for (size_t i = 1; i < 4; i++)
+            layout_case(d, DTEST_DTYPES[t], LAYOUTS[i][0], LAYOUTS[i][1], LAYOUTS[i][2],
+                        LAYOUTS[i][3]);
+    info_layout(d);
 
     ops_on(d, "the default grid", 1);
 
@@ -383,7 +499,8 @@ int main(int argc, char **argv)
             gpuk_dist *t = open_grid(g ? size : 1, g ? 1 : size);
             if (!t)
                 continue;
-            layout_case(t, 37, 29, 4, 5);
+            for (size_t i = 0; i < DTEST_N_DTYPES; i++)
+                layout_case(t, DTEST_DTYPES[i], 37, 29, 4, 5);
             ops_on(t, g ? "an N x 1 grid" : "a 1 x N grid", 0);
             gpuk_dist_close(t);
         }

@@ -3,9 +3,10 @@
  * that disagree (a size, a block, the grid, the root, the matrix, the
  * schedule, the function), arguments that are wrong on every rank or on
  * one, and a local failure on one rank (a rung its backend lacks, and the
- * GPUK_DIST_FAIL injection points).  Each must come back on every rank
- * with the same status and the same message, which names the argument and
- * the rank, without a hang; afterwards the same gpuk_dist still works.
+ * GPUK_DIST_FAIL injection points, in SUMMA and in apsp).  Each must come
+ * back on every rank with the same status and the same message, which
+ * names the argument and the rank, without a hang; afterwards the same
+ * gpuk_dist still works.
  */
 #include "config.h"
 
@@ -109,6 +110,11 @@ static void injected(const char *where)
         else if (!st)
             st = gpuk_dist_matmul(d, a, a, c, NULL);
         expect(what, d, st, GPUK_ERR_INTERNAL, "GPUK_DIST_FAIL", who);
+        if (!strcmp(where, "panel") || !strcmp(where, "setup")) {
+            char also[128];
+            snprintf(also, sizeof also, "%s, in gpuk_dist_apsp", what);
+            expect(also, d, gpuk_dist_apsp(d, c, NULL), GPUK_ERR_INTERNAL, "GPUK_DIST_FAIL", who);
+        }
     }
     gpuk_dist_matrix_destroy(d, a);
     gpuk_dist_matrix_destroy(d, c);
@@ -190,6 +196,28 @@ int main(int argc, char **argv)
     expect("create with out NULL on one rank", d, st, GPUK_ERR_NULL, "out is NULL", who);
     dtap_ok(m == NULL || rank == last, "no matrix is made when the create fails");
 
+    /* dtypes: one the layer does not hold, and ranks that disagree */
+    st = gpuk_dist_matrix_create_dtype(d, GPUK_F16, 30, 20, 4, 4, &m);
+    expect("create in f16 everywhere", d, st, GPUK_ERR_DTYPE, "dtype is f16 (4): a distributed "
+           "matrix is f32, f64 or i32", "rank 0");
+    st = gpuk_dist_matrix_create_dtype(d, (gpuk_dtype)99, 30, 20, 4, 4, &m);
+    expect("create in dtype 99 everywhere", d, st, GPUK_ERR_DTYPE, "dtype is ? (99)", "rank 0");
+    if (multi) {
+        st = gpuk_dist_matrix_create_dtype(d, rank == last ? GPUK_F64 : GPUK_F32, 30, 20, 4, 4,
+                                           &m);
+        char both[64];
+        snprintf(both, sizeof both, "rank %d passes dtype = f64, rank 0 passes f32", last);
+        expect("create where one rank passes another dtype", d, st, GPUK_ERR_DTYPE, both, who);
+        st = gpuk_dist_matrix_create_dtype(d, rank == last ? GPUK_F16 : GPUK_I32, 30, 20, 4, 4,
+                                           &m);
+        expect("create where one rank passes a dtype the layer does not hold", d, st,
+               GPUK_ERR_DTYPE, "dtype is f16", who);
+    } else {
+        dtap_skip("dtype disagreement needs two ranks");
+        dtap_skip("a dtype on one rank needs two ranks");
+    }
+    dtap_ok(m == NULL || rank == last, "no matrix is made when a dtype is refused");
+
     /* ---------------------------------------------------------------- scatter, gather */
     gpuk_dist_matrix *a = NULL, *b = NULL, *c = NULL, *a2 = NULL, *bad = NULL;
     float *host = calloc(40 * 40, sizeof(float));
@@ -224,6 +252,28 @@ int main(int argc, char **argv)
     expect("gather with the wrong byte count on the root", d, st, GPUK_ERR_SIZE, "bytes", who);
     st = gpuk_dist_scatter(d, a, 0, host, abytes);
     dtap_ok(st == GPUK_OK, "a correct scatter after those");
+    gpuk_dist_matrix *a64 = NULL, *b64 = NULL, *ai = NULL;
+    if (gpuk_dist_matrix_create_dtype(d, GPUK_F64, 40, 30, 7, 6, &a64) ||
+        gpuk_dist_matrix_create_dtype(d, GPUK_F64, 30, 40, 6, 7, &b64) ||
+        gpuk_dist_matrix_create_dtype(d, GPUK_I32, 40, 30, 7, 6, &ai)) {
+        dtap_ok(0, "creating the f64 and i32 test matrices: %s", gpuk_dist_error(d));
+        int rc = dtap_done();
+        MPI_Finalize();
+        return rc;
+    }
+    double *host64 = calloc(40 * 30, sizeof(double));
+    st = gpuk_dist_scatter(d, a64, last, host, abytes);
+    expect("scatter of f32 bytes into an f64 matrix", d, st, GPUK_ERR_SIZE,
+           "f64 matrix holds 9600 (8 bytes an element)", who);
+    st = gpuk_dist_gather(d, ai, 0, host64, 40 * 30 * sizeof(double));
+    expect("gather of an i32 matrix into f64 bytes", d, st, GPUK_ERR_SIZE,
+           "i32 matrix holds 4800 (4 bytes an element)", "rank 0");
+    st = gpuk_dist_scatter(d, a64, 0, host64, 40 * 30 * sizeof(double));
+    if (st == GPUK_OK)
+        st = gpuk_dist_scatter(d, ai, 0, host, abytes);
+    if (st == GPUK_OK)
+        st = gpuk_dist_gather(d, a64, last, host64, 40 * 30 * sizeof(double));
+    dtap_ok(st == GPUK_OK, "f64 and i32 scatter and gather with their own byte counts");
 
     /* ---------------------------------------------------------------- ops */
     st = gpuk_dist_matmul(d, a, bad, c, NULL);
@@ -246,6 +296,60 @@ int main(int argc, char **argv)
         dtap_skip("matrix disagreement needs two ranks");
         dtap_skip("schedule disagreement needs two ranks");
     }
+    /* dtypes: operands that differ, and a dtype the local op lacks */
+    st = gpuk_dist_matmul(d, a, b64, c, NULL);
+    expect("matmul of f32 a and f64 b", d, st, GPUK_ERR_DTYPE, "b: dtype is f64, must be f32",
+           "rank 0");
+    st = gpuk_dist_minplus(d, a64, b64, c, NULL);
+    expect("min-plus of f64 a and b into f32 c", d, st, GPUK_ERR_DTYPE,
+           "c: dtype is f32, must be f64", "rank 0");
+    st = gpuk_dist_minplus(d, ai, b, c, NULL);
+    expect("min-plus of i32 a and f32 b", d, st, GPUK_ERR_DTYPE, "b: dtype is f32, must be i32",
+           "rank 0");
+    {
+        gpuk_dist_matrix *bi = NULL, *ci = NULL;
+        size_t count = 1;
+        gpuk_variant_count_dtype(di.context, GPUK_OP_GEMM, GPUK_I32, &count);
+        int lacks = count == 0, all_lack = 0;
+        MPI_Allreduce(&lacks, &all_lack, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (all_lack && !gpuk_dist_matrix_create_dtype(d, GPUK_I32, 30, 40, 6, 7, &bi) &&
+            !gpuk_dist_matrix_create_dtype(d, GPUK_I32, 40, 40, 7, 7, &ci)) {
+            st = gpuk_dist_matmul(d, ai, bi, ci, NULL);
+            expect("matmul in i32, which gpuk_gemm lacks", d, st, GPUK_ERR_DTYPE,
+                   "the matrices are i32, but gpuk_gemm on this rank's backend", "rank 0");
+        } else {
+            dtap_skip("this backend has an i32 gemm: no dtype left to refuse");
+        }
+        gpuk_dist_matrix_destroy(d, bi);
+        gpuk_dist_matrix_destroy(d, ci);
+    }
+    gpuk_dist_matrix_destroy(d, a64);
+    gpuk_dist_matrix_destroy(d, b64);
+    gpuk_dist_matrix_destroy(d, ai);
+    free(host64);
+
+    /* apsp: a square matrix in square blocks, the same on every rank */
+    st = gpuk_dist_apsp(d, a, NULL);
+    expect("apsp of a 40 x 30 matrix", d, st, GPUK_ERR_SHAPE, "square", "rank 0");
+    st = gpuk_dist_apsp(d, rank == last ? NULL : c, NULL);
+    expect("apsp with m NULL on one rank", d, st, GPUK_ERR_NULL, "m is NULL", who);
+    {
+        gpuk_dist_matrix *rect = NULL, *c2 = NULL;
+        if (gpuk_dist_matrix_create(d, 40, 40, 7, 5, &rect) == GPUK_OK) {
+            st = gpuk_dist_apsp(d, rect, NULL);
+            expect("apsp in 7 x 5 blocks", d, st, GPUK_ERR_LAYOUT, "square blocks", "rank 0");
+        }
+        if (multi && gpuk_dist_matrix_create(d, 40, 40, 7, 7, &c2) == GPUK_OK) {
+            st = gpuk_dist_apsp(d, rank == last ? c2 : c, NULL);
+            expect("apsp where one rank passes another matrix", d, st, GPUK_ERR_INVALID,
+                   "creation number", who);
+        } else {
+            dtap_skip("matrix disagreement needs two ranks");
+        }
+        gpuk_dist_matrix_destroy(d, rect);
+        gpuk_dist_matrix_destroy(d, c2);
+    }
+
     gpuk_dist_matrix *kb = NULL;
     if (gpuk_dist_matrix_create(d, 30, 40, 5, 7, &kb) == GPUK_OK) {
         st = gpuk_dist_matmul(d, a, kb, c, NULL);

@@ -2,8 +2,10 @@
 # test-dist-bench.sh - TAP test of gpuk-dist-bench and its combiner: small
 # runs on 1 and 2 ranks each print their header and one row per op, with
 # the columns the combiner reads; the combined table has the efficiency
-# against the 1-rank row (and the plot, where gnuplot is); bad options
-# fail with a message.
+# against the 1-rank row (and the plot, where gnuplot is); --dtype i32
+# and f64 give rows of their dtype, never compared with f32's (f64 is
+# skipped, with the reason, on a backend without f64 rungs); --op apsp
+# gives its row; bad options fail with a message.
 #
 # Run by make check (MPIEXEC from configure, or mpiexec in PATH); by hand,
 # from the top of the build tree: sh ../mpi/test-dist-bench.sh
@@ -36,12 +38,35 @@ for np in 1 2; do
     diag "$tmp/r$np.txt" "$tmp/e$np.txt"
     rows=$(grep -vc '^#' "$tmp/r$np.txt")
     fields=$(grep -v '^#' "$tmp/r$np.txt" | awk '{ print NF }' | sort -u | tr '\n' ' ')
-    [ "$rows" = 2 ] && [ "$fields" = "19 " ]
-    ok $? "$np rank(s): one row per op, 19 columns each (rows $rows, fields $fields)"
-    awk -v np=$np '!/^#/ && ($4 != np || $10 <= 0 || $19 == "-") { bad = 1 } END { exit bad }' \
-        "$tmp/r$np.txt"
-    ok $? "$np rank(s): ranks column, a positive rate and the one-context comparison"
+    [ "$rows" = 2 ] && [ "$fields" = "21 " ]
+    ok $? "$np rank(s): one row per op, 21 columns each (rows $rows, fields $fields)"
+    awk -v np=$np '!/^#/ && ($4 != np || $10 <= 0 || $19 == "-" || $20 != "f32" || $21 == "-") {
+        bad = 1 } END { exit bad }' "$tmp/r$np.txt"
+    ok $? "$np rank(s): ranks column, a positive rate, the one-context comparison, dtype and rung"
+
+    # i32: min-plus only (no backend has an i32 gemm: a comment line says so)
+    $launcher $flags -n $np "$bench" -n 96 --block 16 --reps 1 --threads 1 --baseline \
+        --dtype i32 > "$tmp/i$np.txt" 2> "$tmp/ei$np.txt"
+    ok $? "$np rank(s): gpuk-dist-bench --dtype i32 runs"
+    diag "$tmp/i$np.txt" "$tmp/ei$np.txt"
+    rows=$(grep -v '^#' "$tmp/i$np.txt" | awk '$1 == "minplus" && $20 == "i32" && $10 > 0' | wc -l)
+    [ "$rows" -eq 1 ] && grep -q '^# matmul n=96: left out: no i32 rung' "$tmp/i$np.txt"
+    ok $? "$np rank(s): --dtype i32: an i32 min-plus row, matmul left out with the reason"
 done
+
+# f64: rows of its own where the backend has f64 rungs; otherwise the
+# library's refusal names the dtype, and the check is skipped, not passed
+$launcher $flags -n 2 "$bench" -n 96 --block 16 --reps 1 --threads 1 --op minplus \
+    --dtype f64 > "$tmp/f64.txt" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "the matrices are f64, but gpuk_minplus on this rank's backend" \
+        "$tmp/f64.txt"; then
+    echo "ok $((n = n + 1)) # SKIP f64 min-plus: $(grep -o "backend ([a-z]*) computes in [^:]*" "$tmp/f64.txt" | head -1)"
+else
+    [ $rc -eq 0 ] && [ "$(grep -v '^#' "$tmp/f64.txt" | awk '$20 == "f64"' | wc -l)" -eq 1 ]
+    ok $? "2 ranks: gpuk-dist-bench --op minplus --dtype f64 gives an f64 row"
+    diag "$tmp/f64.txt"
+fi
 
 sh "$combine" "$tmp/r1.txt" "$tmp/r2.txt" > "$tmp/table" 2>&1
 ok $? "the combiner reads both runs"
@@ -67,8 +92,30 @@ else
     echo "ok $((n = n + 1)) # SKIP gnuplot is not installed"
 fi
 
+# apsp: one row, no breakdown, against gpuk_apsp in one context
+$launcher $flags -n 2 "$bench" -n 64 --block 16 --reps 1 --threads 1 --op apsp --dtype i32 \
+    --baseline > "$tmp/apsp.txt" 2>&1
+rc=$?
+diag "$tmp/apsp.txt"
+[ $rc -eq 0 ] && [ "$(grep -v '^#' "$tmp/apsp.txt" |
+                     awk '$1 == "apsp" && $10 > 0 && $13 == "-" && $19 != "-" && $20 == "i32"' |
+                     wc -l)" -eq 1 ]
+ok $? "2 ranks: --op apsp --dtype i32 gives one apsp row, its rate and vs_one"
+
 $launcher $flags -n 1 "$bench" --op nonsense > "$tmp/out" 2>&1
-[ $? -ne 0 ] && grep -q "matmul, minplus or both" "$tmp/out"
+[ $? -ne 0 ] && grep -q "matmul, minplus, both or apsp" "$tmp/out"
 ok $? "--op nonsense fails with a message"
+$launcher $flags -n 1 "$bench" --dtype f16 > "$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q "dtype is f16 (4): a distributed matrix is f32, f64 or i32" "$tmp/out"
+ok $? "--dtype f16 fails with a message"
+
+# the combiner keeps dtypes apart: i32 rows take the i32 1-rank row
+sh "$combine" "$tmp/r1.txt" "$tmp/i1.txt" "$tmp/r2.txt" "$tmp/i2.txt" > "$tmp/table3" 2>&1
+ok $? "the combiner reads f32 and i32 runs together"
+diag "$tmp/table3"
+awk '!/^#/ && $3 == 1 && $15 != "100.0" { bad = 1 } !/^#/ { seen[$1 " " $16]++ }
+     END { if (seen["minplus i32"] != 2 || seen["minplus f32"] != 2) bad = 1; exit bad }' \
+    "$tmp/table3"
+ok $? "each dtype's 1-rank row is its own 100.0%, two rows of each"
 
 tap_done

@@ -483,7 +483,7 @@ gpuk_status gpuk_peak_measure(gpuk_context *ctx, gpuk_peak kind, double *value)
         return GPUK_ERR_NULL;
     if (!value)
         return gk_fail(ctx, GPUK_ERR_NULL, "gpuk_peak_measure: value is NULL");
-    if (kind < GPUK_PEAK_COPY_GBS || kind > GPUK_PEAK_READ_GBS)
+    if (!gpuk_peak_name(kind))
         return gk_fail(ctx, GPUK_ERR_INVALID, "gpuk_peak_measure: kind %d is not a gpuk_peak",
                        (int)kind);
     if (!GK_BE_HAS(ctx->be, peak))

@@ -16,7 +16,8 @@ src_libgpuk_la_SOURCES = \
 	src/ops.c \
 	src/csr.c \
 	src/shadow.c \
-	src/wisdom.c
+	src/wisdom.c \
+	src/catalog.c
 src_libgpuk_la_CPPFLAGS = $(AM_CPPFLAGS) -DGPUK_PLUGIN_DIR='"$(pkglibdir)"'
 src_libgpuk_la_CFLAGS = $(AM_CFLAGS) $(PTHREAD_LIBS)
 # Only gpuk_* is exported; internal functions are named gk_*.

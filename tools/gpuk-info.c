@@ -53,6 +53,9 @@ static int report(const char *backend, int quiet)
     gpuk_load_report_free(rep);
     if (st != GPUK_OK) {
         printf("result: cannot open: %s\n\n", gpuk_strerror(st));
+        /* stdout may be a pipe shared with stderr (2>&1): what was printed
+         * goes first, so the error line does not land inside it */
+        fflush(stdout);
         fprintf(stderr, "gpuk-info: backend %s cannot open: %s\n", backend ? backend : "(default)",
                 gpuk_strerror(st));
         return 1;

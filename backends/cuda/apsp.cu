@@ -142,5 +142,5 @@ GKC_KERNEL(gkc_apsp_naive)
     case GPUK_I32: return ap_naive<int>(b, args);
     default: break;
     }
-    return gkc_fail(b, GPUK_ERR_DTYPE, "apsp/naive: no %s path", gpuk_dtype_name(args->dtype));
+    return gkc_fail(b, GPUK_ERR_DTYPE, "apsp/naive: no path for dtype %d", (int)args->dtype);
 }

@@ -232,36 +232,48 @@ __device__ __forceinline__ void gkc_pdl_enter()
 #endif
 }
 
+/* The float types of the kernels written once for f32 and f64 (issue 26):
+ * gkc_fmax and gkc_exp pick the single- or double-precision function, so
+ * a kernel body names neither fmaxf nor fmax.  expf, not __expf, for f32
+ * (the intrinsic loses bits); exp in double for f64. */
+__device__ __forceinline__ float gkc_fmax(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double gkc_fmax(double a, double b) { return fmax(a, b); }
+__device__ __forceinline__ float gkc_exp(float v) { return expf(v); }
+__device__ __forceinline__ double gkc_exp(double v) { return exp(v); }
+
 /* Sum over the warp; every lane gets the result (butterfly). */
-__device__ __forceinline__ float gkc_warp_sum(float v)
+template <class T>
+__device__ __forceinline__ T gkc_warp_sum(T v)
 {
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
 
-/* Max over the warp; every lane gets it.  fmaxf drops NaN, so callers that
+/* Max over the warp; every lane gets it.  fmax drops NaN, so callers that
  * must propagate NaN do it through the values that follow. */
-__device__ __forceinline__ float gkc_warp_max(float v)
+template <class T>
+__device__ __forceinline__ T gkc_warp_max(T v)
 {
     for (int o = 16; o > 0; o >>= 1)
-        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+        v = gkc_fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
-/* A thread's share of a row of n4 float4 read by a block of NT threads,
- * V float4 a thread a pass: pass(c0) reads c0, c0 + NT, ... and returns
- * their sum.  V < 4 means the row fits one pass (the caller sees to it),
- * and then there is no loop: on the H200 the same kernel with the loop
- * ran 14% slower at 4096^2 (bench/NOTES.md, "Session 6: rows without a
- * loop"); longer rows take passes of V * NT float4. */
+/* A thread's share of a row of n4 16-byte vectors read by a block of NT
+ * threads, V vectors a thread a pass: pass(c0) reads c0, c0 + NT, ... and
+ * returns their sum (its type is the sum's).  V < 4 means the row fits
+ * one pass (the caller sees to it), and then there is no loop: on the
+ * H200 the same kernel with the loop ran 14% slower at 4096^2
+ * (bench/NOTES.md, "Session 6: rows without a loop"); longer rows take
+ * passes of V * NT vectors. */
 template <int V, int NT, class Pass>
-__device__ __forceinline__ float gkc_row_passes(int64_t n4, Pass pass)
+__device__ __forceinline__ auto gkc_row_passes(int64_t n4, Pass pass) -> decltype(pass(n4))
 {
     if constexpr (V < 4) {
         return pass((int64_t)threadIdx.x);
     } else {
-        float s = 0.0f;
+        decltype(pass(n4)) s = 0;
         for (int64_t c0 = threadIdx.x; c0 < n4; c0 += (int64_t)V * NT)
             s += pass(c0);
         return s;
@@ -269,9 +281,10 @@ __device__ __forceinline__ float gkc_row_passes(int64_t n4, Pass pass)
 }
 
 /* Block-wide sum / max, broadcast to every thread.  blockDim.x is a
- * multiple of 32; sh holds 32 floats.  The leading barrier makes it safe to
- * call twice in a row with the same sh. */
-__device__ __forceinline__ float gkc_block_sum(float v, float *sh)
+ * multiple of 32; sh holds 32 values.  The leading barrier makes it safe
+ * to call twice in a row with the same sh. */
+template <class T>
+__device__ __forceinline__ T gkc_block_sum(T v, T *sh)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     v = gkc_warp_sum(v);
@@ -279,10 +292,11 @@ __device__ __forceinline__ float gkc_block_sum(float v, float *sh)
     if (lane == 0)
         sh[warp] = v;
     __syncthreads();
-    return gkc_warp_sum(lane < nwarps ? sh[lane] : 0.0f);
+    return gkc_warp_sum(lane < nwarps ? sh[lane] : T(0));
 }
 
-__device__ __forceinline__ float gkc_block_max(float v, float *sh)
+template <class T>
+__device__ __forceinline__ T gkc_block_max(T v, T *sh)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     v = gkc_warp_max(v);
@@ -290,7 +304,7 @@ __device__ __forceinline__ float gkc_block_max(float v, float *sh)
     if (lane == 0)
         sh[warp] = v;
     __syncthreads();
-    return gkc_warp_max(lane < nwarps ? sh[lane] : -INFINITY);
+    return gkc_warp_max(lane < nwarps ? sh[lane] : T(-INFINITY));
 }
 /* cp.async (sm_80+): a global -> shared copy that bypasses registers and
  * completes asynchronously; `bytes` below the copy size fills the rest of
@@ -331,25 +345,32 @@ __device__ __forceinline__ float gkc_f4(const float4 &v, int i)
  * hand-written rungs take them: unit stride along rows, any row stride, and
  * for a batch, any stride between batches.  MATMUL is the batch of one with
  * zero batch strides, so one kernel per rung serves both ops: the batch
- * index comes from blockIdx.z (see gkc_mm_at). */
-struct gkc_mm {
-    const float *a, *b, *bias;        /* bias: MATMUL only, else NULL */
-    float *c;
+ * index comes from blockIdx.z (see gkc_mm_at).  T is the element type the
+ * kernel computes in (float, double, int32; the packed 16-bit pairs of
+ * min-plus dpx_i16x2 travel as unsigned): the pointers are typed, never
+ * reinterpreted, and every stride counts elements of T. */
+template <class T>
+struct gkc_mm_t {
+    using elem = T;
+    const T *a, *b, *bias;            /* bias: MATMUL only, else NULL */
+    T *c;
     int64_t m, n, k, lda, ldb, ldc;
     int64_t batch, sa, sb, sc;        /* batch count; strides between batches (0: broadcast) */
     const char *op;                   /* the op's name for messages */
 };
+using gkc_mm = gkc_mm_t<float>;
 
-static inline gkc_mm gkc_mm_from(const gpuk_args *args)
+template <class T = float>
+static inline gkc_mm_t<T> gkc_mm_from(const gpuk_args *args)
 {
     /* BATCHED_MATMUL's operands are [B, rows, cols]: the matrix dimensions start at 1 */
     int d = args->op == GPUK_OP_BATCHED_MATMUL;
     const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
-    gkc_mm p;
-    p.a = (const float *)A->data;
-    p.b = (const float *)B->data;
-    p.bias = !d && args->has_bias ? (const float *)args->in[2].data : NULL;
-    p.c = (float *)C->data;
+    gkc_mm_t<T> p;
+    p.a = (const T *)A->data;
+    p.b = (const T *)B->data;
+    p.bias = !d && args->has_bias ? (const T *)args->in[2].data : NULL;
+    p.c = (T *)C->data;
     p.m = A->shape[d];
     p.k = A->shape[d + 1];
     p.n = B->shape[d + 1];
@@ -367,17 +388,20 @@ static inline gkc_mm gkc_mm_from(const gpuk_args *args)
 }
 
 /* 16-byte loads of a and b are legal: every row of every batch starts on a
- * 16-byte boundary. */
-static inline int gkc_mm_vec(const gkc_mm *p)
+ * 16-byte boundary (strides in whole 16-byte units of T). */
+template <class T>
+static inline int gkc_mm_vec(const gkc_mm_t<T> *p)
 {
-    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
-           p->sa % 4 == 0 && p->sb % 4 == 0;
+    constexpr int64_t v = 16 / sizeof(T);
+    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % v == 0 && p->ldb % v == 0 &&
+           p->sa % v == 0 && p->sb % v == 0;
 }
 
 #ifdef __CUDACC__
 /* p moved to batch z: a, b and c of that batch (a broadcast operand stays
  * put).  Offsets are int64: a batch stride times z may pass 2^31. */
-__device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
+template <class T>
+__device__ __forceinline__ gkc_mm_t<T> gkc_mm_at(gkc_mm_t<T> p, int64_t z)
 {
     p.a += z * p.sa;
     p.b += z * p.sb;
@@ -389,9 +413,11 @@ __device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
 /* ---------------------------------------------------------------- shared pieces */
 
 /* dst[c, r] = src[r, c] for src[rows, cols] (row strides lds, ldd), on b's
- * stream with the padded shared-memory kernel (transpose.cu). */
-gpuk_status gkc_transpose_into(gpuk_bctx *b, const float *src, int64_t rows, int64_t cols,
-                               int64_t lds, float *dst, int64_t ldd, const char *op,
+ * stream with the padded shared-memory kernel (transpose.cu); T is float
+ * or double. */
+template <class T>
+gpuk_status gkc_transpose_into(gpuk_bctx *b, const T *src, int64_t rows, int64_t cols,
+                               int64_t lds, T *dst, int64_t ldd, const char *op,
                                const char *variant);
 /* ---------------------------------------------------------------- kernels (table.cu) */
 
@@ -406,7 +432,8 @@ extern const size_t gkc_n_kernels;
  * csr->prepared (NULL for a matrix with no nonzeros); freed by
  * gkc_csr_release. */
 struct gkc_csr_state {
-    cusparseConstSpMatDescr_t mat;   /* the cuSPARSE rung's descriptor */
+    cusparseConstSpMatDescr_t mat;   /* the cuSPARSE rung's descriptor, made by its first call */
+    cudaDataType mat_type;           /* the values' type it was made with */
     int32_t *win_start;              /* the stream rung's partition: device, nwin + 1 entries */
 };
 
@@ -432,5 +459,178 @@ gpuk_status gkc_check_pointer(gpuk_bctx *b, const void *p, size_t bytes);
 gpuk_status gkc_use_stream(gpuk_bctx *b, void *stream);
 gpuk_status gkc_peak_transfer(gpuk_bctx *b, bool to_device, double *value);
 void gkc_stage_release(gpuk_bctx *b);
+
+/* ---------------------------------------------------------------- cudaB: one kernel, two dtypes
+ * (issue 26) The memory-bound families (elementwise, rows, reduce,
+ * transpose, blas, spmv) write each kernel once as a template over its
+ * element type T, float or double, and register one row per rung that
+ * serves both dtypes (doc/design.md, "Adding a dtype"). */
+
+/* A row that serves f32 and f64: its entry point `name` runs fn<float> or
+ * fn<double>, the template of its family's file, by the op's dtype (core
+ * passes only a dtype of the row's set). */
+#define GKC_KERNEL_F32_F64(name, fn)                                         \
+    GKC_KERNEL(name)                                                         \
+    {                                                                        \
+        return args->dtype == GPUK_F64 ? fn<double>(b, args) : fn<float>(b, args); \
+    }
+
+/* A scalar of gpuk_args in T: the float member for f32, the double one for
+ * f64 (args->alpha and args->alpha_f64, say), so an f64 kernel sees the
+ * caller's value unrounded. */
+template <class T>
+static inline T gkc_scalar(float f, double d)
+{
+    if constexpr (sizeof(T) == sizeof(double))
+        return (T)d;
+    else
+        return (T)f;
+}
+
+/* Elements of T before p's first 16-byte boundary (0 when p is on one);
+ * p must be aligned to its element. */
+template <class T>
+static inline int64_t gkc_head16(const void *p)
+{
+    return (int64_t)((16 - gkc_offset16(p)) % 16) / (int64_t)sizeof(T);
+}
+
+/* dst = a dense copy of src[nb][rows][cols] (batch stride sb, row stride
+ * ld) on b's stream, for a library that wants rows apart by at least their
+ * length (blas.cu; T float or double). */
+template <class T>
+gpuk_status gkc_pack_dense(gpuk_bctx *b, const T *src, int64_t nb, int64_t rows, int64_t cols,
+                           int64_t sb, int64_t ld, T *dst, const char *op, const char *variant);
+
+#ifdef __CUDACC__
+/* 16 bytes of T: the widest load and store of one thread (LDG.128), a
+ * float4 or a double2, N elements.  Kernels count their work in these
+ * vectors, so a thread keeps the same bytes in flight in both dtypes. */
+template <class T> struct gkc_vec;
+template <> struct gkc_vec<float> {
+    typedef float4 type;
+    static constexpr int N = 4;
+};
+template <> struct gkc_vec<double> {
+    typedef double2 type;
+    static constexpr int N = 2;
+};
+
+/* Element i (a constant after unrolling) of a vector, and a vector of e. */
+__device__ __forceinline__ float gkc_vget(const float4 &v, int i) { return gkc_f4(v, i); }
+__device__ __forceinline__ double gkc_vget(const double2 &v, int i) { return i == 0 ? v.x : v.y; }
+template <class T>
+__device__ __forceinline__ typename gkc_vec<T>::type gkc_vfill(T e)
+{
+    if constexpr (gkc_vec<T>::N == 4)
+        return make_float4(e, e, e, e);
+    else
+        return make_double2(e, e);
+}
+
+/* f applied lane by lane: c.i = f(a.i, b.i). */
+template <class F>
+__device__ __forceinline__ float4 gkc_vmap(const float4 &a, const float4 &b, F f)
+{
+    float4 c;
+    c.x = f(a.x, b.x);
+    c.y = f(a.y, b.y);
+    c.z = f(a.z, b.z);
+    c.w = f(a.w, b.w);
+    return c;
+}
+template <class F>
+__device__ __forceinline__ double2 gkc_vmap(const double2 &a, const double2 &b, F f)
+{
+    double2 c;
+    c.x = f(a.x, b.x);
+    c.y = f(a.y, b.y);
+    return c;
+}
+
+/* The sum of a vector's elements, in pairs. */
+__device__ __forceinline__ float gkc_vsum(const float4 &a) { return (a.x + a.y) + (a.z + a.w); }
+__device__ __forceinline__ double gkc_vsum(const double2 &a) { return a.x + a.y; }
+
+/* sum a.i b.i, left to right. */
+__device__ __forceinline__ float gkc_vdot(const float4 &a, const float4 &b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+__device__ __forceinline__ double gkc_vdot(const double2 &a, const double2 &b)
+{
+    return a.x * b.x + a.y * b.y;
+}
+#endif /* __CUDACC__ */
+
+/* ---------------------------------------------------------------- cudaA: element types */
+
+/* The matmul and min-plus families (matmul.cu, sgemm_*.cu, dgemm_mma.cu,
+ * minplus*.cu) write each kernel once over T, which for min-plus is also
+ * int32 (and dpx_i16x2's packed pairs, unsigned): gkc_vec and gkc_vget
+ * above, extended to those; and four consecutive elements moved in one
+ * 16-byte access (a 4-byte T) or two (a double). */
+#ifdef __CUDACC__
+template <> struct gkc_vec<int> {
+    typedef int4 type;
+    static constexpr int N = 4;
+};
+template <> struct gkc_vec<unsigned> {
+    typedef uint4 type;
+    static constexpr int N = 4;
+};
+__device__ __forceinline__ int gkc_vget(const int4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+__device__ __forceinline__ unsigned gkc_vget(const uint4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+/* x[0..3] = p[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_ld4(T *x, const T *p)
+{
+    typedef typename gkc_vec<T>::type V;
+    V lo = *(const V *)p;
+    if constexpr (gkc_vec<T>::N == 2) {
+        V hi = *(const V *)(p + 2);
+        x[0] = lo.x, x[1] = lo.y, x[2] = hi.x, x[3] = hi.y;
+    } else {
+        x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+    }
+}
+
+/* p[0..3] = x[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_st4(T *p, const T *x)
+{
+    typedef typename gkc_vec<T>::type V;
+    if constexpr (gkc_vec<T>::N == 2) {
+        *(V *)p = V{x[0], x[1]};
+        *(V *)(p + 2) = V{x[2], x[3]};
+    } else {
+        *(V *)p = V{x[0], x[1], x[2], x[3]};
+    }
+}
+
+/* d += a b on one 16 x 8 x 16 fragment of the FP64 tensor cores (mma.sync
+ * m16n8k16, one DMMA.16x8x16 on sm_90; every lane of the warp takes part).
+ * The fragments, g = lane / 4, t = lane % 4 (PTX ISA, mma .f64):
+ *   a[v] = A[g + 8 (v & 1)][t + 4 (v >> 1)]   (A 16 x 16), v < 8;
+ *   b[v] = B[t + 4 v][g]                      (B 16 x 8), v < 4;
+ *   d[v] = C[g + 8 (v >> 1)][2 t + (v & 1)]   (C 16 x 8), v < 4.
+ * dgemm_mma.cu computes with it and peak.cu measures it. */
+__device__ __forceinline__ void gkc_dmma16(double (&d)[4], const double (&a)[8],
+                                           const double (&b)[4])
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
+          "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+#endif /* __CUDACC__ */
 
 #endif /* GPUK_CUDA_INTERNAL_H */

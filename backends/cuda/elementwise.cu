@@ -1,10 +1,13 @@
 /*
- * elementwise.cu - add, scale, relu, bias_relu, copy over dense float
- * arrays; out may be exactly an input (in place).
+ * elementwise.cu - add, scale, relu, bias_relu, copy over dense arrays of
+ * float or double (each kernel a template over the element type T); out
+ * may be exactly an input (in place).  Every op is exact: one rounding at
+ * most, the same bits from every rung.
  *
  * Each op is a small functor; the two rungs are shared by all of them:
- *   1. coalesced  a grid-stride loop, one float per thread per step;
- *   2. float4     16-byte loads and stores.
+ *   1. coalesced  a grid-stride loop, one element per thread per step;
+ *   2. float4     16-byte loads and stores (float4, or double2 for f64:
+ *                 gkc_vec), so a thread moves the same bytes in both.
  * Pointers need not be 16-byte aligned (views start anywhere): when all
  * operands sit at the same offset within 16 bytes, a scalar head brings them
  * to a boundary and a scalar tail finishes; otherwise the scalar rung runs.
@@ -13,206 +16,250 @@
 
 namespace {
 
+template <class T>
 struct f_add {
-    __device__ float operator()(float x, float y) const { return x + y; }
+    __device__ T operator()(T x, T y) const { return x + y; }
 };
+template <class T>
 struct f_scale {
-    float alpha;
-    __device__ float operator()(float x, float) const { return alpha * x; }
+    T alpha;
+    __device__ T operator()(T x, T) const { return alpha * x; }
 };
-/* x < 0 ? 0 : x lets a NaN through (fmaxf(x, 0) would turn it into 0). */
+/* x < 0 ? 0 : x lets a NaN through (fmax(x, 0) would turn it into 0). */
+template <class T>
 struct f_relu {
-    __device__ float operator()(float x, float) const { return x < 0.0f ? 0.0f : x; }
+    __device__ T operator()(T x, T) const { return x < T(0) ? T(0) : x; }
 };
+template <class T>
 struct f_copy {
-    __device__ float operator()(float x, float) const { return x; }
+    __device__ T operator()(T x, T) const { return x; }
 };
 
 constexpr int NT = 256;
 
-/* 1. coalesced: consecutive threads touch consecutive floats, so each warp
- * access is one 128-byte transaction; the grid is capped and strides. */
-template <bool BINARY, class F>
-__global__ void ew_coalesced(F f, const float *x, const float *y, float *out, int64_t n)
+/* 1. coalesced: consecutive threads touch consecutive elements, so each
+ * warp access is one 128-byte (f64: 256-byte) transaction; the grid is
+ * capped and strides. */
+template <class T, bool BINARY, class F>
+__global__ void ew_coalesced(F f, const T *x, const T *y, T *out, int64_t n)
 {
     gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n; i += step)
-        out[i] = f(x[i], BINARY ? y[i] : 0.0f);
+        out[i] = f(x[i], BINARY ? y[i] : T(0));
 }
 
-/* 2. float4: four floats per load and store instruction, a quarter of the
- * memory instructions for the same bytes.  head floats (0..3) come before
- * the first 16-byte boundary, nv float4 follow, then the tail.  Each pass
- * of the loop issues the loads of two float4 a step apart before either
- * store: 64 bytes in flight a thread instead of 32 (a binary op: 32 and 16
- * an input), which HBM's latency needs to reach its rate (bench/NOTES.md,
- * "Memory-bound ops at 4096^2"). */
-template <bool BINARY, class F>
-__global__ void ew_float4(F f, const float *x, const float *y, float *out, int64_t n, int head)
+/* 2. float4: 16 bytes per load and store instruction (N = 4 floats or 2
+ * doubles), a quarter (a half) of the memory instructions for the same
+ * bytes.  head elements (0..N-1) come before the first 16-byte boundary,
+ * nv vectors follow, then the tail.  Each pass of the loop issues the
+ * loads of two vectors a step apart before either store: 64 bytes in
+ * flight a thread instead of 32 (a binary op: 32 and 16 an input), which
+ * HBM's latency needs to reach its rate (bench/NOTES.md, "Memory-bound ops
+ * at 4096^2"); f64 keeps those bytes with the same vector count. */
+template <class T, bool BINARY, class F>
+__global__ void ew_vec(F f, const T *x, const T *y, T *out, int64_t n, int head)
 {
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
     gkc_pdl_enter();
     int64_t tid = (int64_t)blockIdx.x * NT + threadIdx.x;
     int64_t step = (int64_t)gridDim.x * NT;
-    int64_t nv = (n - head) / 4;
-    const float4 *x4 = (const float4 *)(x + head);
-    const float4 *y4 = (const float4 *)(BINARY ? y + head : x + head);
-    float4 *o4 = (float4 *)(out + head);
-    auto apply = [&](float4 a, float4 b) {
-        float4 c;
-        c.x = f(a.x, b.x);
-        c.y = f(a.y, b.y);
-        c.z = f(a.z, b.z);
-        c.w = f(a.w, b.w);
-        return c;
-    };
+    int64_t nv = (n - head) / N;
+    const V *x4 = (const V *)(x + head);
+    const V *y4 = (const V *)(BINARY ? y + head : x + head);
+    V *o4 = (V *)(out + head);
     int64_t v = tid;
     for (; v + step < nv; v += 2 * step) {
-        float4 a0 = x4[v], a1 = x4[v + step];
-        float4 b0 = BINARY ? y4[v] : a0, b1 = BINARY ? y4[v + step] : a1;
-        o4[v] = apply(a0, b0);
-        o4[v + step] = apply(a1, b1);
+        V a0 = x4[v], a1 = x4[v + step];
+        V b0 = BINARY ? y4[v] : a0, b1 = BINARY ? y4[v + step] : a1;
+        o4[v] = gkc_vmap(a0, b0, f);
+        o4[v + step] = gkc_vmap(a1, b1, f);
     }
     if (v < nv)
-        o4[v] = apply(x4[v], BINARY ? y4[v] : x4[v]);
-    int64_t tail0 = head + nv * 4;
+        o4[v] = gkc_vmap(x4[v], BINARY ? y4[v] : x4[v], f);
+    int64_t tail0 = head + nv * N;
     if (tid < head)
-        out[tid] = f(x[tid], BINARY ? y[tid] : 0.0f);
-    else if (tid >= 4 && tid - 4 < n - tail0)
-        out[tail0 + tid - 4] = f(x[tail0 + tid - 4], BINARY ? y[tail0 + tid - 4] : 0.0f);
+        out[tid] = f(x[tid], BINARY ? y[tid] : T(0));
+    else if (tid >= N && tid - N < n - tail0)
+        out[tail0 + tid - N] = f(x[tail0 + tid - N], BINARY ? y[tail0 + tid - N] : T(0));
 }
 
 /* bias_relu over x[rows, n]: 1. coalesced with a column index per element. */
-__global__ void bias_relu_coalesced(const float *x, const float *bias, float *out, int64_t rows,
-                                    int64_t n)
+template <class T>
+__global__ void bias_relu_coalesced(const T *x, const T *bias, T *out, int64_t rows, int64_t n)
 {
     gkc_pdl_enter();
     int64_t total = rows * n, step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step) {
-        float v = x[i] + bias[i % n];
-        out[i] = v < 0.0f ? 0.0f : v;
+        T v = x[i] + bias[i % n];
+        out[i] = v < T(0) ? T(0) : v;
     }
 }
 
-/* relu(a + c) on four lanes; a NaN sum stays NaN (NaN < 0 is false) */
-__device__ __forceinline__ float4 bias_relu4(float4 a, float4 c)
+/* relu(a + c) lane by lane, every add before the first compare; a NaN sum
+ * stays NaN (NaN < 0 is false) */
+template <class V>
+__device__ __forceinline__ V bias_relu_v(V a, V c)
 {
-    c.x = a.x + c.x;
-    c.y = a.y + c.y;
-    c.z = a.z + c.z;
-    c.w = a.w + c.w;
-    c.x = c.x < 0.0f ? 0.0f : c.x;
-    c.y = c.y < 0.0f ? 0.0f : c.y;
-    c.z = c.z < 0.0f ? 0.0f : c.z;
-    c.w = c.w < 0.0f ? 0.0f : c.w;
-    return c;
+    typedef decltype(gkc_vget(a, 0)) T;
+    c = gkc_vmap(a, c, f_add<T>());
+    return gkc_vmap(c, c, f_relu<T>());
 }
 
-/* 2. float4 when every row starts on a 16-byte boundary (n % 4 == 0 and
- * x, out, bias aligned): each float4 lies in one row and matches a float4
- * of bias.  A thread owns one float4 column, loads its bias once and walks
- * down the rows (blockIdx.y, gridDim.y apart), two rows' loads in flight:
- * one global load a float4 of x, as in copy, where a flat index over x
- * would load a bias float4 beside each and divide to find its column
- * (3-7% below copy on the H200: bench/NOTES.md). */
-__global__ void bias_relu_float4(const float4 *x, const float4 *bias, float4 *out, int64_t rows,
-                                 int64_t n4)
+/* 2. float4 when every row starts on a 16-byte boundary (n a multiple of
+ * N and x, out, bias aligned): each vector lies in one row and matches a
+ * vector of bias.  A thread owns one vector column, loads its bias once
+ * and walks down the rows (blockIdx.y, gridDim.y apart), two rows' loads
+ * in flight: one global load a vector of x, as in copy, where a flat index
+ * over x would load a bias vector beside each and divide to find its
+ * column (3-7% below copy on the H200: bench/NOTES.md). */
+template <class V>
+__global__ void bias_relu_vec(const V *x, const V *bias, V *out, int64_t rows, int64_t n4)
 {
     gkc_pdl_enter();
     int64_t c = (int64_t)blockIdx.x * NT + threadIdx.x, step = gridDim.y;
     if (c >= n4)
         return;
-    float4 b = bias[c];
+    V b = bias[c];
     int64_t r = blockIdx.y;
     for (; r + step < rows; r += 2 * step) {
-        float4 a0 = x[r * n4 + c], a1 = x[(r + step) * n4 + c];
-        out[r * n4 + c] = bias_relu4(a0, b);
-        out[(r + step) * n4 + c] = bias_relu4(a1, b);
+        V a0 = x[r * n4 + c], a1 = x[(r + step) * n4 + c];
+        out[r * n4 + c] = bias_relu_v(a0, b);
+        out[(r + step) * n4 + c] = bias_relu_v(a1, b);
     }
     if (r < rows)
-        out[r * n4 + c] = bias_relu4(x[r * n4 + c], b);
+        out[r * n4 + c] = bias_relu_v(x[r * n4 + c], b);
 }
 
 /* Rows too short to give a block of column threads work (n4 < NT / 2):
- * a flat grid-stride loop over the float4, the column by division. */
-__global__ void bias_relu_float4_flat(const float4 *x, const float4 *bias, float4 *out,
-                                      int64_t rows, int64_t n4)
+ * a flat grid-stride loop over the vectors, the column by division. */
+template <class V>
+__global__ void bias_relu_vec_flat(const V *x, const V *bias, V *out, int64_t rows, int64_t n4)
 {
     gkc_pdl_enter();
     int64_t total = rows * n4, step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step)
-        out[i] = bias_relu4(x[i], bias[i % n4]);
+        out[i] = bias_relu_v(x[i], bias[i % n4]);
 }
 
-template <bool BINARY, class F>
+template <class T, bool BINARY, class F>
 gpuk_status run_ew(gpuk_bctx *b, const gpuk_args *args, F f, bool vec, const char *op)
 {
+    constexpr int N = gkc_vec<T>::N;
     GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    const float *y = BINARY ? (const float *)args->in[1].data : NULL;
-    float *out = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    const T *y = BINARY ? (const T *)args->in[1].data : NULL;
+    T *out = (T *)args->out.data;
     int64_t n = gpuk_tdesc_numel(&args->out);
     unsigned off = gkc_offset16(out);
-    if (vec && gkc_offset16(x) == off && (!BINARY || gkc_offset16(y) == off) && off % 4 == 0) {
-        int64_t head = ((16 - off) % 16) / 4;
+    if (vec && gkc_offset16(x) == off && (!BINARY || gkc_offset16(y) == off) &&
+        off % sizeof(T) == 0) {
+        int64_t head = gkc_head16<T>(out);
         if (head > n)
             head = n;
         /* A short array is all latency: spread it over a block an SM, some
          * threads idle, rather than half the SMs (64K floats: 65 full
          * blocks, 5-12% behind coalesced's 256 on the H200, bench/NOTES.md). */
-        int64_t n4 = (n - head) / 4 + 4;
+        int64_t n4 = (n - head) / N + N;
         unsigned g = gkc_blocks(n4, NT, gkc_grid_cap(b));
         if (g < gkc_sms(b))
             g = gkc_blocks(n4, 32, gkc_sms(b));
-        gkc_launch_pdl(b->stream, ew_float4<BINARY, F>, g, NT, 0, f, x, y, out, n, (int)head);
+        gkc_launch_pdl(b->stream, ew_vec<T, BINARY, F>, g, NT, 0, f, x, y, out, n, (int)head);
         GKC_LAUNCHED(b, op, "float4");
         return GPUK_OK;
     }
-    gkc_launch_pdl(b->stream, ew_coalesced<BINARY, F>, gkc_blocks(n, NT, gkc_grid_cap(b)), NT, 0, f,
-                   x, y, out, n);
+    gkc_launch_pdl(b->stream, ew_coalesced<T, BINARY, F>, gkc_blocks(n, NT, gkc_grid_cap(b)), NT,
+                   0, f, x, y, out, n);
     GKC_LAUNCHED(b, op, vec ? "float4 (scalar path)" : "coalesced");
     return GPUK_OK;
 }
 
+template <class T>
 gpuk_status run_bias_relu(gpuk_bctx *b, const gpuk_args *args, bool vec)
 {
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
     GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    const float *bias = (const float *)args->in[1].data;
-    float *out = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    const T *bias = (const T *)args->in[1].data;
+    T *out = (T *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    if (vec && n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(bias) && gkc_aligned16(out)) {
-        int64_t n4 = n / 4, gx = gkc_cdiv(n4, NT);
+    if (vec && n % N == 0 && gkc_aligned16(x) && gkc_aligned16(bias) && gkc_aligned16(out)) {
+        int64_t n4 = n / N, gx = gkc_cdiv(n4, NT);
         if (n4 < NT / 2 || gx > INT32_MAX)
-            gkc_launch_pdl(b->stream, bias_relu_float4_flat,
-                           gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, (const float4 *)x,
-                           (const float4 *)bias, (float4 *)out, rows, n4);
+            gkc_launch_pdl(b->stream, bias_relu_vec_flat<V>,
+                           gkc_blocks(rows * n4, NT, gkc_grid_cap(b)), NT, 0, (const V *)x,
+                           (const V *)bias, (V *)out, rows, n4);
         else {
             /* gx x gy blocks fill the grid-stride cap: gy groups of rows */
             int64_t gy = gkc_grid_cap(b) / gx;
             gy = gy < 1 ? 1 : gy > GKC_MAX_GRID_YZ ? GKC_MAX_GRID_YZ : gy;
-            gkc_launch_pdl(b->stream, bias_relu_float4, dim3((unsigned)gx, gkc_blocks(rows, 1, gy)),
-                           NT, 0, (const float4 *)x, (const float4 *)bias, (float4 *)out, rows,
-                           n4);
+            gkc_launch_pdl(b->stream, bias_relu_vec<V>, dim3((unsigned)gx, gkc_blocks(rows, 1, gy)),
+                           NT, 0, (const V *)x, (const V *)bias, (V *)out, rows, n4);
         }
         GKC_LAUNCHED(b, "bias_relu", "float4");
         return GPUK_OK;
     }
-    gkc_launch_pdl(b->stream, bias_relu_coalesced, gkc_blocks(rows * n, NT, gkc_grid_cap(b)), NT, 0,
-                   x, bias, out, rows, n);
+    gkc_launch_pdl(b->stream, bias_relu_coalesced<T>, gkc_blocks(rows * n, NT, gkc_grid_cap(b)), NT,
+                   0, x, bias, out, rows, n);
     GKC_LAUNCHED(b, "bias_relu", vec ? "float4 (scalar path)" : "coalesced");
     return GPUK_OK;
 }
 
+/* The entry points of the table's rows, per element type. */
+template <class T> gpuk_status add_coalesced(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, true>(b, args, f_add<T>(), false, "add");
+}
+template <class T> gpuk_status add_float4(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, true>(b, args, f_add<T>(), true, "add");
+}
+template <class T> gpuk_status scale_coalesced(gpuk_bctx *b, const gpuk_args *args)
+{
+    f_scale<T> f = {gkc_scalar<T>(args->alpha, args->alpha_f64)};
+    return run_ew<T, false>(b, args, f, false, "scale");
+}
+template <class T> gpuk_status scale_float4(gpuk_bctx *b, const gpuk_args *args)
+{
+    f_scale<T> f = {gkc_scalar<T>(args->alpha, args->alpha_f64)};
+    return run_ew<T, false>(b, args, f, true, "scale");
+}
+template <class T> gpuk_status relu_coalesced(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, false>(b, args, f_relu<T>(), false, "relu");
+}
+template <class T> gpuk_status relu_float4(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, false>(b, args, f_relu<T>(), true, "relu");
+}
+template <class T> gpuk_status copy_coalesced(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, false>(b, args, f_copy<T>(), false, "copy");
+}
+template <class T> gpuk_status copy_float4(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_ew<T, false>(b, args, f_copy<T>(), true, "copy");
+}
+template <class T> gpuk_status bias_relu_coalesced_row(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_bias_relu<T>(b, args, false);
+}
+template <class T> gpuk_status bias_relu_float4_row(gpuk_bctx *b, const gpuk_args *args)
+{
+    return run_bias_relu<T>(b, args, true);
+}
+
 }  // namespace
 
-GKC_KERNEL(gkc_add_coalesced) { return run_ew<true>(b, args, f_add(), false, "add"); }
-GKC_KERNEL(gkc_add_float4) { return run_ew<true>(b, args, f_add(), true, "add"); }
-GKC_KERNEL(gkc_scale_coalesced) { return run_ew<false>(b, args, f_scale{args->alpha}, false, "scale"); }
-GKC_KERNEL(gkc_scale_float4) { return run_ew<false>(b, args, f_scale{args->alpha}, true, "scale"); }
-GKC_KERNEL(gkc_relu_coalesced) { return run_ew<false>(b, args, f_relu(), false, "relu"); }
-GKC_KERNEL(gkc_relu_float4) { return run_ew<false>(b, args, f_relu(), true, "relu"); }
-GKC_KERNEL(gkc_copy_coalesced) { return run_ew<false>(b, args, f_copy(), false, "copy"); }
-GKC_KERNEL(gkc_copy_float4) { return run_ew<false>(b, args, f_copy(), true, "copy"); }
-GKC_KERNEL(gkc_bias_relu_coalesced) { return run_bias_relu(b, args, false); }
-GKC_KERNEL(gkc_bias_relu_float4) { return run_bias_relu(b, args, true); }
+GKC_KERNEL_F32_F64(gkc_add_coalesced, add_coalesced)
+GKC_KERNEL_F32_F64(gkc_add_float4, add_float4)
+GKC_KERNEL_F32_F64(gkc_scale_coalesced, scale_coalesced)
+GKC_KERNEL_F32_F64(gkc_scale_float4, scale_float4)
+GKC_KERNEL_F32_F64(gkc_relu_coalesced, relu_coalesced)
+GKC_KERNEL_F32_F64(gkc_relu_float4, relu_float4)
+GKC_KERNEL_F32_F64(gkc_copy_coalesced, copy_coalesced)
+GKC_KERNEL_F32_F64(gkc_copy_float4, copy_float4)
+GKC_KERNEL_F32_F64(gkc_bias_relu_coalesced, bias_relu_coalesced_row)
+GKC_KERNEL_F32_F64(gkc_bias_relu_float4, bias_relu_float4_row)

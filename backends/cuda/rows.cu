@@ -1,11 +1,13 @@
 /*
- * rows.cu - the row ops of a small text classifier (examples/textclf),
- * each one block per output row with threads along the row, so every
- * access is coalesced:
+ * rows.cu - the row ops (gpuk_softmax(3)) of a small text classifier
+ * (examples/textclf), each one block per output row with threads along
+ * the row, so every access is coalesced; every kernel is a template over
+ * the element type T (float, double):
  *   softmax    out[r, :] = exp(x[r, :] - max) / sum exp(x[r, :] - max)
- *              (block_row: three sweeps; online: two; one_pass: one);
- *   embedding  out[t, :] = table[ids[t], :];
- *   meanpool   out[b, :] = mean over t of x[b, t, :].
+ *              (block_row: three sweeps; online: two; one_pass: one),
+ *              with exp and the sum in T (gkc_exp: expf or exp);
+ *   embedding  out[t, :] = table[ids[t], :] (ids i32 in both dtypes;
+ *              block_row: a block a token; float4: a warp a token).
  */
 #include "cuda_internal.h"
 
@@ -16,27 +18,28 @@ constexpr int NT = 256;
 /* softmax, block_row: subtracting the row max first keeps every exp()
  * argument <= 0, so nothing overflows whatever the inputs' scale (numerically
  * stable).  Three sweeps over the row: max, sum of exps, normalize; a NaN
- * anywhere in the row reaches the sum and so every output.  expf, not
- * __expf: the fast intrinsic loses several bits.  out may be x itself. */
-__global__ void softmax_block_row(const float *x, float *out, int64_t rows, int64_t n)
+ * anywhere in the row reaches the sum and so every output.  out may be x
+ * itself. */
+template <class T>
+__global__ void softmax_block_row(const T *x, T *out, int64_t rows, int64_t n)
 {
     gkc_pdl_enter();
-    __shared__ float sh[32];
+    __shared__ T sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const float *xr = x + r * n;
-        float *orow = out + r * n;
-        float mx = -INFINITY;
+        const T *xr = x + r * n;
+        T *orow = out + r * n;
+        T mx = -INFINITY;
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            mx = fmaxf(mx, xr[j]);
+            mx = gkc_fmax(mx, xr[j]);
         mx = gkc_block_max(mx, sh);
-        float s = 0.0f;
+        T s = 0;
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            s += expf(xr[j] - mx);
+            s += gkc_exp(xr[j] - mx);
         s = gkc_block_sum(s, sh);
         /* Each thread rewrites only the elements it read itself, and both
          * block reductions are done, so in-place is safe. */
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = expf(xr[j] - mx) / s;
+            orow[j] = gkc_exp(xr[j] - mx) / s;
     }
 }
 
@@ -48,33 +51,36 @@ __global__ void softmax_block_row(const float *x, float *out, int64_t rows, int6
  * place of a rescale (and a serial exp) per element.  Infinities and NaN
  * end as block_row's do: an inf or NaN in the row makes s NaN, and a row
  * of -inf gives NaN. */
-__device__ __forceinline__ void online_merge(float &m, float &s, float m2, float s2)
+template <class T>
+__device__ __forceinline__ void online_merge(T &m, T &s, T m2, T s2)
 {
-    float mx = fmaxf(m, m2);
-    if (mx == -INFINITY)
+    T mx = gkc_fmax(m, m2);
+    if (mx == T(-INFINITY))
         s = s + s2;   /* both empty so far (0), or NaN */
     else
-        s = s * expf(m - mx) + s2 * expf(m2 - mx);   /* exp(-inf) = 0; inf - inf: NaN */
+        s = s * gkc_exp(m - mx) + s2 * gkc_exp(m2 - mx);   /* exp(-inf) = 0; inf - inf: NaN */
     m = mx;
 }
 
 /* (m, s) of up to 4 values; -inf (and the padding) adds nothing, NaN
  * reaches s through exp, as does an inf (exp(inf - inf)). */
-__device__ __forceinline__ void online_chunk(float &m, float &s, const float (&v)[4])
+template <class T>
+__device__ __forceinline__ void online_chunk(T &m, T &s, const T (&v)[4])
 {
-    float mx = fmaxf(fmaxf(v[0], v[1]), fmaxf(v[2], v[3]));
-    float cs = 0.0f;
+    T mx = gkc_fmax(gkc_fmax(v[0], v[1]), gkc_fmax(v[2], v[3]));
+    T cs = 0;
 #pragma unroll
     for (int u = 0; u < 4; u++)
-        cs += v[u] == -INFINITY ? 0.0f : expf(v[u] - mx);
+        cs += v[u] == T(-INFINITY) ? T(0) : gkc_exp(v[u] - mx);
     online_merge(m, s, mx, cs);
 }
 
-/* The (m, s) of the whole block, broadcast; sh holds 64 floats. */
-__device__ __forceinline__ void block_online(float &m, float &s, float *sh)
+/* The (m, s) of the whole block, broadcast; sh holds 64 values. */
+template <class T>
+__device__ __forceinline__ void block_online(T &m, T &s, T *sh)
 {
     for (int o = 16; o > 0; o >>= 1) {
-        float m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
+        T m2 = __shfl_xor_sync(0xffffffffu, m, o), s2 = __shfl_xor_sync(0xffffffffu, s, o);
         online_merge(m, s, m2, s2);
     }
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -90,71 +96,75 @@ __device__ __forceinline__ void block_online(float &m, float &s, float *sh)
         online_merge(m, s, sh[w], sh[32 + w]);
 }
 
-__global__ void softmax_online(const float *x, float *out, int64_t rows, int64_t n)
+template <class T>
+__global__ void softmax_online(const T *x, T *out, int64_t rows, int64_t n)
 {
     gkc_pdl_enter();
-    __shared__ float sh[64];
+    __shared__ T sh[64];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const float *xr = x + r * n;
-        float *orow = out + r * n;
-        float m = -INFINITY, s = 0.0f;
+        const T *xr = x + r * n;
+        T *orow = out + r * n;
+        T m = -INFINITY, s = 0;
         for (int64_t j = threadIdx.x; j < n; j += 4 * NT) {
-            float v[4];
+            T v[4];
 #pragma unroll
             for (int u = 0; u < 4; u++)
-                v[u] = j + u * NT < n ? xr[j + u * NT] : -INFINITY;
+                v[u] = j + u * NT < n ? xr[j + u * NT] : T(-INFINITY);
             online_chunk(m, s, v);
         }
         block_online(m, s, sh);
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = expf(xr[j] - m) / s;
+            orow[j] = gkc_exp(xr[j] - m) / s;
     }
 }
 
-/* softmax, one_pass: the row is read once into registers (ONE_MAX floats
- * a thread: rows of up to 8192), then max, sum and the writes work from
- * registers: one read and one write per element, the least there is.
- * Rows whose starts are 16-byte aligned load and store float4; longer rows
- * take the online kernel.  The registers a thread holds are sized to the
- * row (8, 16 or 32 floats): a 4096-long row in 32 would leave half of them
- * padding, spend expf on it, and fit half as many blocks on an SM to hide
- * each row's load-reduce-store latency behind the others'. */
-template <bool VEC, int ONE_MAX>
-__global__ void __launch_bounds__(NT) softmax_one_pass(const float *x, float *out, int64_t rows,
+/* softmax, one_pass: the row is read once into registers (ONE_MAX
+ * elements a thread: rows of up to 8192), then max, sum and the writes
+ * work from registers: one read and one write per element, the least
+ * there is.  Rows whose starts are 16-byte aligned load and store 16-byte
+ * vectors (N = 4 floats, 2 doubles); longer rows take the online kernel.
+ * The registers a thread holds are sized to the row (8, 16 or 32
+ * elements): a 4096-long row in 32 would leave half of them padding, spend
+ * exp on it, and fit half as many blocks on an SM to hide each row's
+ * load-reduce-store latency behind the others'.  In f64 the same element
+ * counts hold twice the bytes in twice the registers, so half as many
+ * blocks fit an SM with the same bytes of rows in flight. */
+template <class T, bool VEC, int ONE_MAX>
+__global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64_t rows,
                                                        int64_t n)
 {
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
     gkc_pdl_enter();
-    __shared__ float sh[32];
-    constexpr int NV = VEC ? ONE_MAX / 4 : ONE_MAX;   /* loads per thread */
+    __shared__ T sh[32];
+    constexpr int NV = VEC ? ONE_MAX / N : ONE_MAX;   /* loads per thread */
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const float *xr = x + r * n;
-        float *orow = out + r * n;
-        float v[ONE_MAX];
-        float mx = -INFINITY;
+        const T *xr = x + r * n;
+        T *orow = out + r * n;
+        T v[ONE_MAX];
+        T mx = -INFINITY;
 #pragma unroll
         for (int q = 0; q < NV; q++) {
-            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * 4 : (int64_t)q * NT + threadIdx.x;
+            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * N : (int64_t)q * NT + threadIdx.x;
             if (VEC) {
-                float4 t = j < n ? *(const float4 *)(xr + j)
-                                 : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
-                v[4 * q] = t.x;
-                v[4 * q + 1] = t.y;
-                v[4 * q + 2] = t.z;
-                v[4 * q + 3] = t.w;
+                V t = j < n ? *(const V *)(xr + j) : gkc_vfill(T(-INFINITY));
+#pragma unroll
+                for (int u = 0; u < N; u++)
+                    v[N * q + u] = gkc_vget(t, u);
             } else {
-                v[q] = j < n ? xr[j] : -INFINITY;
+                v[q] = j < n ? xr[j] : T(-INFINITY);
             }
         }
 #pragma unroll
         for (int q = 0; q < ONE_MAX; q++)
-            mx = fmaxf(mx, v[q]);
+            mx = gkc_fmax(mx, v[q]);
         mx = gkc_block_max(mx, sh);
-        float s = 0.0f;
+        T s = 0;
 #pragma unroll
         for (int q = 0; q < ONE_MAX; q++) {
-            int64_t j = VEC ? ((int64_t)(q / 4) * NT + threadIdx.x) * 4 + q % 4
+            int64_t j = VEC ? ((int64_t)(q / N) * NT + threadIdx.x) * N + q % N
                             : (int64_t)q * NT + threadIdx.x;
-            v[q] = j < n ? expf(v[q] - mx) : 0.0f;   /* padding adds nothing */
+            v[q] = j < n ? gkc_exp(v[q] - mx) : T(0);   /* padding adds nothing */
             s += v[q];
         }
         s = gkc_block_sum(s, sh);
@@ -162,124 +172,171 @@ __global__ void __launch_bounds__(NT) softmax_one_pass(const float *x, float *ou
          * both block reductions are past. */
 #pragma unroll
         for (int q = 0; q < NV; q++) {
-            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * 4 : (int64_t)q * NT + threadIdx.x;
+            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * N : (int64_t)q * NT + threadIdx.x;
             if (j >= n)
                 continue;
-            if (VEC)
-                *(float4 *)(orow + j) = make_float4(v[4 * q] / s, v[4 * q + 1] / s,
-                                                    v[4 * q + 2] / s, v[4 * q + 3] / s);
-            else
+            if (VEC) {
+                V t;
+                if constexpr (N == 4)
+                    t = make_float4(v[4 * q] / s, v[4 * q + 1] / s, v[4 * q + 2] / s,
+                                    v[4 * q + 3] / s);
+                else
+                    t = make_double2(v[2 * q] / s, v[2 * q + 1] / s);
+                *(V *)(orow + j) = t;
+            } else {
                 orow[j] = v[q] / s;
+            }
         }
     }
 }
 
 /* embedding: block per token; ids were range-checked by core. */
-__global__ void embedding_block_row(const float *table, const int32_t *ids, float *out,
-                                    int64_t tokens, int64_t d)
+template <class T>
+__global__ void embedding_block_row(const T *table, const int32_t *ids, T *out, int64_t tokens,
+                                    int64_t d)
 {
     gkc_pdl_enter();
     for (int64_t t = blockIdx.x; t < tokens; t += gridDim.x) {
-        const float *src = table + (int64_t)ids[t] * d;
-        float *dst = out + t * d;
+        const T *src = table + (int64_t)ids[t] * d;
+        T *dst = out + t * d;
         for (int64_t j = threadIdx.x; j < d; j += NT)
             dst[j] = src[j];
     }
 }
 
-/* meanpool: block per batch row (blockIdx.x), a slice of NT columns per
- * blockIdx.y; each thread owns a column and walks down the tokens, so a
- * warp reads 32 consecutive floats per token.  t == 0 gives 0/0 = NaN. */
-__global__ void meanpool_block_row(const float *x, float *out, int64_t batch, int64_t t,
-                                   int64_t d)
+/* embedding, float4: block_row gives a block one token and a thread one
+ * element, so a block lives for two dependent round trips (the id, then
+ * the row) to move a row: 19% of copy at 262144 x 256 on the H200
+ * (bench/NOTES.md).  Here a warp takes a token at a time, tokens
+ * grid-strided over the warps, moves the row in VT (a 16-byte vector when
+ * the rows are whole aligned vectors, else T) with up to four a lane in
+ * flight, and loads the next token's id before this row: one round trip
+ * a token.  nd: the row's length in VT. */
+template <class VT>
+__global__ void __launch_bounds__(NT) embedding_warp_rows(const VT *table, const int32_t *ids,
+                                                          VT *out, int64_t tokens, int64_t nd)
 {
     gkc_pdl_enter();
-    for (int64_t bi = blockIdx.x; bi < batch; bi += gridDim.x) {
-        const float *xb = x + bi * t * d;
-        for (int64_t j = (int64_t)blockIdx.y * NT + threadIdx.x; j < d;
-             j += (int64_t)gridDim.y * NT) {
-            float s = 0.0f;
-            for (int64_t r = 0; r < t; r++)
-                s += xb[r * d + j];
-            out[bi * d + j] = s / (float)t;
+    int lane = threadIdx.x & 31;
+    int64_t nw = ((int64_t)gridDim.x * NT) >> 5;
+    int64_t t = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
+    if (t >= tokens)
+        return;   /* the whole warp */
+    int32_t id = ids[t];
+    for (; t < tokens; t += nw) {
+        int32_t next = t + nw < tokens ? ids[t + nw] : 0;
+        const VT *src = table + (int64_t)id * nd;
+        VT *dst = out + t * nd;
+        for (int64_t c0 = lane; c0 < nd; c0 += 4 * 32) {
+            VT v[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (c0 + 32 * u < nd)
+                    v[u] = src[c0 + 32 * u];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (c0 + 32 * u < nd)
+                    dst[c0 + 32 * u] = v[u];
         }
+        id = next;
     }
 }
 
-}  // namespace
-
-GKC_KERNEL(gkc_embedding_block_row)
+template <class T>
+gpuk_status embedding(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
-    const float *table = (const float *)args->in[0].data;
+    const T *table = (const T *)args->in[0].data;
     const int32_t *ids = (const int32_t *)args->in[1].data;
-    float *out = (float *)args->out.data;
+    T *out = (T *)args->out.data;
     int64_t d = args->in[0].shape[1];
     int64_t tokens = gpuk_tdesc_numel(&args->in[1]);
-    gkc_launch_pdl(b->stream, embedding_block_row, gkc_blocks(tokens, 1, 1 << 20), NT, 0, table,
+    gkc_launch_pdl(b->stream, embedding_block_row<T>, gkc_blocks(tokens, 1, 1 << 20), NT, 0, table,
                    ids, out, tokens, d);
     GKC_LAUNCHED(b, "embedding", "block_row");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_meanpool_block_row)
+template <class T>
+gpuk_status embedding_float4(gpuk_bctx *b, const gpuk_args *args)
 {
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
     GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    float *out = (float *)args->out.data;
-    int64_t batch = args->in[0].shape[0], t = args->in[0].shape[1], d = args->in[0].shape[2];
-    dim3 grid(gkc_blocks(batch, 1, 1 << 20), gkc_blocks(d, NT, GKC_MAX_GRID_YZ));
-    gkc_launch_pdl(b->stream, meanpool_block_row, grid, NT, 0, x, out, batch, t, d);
-    GKC_LAUNCHED(b, "meanpool", "block_row");
+    const T *table = (const T *)args->in[0].data;
+    const int32_t *ids = (const int32_t *)args->in[1].data;
+    T *out = (T *)args->out.data;
+    int64_t d = args->in[0].shape[1];
+    int64_t tokens = gpuk_tdesc_numel(&args->in[1]);
+    unsigned g = gkc_blocks(tokens, NT / 32, gkc_grid_cap(b));
+    bool vec = d % N == 0 && gkc_aligned16(table) && gkc_aligned16(out);
+    if (vec)
+        gkc_launch_pdl(b->stream, embedding_warp_rows<V>, g, NT, 0, (const V *)table, ids, (V *)out,
+                       tokens, d / N);
+    else
+        gkc_launch_pdl(b->stream, embedding_warp_rows<T>, g, NT, 0, table, ids, out, tokens, d);
+    GKC_LAUNCHED(b, "embedding", vec ? "float4" : "float4 (scalar path)");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_softmax_block_row)
+template <class T>
+gpuk_status block_row(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    float *out = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    T *out = (T *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    gkc_launch_pdl(b->stream, softmax_block_row, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out, rows,
-                   n);
+    gkc_launch_pdl(b->stream, softmax_block_row<T>, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out,
+                   rows, n);
     GKC_LAUNCHED(b, "softmax", "block_row");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_softmax_online)
+template <class T>
+gpuk_status online(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
-    const float *x = (const float *)args->in[0].data;
-    float *out = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    T *out = (T *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
-    gkc_launch_pdl(b->stream, softmax_online, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out, rows, n);
+    gkc_launch_pdl(b->stream, softmax_online<T>, gkc_blocks(rows, 1, 1 << 20), NT, 0, x, out, rows,
+                   n);
     GKC_LAUNCHED(b, "softmax", "online");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_softmax_one_pass)
+template <class T>
+gpuk_status one_pass(gpuk_bctx *b, const gpuk_args *args)
 {
-    const float *x = (const float *)args->in[0].data;
-    float *out = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    T *out = (T *)args->out.data;
     int64_t rows = args->in[0].shape[0], n = args->in[0].shape[1];
     if (n > (int64_t)32 * NT)
-        return gkc_softmax_online(b, args);
+        return online<T>(b, args);
     GKC_TRY(gkc_enter(b));
-    bool vec = n % 4 == 0 && gkc_aligned16(x) && gkc_aligned16(out);
+    bool vec = n % gkc_vec<T>::N == 0 && gkc_aligned16(x) && gkc_aligned16(out);
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
     cudaStream_t s = b->stream;
     if (vec && n <= 8 * NT)
-        gkc_launch_pdl(s, softmax_one_pass<true, 8>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, true, 8>, g, NT, 0, x, out, rows, n);
     else if (vec && n <= 16 * NT)
-        gkc_launch_pdl(s, softmax_one_pass<true, 16>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, true, 16>, g, NT, 0, x, out, rows, n);
     else if (vec)
-        gkc_launch_pdl(s, softmax_one_pass<true, 32>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, true, 32>, g, NT, 0, x, out, rows, n);
     else if (n <= 8 * NT)
-        gkc_launch_pdl(s, softmax_one_pass<false, 8>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, false, 8>, g, NT, 0, x, out, rows, n);
     else if (n <= 16 * NT)
-        gkc_launch_pdl(s, softmax_one_pass<false, 16>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, false, 16>, g, NT, 0, x, out, rows, n);
     else
-        gkc_launch_pdl(s, softmax_one_pass<false, 32>, g, NT, 0, x, out, rows, n);
+        gkc_launch_pdl(s, softmax_one_pass<T, false, 32>, g, NT, 0, x, out, rows, n);
     GKC_LAUNCHED(b, "softmax", "one_pass");
     return GPUK_OK;
 }
+
+}  // namespace
+
+GKC_KERNEL_F32_F64(gkc_softmax_block_row, block_row)
+GKC_KERNEL_F32_F64(gkc_softmax_online, online)
+GKC_KERNEL_F32_F64(gkc_softmax_one_pass, one_pass)
+GKC_KERNEL_F32_F64(gkc_embedding_block_row, embedding)
+GKC_KERNEL_F32_F64(gkc_embedding_float4, embedding_float4)

@@ -1,8 +1,10 @@
 /*
  * spmv.cu - y[rows] = A x for a CSR matrix A (32-bit indices): the
- * hand-written rungs (cuSPARSE is in cusparse.cu): thread per row, warp
- * per row, then lanes per row chosen from the row lengths.  y is overwritten; an
- * empty row gives 0.
+ * hand-written rungs (cuSPARSE is in cusparse.cu, stream in
+ * spmv_stream.cu): thread per row, warp per row, then lanes per row chosen
+ * from the row lengths.  y is overwritten; an empty row gives 0.  Every
+ * kernel is a template over the element type T of the values, x and y
+ * (float, double; sums in T).
  */
 #include "cuda_internal.h"
 
@@ -14,12 +16,13 @@ constexpr int NT = 256;
  * instead of adding to it).  Neighbouring threads walk different rows, so
  * a warp's loads of values and col_idx land far apart, and a long row
  * stalls its whole warp. */
-__global__ void spmv_scalar(const int32_t *row_ptr, const int32_t *col, const float *val,
-                            const float *x, float *y, int64_t rows)
+template <class T>
+__global__ void spmv_scalar(const int32_t *row_ptr, const int32_t *col, const T *val, const T *x,
+                            T *y, int64_t rows)
 {
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t r = (int64_t)blockIdx.x * NT + threadIdx.x; r < rows; r += step) {
-        float s = 0.0f;
+        T s = 0;
         for (int32_t e = row_ptr[r]; e < row_ptr[r + 1]; e++)
             s += val[e] * x[col[e]];
         y[r] = s;
@@ -30,15 +33,16 @@ __global__ void spmv_scalar(const int32_t *row_ptr, const int32_t *col, const fl
  * indices per step (coalesced), and the 32 partial sums meet through
  * shuffles.  Pays off once rows hold a few dozen entries; very short rows
  * leave lanes idle. */
-__global__ void spmv_vector(const int32_t *row_ptr, const int32_t *col, const float *val,
-                            const float *x, float *y, int64_t rows)
+template <class T>
+__global__ void spmv_vector(const int32_t *row_ptr, const int32_t *col, const T *val, const T *x,
+                            T *y, int64_t rows)
 {
     int lane = threadIdx.x & 31;
     int64_t warp = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
     int64_t nwarps = ((int64_t)gridDim.x * NT) >> 5;
     for (int64_t r = warp; r < rows; r += nwarps) {
         int32_t end = row_ptr[r + 1];
-        float s = 0.0f;
+        T s = 0;
         for (int32_t e = row_ptr[r] + lane; e < end; e += 32)
             s += val[e] * x[col[e]];
         s = gkc_warp_sum(s);
@@ -51,15 +55,16 @@ __global__ void spmv_vector(const int32_t *row_ptr, const int32_t *col, const fl
  * entries at a time (then two, then one): their index, value and x loads
  * are all issued before the first multiply, so four gathers are in flight,
  * not one. */
-__device__ __forceinline__ float dot_range(const int32_t *col, const float *val, const float *x,
-                                           int32_t k, int32_t end, int32_t step)
+template <class T>
+__device__ __forceinline__ T dot_range(const int32_t *col, const T *val, const T *x, int32_t k,
+                                       int32_t end, int32_t step)
 {
-    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (; (int64_t)k + 3 * step < end; k += 4 * step) {
         int32_t c0 = __ldcs(col + k), c1 = __ldcs(col + k + step);
         int32_t c2 = __ldcs(col + k + 2 * step), c3 = __ldcs(col + k + 3 * step);
-        float v0 = __ldcs(val + k), v1 = __ldcs(val + k + step);
-        float v2 = __ldcs(val + k + 2 * step), v3 = __ldcs(val + k + 3 * step);
+        T v0 = __ldcs(val + k), v1 = __ldcs(val + k + step);
+        T v2 = __ldcs(val + k + 2 * step), v3 = __ldcs(val + k + 3 * step);
         s0 += v0 * __ldg(x + c0);
         s1 += v1 * __ldg(x + c1);
         s2 += v2 * __ldg(x + c2);
@@ -67,7 +72,7 @@ __device__ __forceinline__ float dot_range(const int32_t *col, const float *val,
     }
     if ((int64_t)k + step < end) {   /* two left: both gathers in flight */
         int32_t c0 = __ldcs(col + k), c1 = __ldcs(col + k + step);
-        float v0 = __ldcs(val + k), v1 = __ldcs(val + k + step);
+        T v0 = __ldcs(val + k), v1 = __ldcs(val + k + step);
         s0 += v0 * __ldg(x + c0);
         s1 += v1 * __ldg(x + c1);
         k += 2 * step;
@@ -84,10 +89,11 @@ __device__ __forceinline__ float dot_range(const int32_t *col, const float *val,
  * pairs, then one partial sum per segment. */
 constexpr int32_t VLONG = 512, SEG = 512;
 constexpr int SEG_NT = 128;
+template <class T>
 struct seglist {
     int32_t *count;
     int2 *seg;
-    float *part;
+    T *part;
 };
 
 /* 3. adaptive: vector only pays when a row fills the warp; with 16
@@ -103,9 +109,9 @@ struct seglist {
  * that blocks of a second kernel share, so one long row stalls neither its
  * warp's short rows nor one SM for thousands of rounds.  The matrix is
  * streamed (evict-first loads) so the gathered x stays in cache. */
-template <int L>
-__global__ void spmv_adaptive(const int32_t *row_ptr, const int32_t *col, const float *val,
-                              const float *x, float *y, int64_t rows, int32_t vlong, seglist sl)
+template <class T, int L>
+__global__ void spmv_adaptive(const int32_t *row_ptr, const int32_t *col, const T *val, const T *x,
+                              T *y, int64_t rows, int32_t vlong, seglist<T> sl)
 {
     constexpr int G = 32 / L;   /* rows per warp step */
     int lane = threadIdx.x & 31, g = lane / L, li = lane % L;
@@ -125,7 +131,7 @@ __global__ void spmv_adaptive(const int32_t *row_ptr, const int32_t *col, const 
             for (int32_t q = 0; q < nseg; q++)
                 sl.seg[base + q] = make_int2((int32_t)r, q);
         }
-        float s = medium || huge ? 0.0f : dot_range(col, val, x, b + li, e, L);
+        T s = medium || huge ? T(0) : dot_range(col, val, x, b + li, e, L);
 #pragma unroll
         for (int o = L / 2; o > 0; o >>= 1)
             s += __shfl_xor_sync(0xffffffffu, s, o);
@@ -136,7 +142,7 @@ __global__ void spmv_adaptive(const int32_t *row_ptr, const int32_t *col, const 
             int src = __ffs(todo) - 1;
             todo &= todo - 1;
             int32_t mb = __shfl_sync(0xffffffffu, b, src), me = __shfl_sync(0xffffffffu, e, src);
-            float t = gkc_warp_sum(dot_range(col, val, x, mb + lane, me, 32));
+            T t = gkc_warp_sum(dot_range(col, val, x, mb + lane, me, 32));
             if (lane == 0)
                 y[r0 + src / L] = t;
         }
@@ -144,17 +150,18 @@ __global__ void spmv_adaptive(const int32_t *row_ptr, const int32_t *col, const 
 }
 
 /* One block per listed segment: its partial sum. */
-__global__ void spmv_segments(const int32_t *row_ptr, const int32_t *col, const float *val,
-                              const float *x, seglist sl)
+template <class T>
+__global__ void spmv_segments(const int32_t *row_ptr, const int32_t *col, const T *val, const T *x,
+                              seglist<T> sl)
 {
-    __shared__ float sh[32];
+    __shared__ T sh[32];
     int32_t count = *sl.count;
     for (int32_t q = blockIdx.x; q < count; q += gridDim.x) {
         int2 rs = sl.seg[q];
         int32_t b = row_ptr[rs.x] + rs.y * SEG, e = row_ptr[rs.x + 1];
         if (e - b > SEG)
             e = b + SEG;
-        float s = gkc_block_sum(dot_range(col, val, x, b + threadIdx.x, e, SEG_NT), sh);
+        T s = gkc_block_sum(dot_range(col, val, x, b + threadIdx.x, e, SEG_NT), sh);
         if (threadIdx.x == 0)
             sl.part[q] = s;
     }
@@ -162,7 +169,8 @@ __global__ void spmv_segments(const int32_t *row_ptr, const int32_t *col, const 
 
 /* y of each long row: its segments' partials, in segment order (a row's
  * segments are consecutive in the list). */
-__global__ void spmv_segments_sum(const int32_t *row_ptr, float *y, seglist sl)
+template <class T>
+__global__ void spmv_segments_sum(const int32_t *row_ptr, T *y, seglist<T> sl)
 {
     int32_t count = *sl.count;
     for (int32_t q = blockIdx.x * NT + threadIdx.x; q < count; q += gridDim.x * NT) {
@@ -170,84 +178,94 @@ __global__ void spmv_segments_sum(const int32_t *row_ptr, float *y, seglist sl)
         if (rs.y != 0)
             continue;
         int32_t nseg = (row_ptr[rs.x + 1] - row_ptr[rs.x] + SEG - 1) / SEG;
-        float s = 0.0f;
+        T s = 0;
         for (int32_t i = 0; i < nseg; i++)
             s += sl.part[q + i];
         y[rs.x] = s;
     }
 }
 
-template <int L>
-gpuk_status launch_adaptive(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x, float *y)
+template <class T, int L>
+gpuk_status launch_adaptive(gpuk_bctx *b, const gpuk_csr_desc *A, const T *x, T *y)
 {
-    seglist sl = {NULL, NULL, NULL};
+    seglist<T> sl = {NULL, NULL, NULL};
     int32_t vlong = INT32_MAX;
     /* at most nnz / (VLONG + 1) long rows, each with at most len / SEG + 1 segments */
     int64_t most = A->nnz / (VLONG + 1) + A->nnz / SEG + 1;
     if (A->max_row_nnz > VLONG && A->rows < INT32_MAX) {
+        /* [0] the count, [1] padding, the (row, segment) pairs, then the
+         * partials: 8 + 8 most bytes in, so aligned for T */
         void *buf = NULL;
-        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(2 + 3 * most) * sizeof(int32_t), &buf));
+        size_t bytes = (size_t)(2 + 2 * most) * sizeof(int32_t) + (size_t)most * sizeof(T);
+        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, bytes, &buf));
         sl.count = (int32_t *)buf;
         sl.seg = (int2 *)(sl.count + 2);
-        sl.part = (float *)(sl.count + 2 + 2 * most);
+        sl.part = (T *)(sl.count + 2 + 2 * most);
         vlong = VLONG;
         GKC_CUDA(b, cudaMemsetAsync(sl.count, 0, sizeof(int32_t), b->stream),
                  "spmv/adaptive: cudaMemsetAsync");
     }
     int64_t warps = gkc_cdiv(A->rows, 32 / L);
-    spmv_adaptive<L><<<gkc_blocks(warps, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, (const float *)A->values, x, y, A->rows, vlong, sl);
+    spmv_adaptive<T, L><<<gkc_blocks(warps, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+        A->row_ptr, A->col_idx, (const T *)A->values, x, y, A->rows, vlong, sl);
     GKC_LAUNCHED(b, "spmv", "adaptive");
     if (sl.count) {
-        spmv_segments<<<gkc_blocks(most, 1, gkc_grid_cap(b)), SEG_NT, 0, b->stream>>>(
-            A->row_ptr, A->col_idx, (const float *)A->values, x, sl);
+        spmv_segments<T><<<gkc_blocks(most, 1, gkc_grid_cap(b)), SEG_NT, 0, b->stream>>>(
+            A->row_ptr, A->col_idx, (const T *)A->values, x, sl);
         GKC_LAUNCHED(b, "spmv", "adaptive (segments)");
-        spmv_segments_sum<<<gkc_blocks(most, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+        spmv_segments_sum<T><<<gkc_blocks(most, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
             A->row_ptr, y, sl);
         GKC_LAUNCHED(b, "spmv", "adaptive (segment sums)");
     }
     return GPUK_OK;
 }
 
-}  // namespace
-
-GKC_KERNEL(gkc_spmv_scalar)
+template <class T>
+gpuk_status scalar(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
-    spmv_scalar<<<gkc_blocks(A->rows, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, (const float *)A->values, (const float *)args->in[0].data,
-        (float *)args->out.data, A->rows);
+    spmv_scalar<T><<<gkc_blocks(A->rows, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+        A->row_ptr, A->col_idx, (const T *)A->values, (const T *)args->in[0].data,
+        (T *)args->out.data, A->rows);
     GKC_LAUNCHED(b, "spmv", "scalar");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_spmv_vector)
+template <class T>
+gpuk_status vector(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
-    spmv_vector<<<gkc_blocks(A->rows, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
-        A->row_ptr, A->col_idx, (const float *)A->values, (const float *)args->in[0].data,
-        (float *)args->out.data, A->rows);
+    spmv_vector<T><<<gkc_blocks(A->rows, NT / 32, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+        A->row_ptr, A->col_idx, (const T *)A->values, (const T *)args->in[0].data,
+        (T *)args->out.data, A->rows);
     GKC_LAUNCHED(b, "spmv", "vector");
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_spmv_adaptive)
+template <class T>
+gpuk_status adaptive(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
-    const float *x = (const float *)args->in[0].data;
-    float *y = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    T *y = (T *)args->out.data;
     int64_t half = A->rows > 0 ? A->nnz / (2 * A->rows) : 0;   /* mean / 2 */
     int lanes = 2;
     while (lanes < 32 && lanes < half)
         lanes *= 2;
     switch (lanes) {
-    case 2: return launch_adaptive<2>(b, A, x, y);
-    case 4: return launch_adaptive<4>(b, A, x, y);
-    case 8: return launch_adaptive<8>(b, A, x, y);
-    case 16: return launch_adaptive<16>(b, A, x, y);
-    default: return launch_adaptive<32>(b, A, x, y);
+    case 2: return launch_adaptive<T, 2>(b, A, x, y);
+    case 4: return launch_adaptive<T, 4>(b, A, x, y);
+    case 8: return launch_adaptive<T, 8>(b, A, x, y);
+    case 16: return launch_adaptive<T, 16>(b, A, x, y);
+    default: return launch_adaptive<T, 32>(b, A, x, y);
     }
 }
+
+}  // namespace
+
+GKC_KERNEL_F32_F64(gkc_spmv_scalar, scalar)
+GKC_KERNEL_F32_F64(gkc_spmv_vector, vector)
+GKC_KERNEL_F32_F64(gkc_spmv_adaptive, adaptive)

@@ -16,6 +16,8 @@
  * csr_prepare), and a row running past its window's end is cut into
  * pieces, one per window it touches, added up in window order by a small
  * second kernel.  No float atomics: the result is the same every run.
+ * The kernels are templates over the element type T of the values, x and
+ * y (float, double): a thread's 8 values are 2 float4 or 4 double2.
  */
 #include "cuda_internal.h"
 
@@ -55,30 +57,40 @@ __global__ void stream_partition(const int32_t *row_ptr, int64_t rows, int32_t *
 
 /* This thread's PER nonzeros.  Thread t takes the 4 consecutive
  * positions q = j*4*NT + 4*t .. q+3 for j < PER/4, so each load
- * instruction of a warp covers 512 contiguous bytes and each float4 store
- * to prod is conflict-free.  full: the window holds CH nonzeros and
- * col/val are 16-byte aligned (a window starts at a multiple of CH,
- * itself a multiple of 4), so int4/float4 loads are legal; else guarded
+ * instruction of a warp covers 512 contiguous bytes of col_idx (and of
+ * values in f32; in f64 two instructions of 16 bytes a lane cover the 32
+ * bytes of a lane's 4 values) and each vector store to prod is
+ * conflict-free in f32.  full: the window holds CH nonzeros and col/val
+ * are 16-byte aligned (a window starts at a multiple of CH, itself a
+ * multiple of 4), so int4 and 16-byte value loads are legal; else guarded
  * scalar loads, column 0 and value 0 past the window's n nonzeros.  Both
  * are read once (evict-first), keeping L2 for x. */
-__device__ __forceinline__ void window_load(const int32_t *col, const float *val, int n, bool full,
-                                            int (&c)[PER], float (&v)[PER])
+template <class T>
+__device__ __forceinline__ void window_load(const int32_t *col, const T *val, int n, bool full,
+                                            int (&c)[PER], T (&v)[PER])
 {
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
     const int t = threadIdx.x;
     if (full) {
 #pragma unroll
         for (int j = 0; j < PER / 4; j++) {
             int4 ci = __ldcs((const int4 *)(col + j * 4 * NT + 4 * t));
-            float4 vi = __ldcs((const float4 *)(val + j * 4 * NT + 4 * t));
+            V vi[4 / N];
+#pragma unroll
+            for (int h = 0; h < 4 / N; h++)
+                vi[h] = __ldcs((const V *)(val + j * 4 * NT + 4 * t) + h);
             c[4 * j] = ci.x, c[4 * j + 1] = ci.y, c[4 * j + 2] = ci.z, c[4 * j + 3] = ci.w;
-            v[4 * j] = vi.x, v[4 * j + 1] = vi.y, v[4 * j + 2] = vi.z, v[4 * j + 3] = vi.w;
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                v[4 * j + k] = gkc_vget(vi[k / N], k % N);
         }
     } else {
 #pragma unroll
         for (int k = 0; k < PER; k++) {
             int q = (k / 4) * 4 * NT + 4 * t + k % 4;
             c[k] = q < n ? __ldcs(col + q) : 0;
-            v[k] = q < n ? __ldcs(val + q) : 0.0f;
+            v[k] = q < n ? __ldcs(val + q) : T(0);
         }
     }
 }
@@ -86,17 +98,27 @@ __device__ __forceinline__ void window_load(const int32_t *col, const float *val
 /* Their products: every gather of x issued before the first multiply, so
  * PER are in flight, through the read-only path so x stays cached.  0
  * past n (x[0] exists: nnz > 0 means cols > 0; it is never used there). */
-__device__ __forceinline__ void window_products(const float *x, const int (&c)[PER],
-                                                const float (&v)[PER], int n, float (&p)[PER])
+template <class T>
+__device__ __forceinline__ void window_products(const T *x, const int (&c)[PER], const T (&v)[PER],
+                                                int n, T (&p)[PER])
 {
-    float g[PER];
+    T g[PER];
 #pragma unroll
     for (int k = 0; k < PER; k++)
         g[k] = __ldg(x + c[k]);
 #pragma unroll
     for (int k = 0; k < PER; k++)
-        p[k] = (k / 4) * 4 * NT + 4 * (int)threadIdx.x + k % 4 < n ? v[k] * g[k] : 0.0f;
+        p[k] = (k / 4) * 4 * NT + 4 * (int)threadIdx.x + k % 4 < n ? v[k] * g[k] : T(0);
 }
+
+/* A head and a tail sum side by side in shared memory. */
+template <class T> struct pair2;
+template <> struct pair2<float> {
+    typedef float2 type;
+};
+template <> struct pair2<double> {
+    typedef double2 type;
+};
 
 /* One block per window.  L lanes share a row (L = the power of two at or
  * above half the mean row length, as in spmv_adaptive): 32/L rows per
@@ -115,14 +137,16 @@ __device__ __forceinline__ void window_products(const float *x, const int (&c)[P
  * Six blocks an SM (40 registers, no spills; 48 without the bound): a
  * block spends most of its life waiting on its gathers, so residency is
  * what keeps them in flight. */
-template <int L>
+template <class T, int L>
 __global__ void __launch_bounds__(NT, 6)
-stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, const float *x,
-               float *y, int64_t nnz, const int32_t *start, float *head, float *tail, bool vec)
+stream_windows(const int32_t *row_ptr, const int32_t *col, const T *val, const T *x, T *y,
+               int64_t nnz, const int32_t *start, T *head, T *tail, bool vec)
 {
-    __shared__ __align__(16) float prod[CH];
+    typedef typename gkc_vec<T>::type V;
+    constexpr int N = gkc_vec<T>::N;
+    __shared__ __align__(16) T prod[CH];
     __shared__ int32_t rp[RCH + 1];   /* row offsets relative to base */
-    __shared__ float2 red[NT / 32];
+    __shared__ typename pair2<T>::type red[NT / 32];
     constexpr int G = 32 / L;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5, g = lane / L, li = lane % L;
     const int64_t w = blockIdx.x, base = w * CH;
@@ -135,7 +159,7 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
      * transaction a warp). */
     const int64_t s0 = start[w], s1 = start[w + 1];
     int c[PER];
-    float v[PER];
+    T v[PER];
     window_load(col + base, val + base, n, vec && n == CH, c, v);
     const int64_t p0 = row_ptr[s0], pe = row_ptr[s1];
     const int hh = p0 > base ? (int)((p0 < base + CH ? p0 : base + CH) - base) : 0;
@@ -149,17 +173,25 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
     int32_t rp_a = t <= nr0 ? row_ptr[s0 + t] : 0;
     int32_t rp_b = t + NT <= nr0 ? row_ptr[s0 + t + NT] : 0;
 
-    float p[PER];
+    T p[PER];
     window_products(x, c, v, n, p);
-    float hs = 0.0f, ts = 0.0f;
+    T hs = 0, ts = 0;
 #pragma unroll
     for (int j = 0; j < PER / 4; j++) {
         int q = j * 4 * NT + 4 * t;
-        *(float4 *)(prod + q) = make_float4(p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3]);
+#pragma unroll
+        for (int h = 0; h < 4; h += N) {
+            V pv;
+            if constexpr (N == 4)
+                pv = make_float4(p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3]);
+            else
+                pv = make_double2(p[4 * j + h], p[4 * j + h + 1]);
+            *(V *)(prod + q + h) = pv;
+        }
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            hs += q + k < hh ? p[4 * j + k] : 0.0f;
-            ts += q + k >= tl ? p[4 * j + k] : 0.0f;
+            hs += q + k < hh ? p[4 * j + k] : T(0);
+            ts += q + k >= tl ? p[4 * j + k] : T(0);
         }
     }
     if (t <= nr0)
@@ -171,11 +203,11 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
         hs = gkc_warp_sum(hs);
         ts = gkc_warp_sum(ts);
         if (lane == 0)
-            red[warp] = make_float2(hs, ts);
+            red[warp] = {hs, ts};
     }
     __syncthreads();
     if (pieces && t == 0) {   /* fixed order: deterministic */
-        float h = 0.0f, tt = 0.0f;
+        T h = 0, tt = 0;
 #pragma unroll
         for (int i = 0; i < NT / 32; i++) {
             h += red[i].x;
@@ -203,7 +235,7 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
                 e = rp[i + 1];   /* <= CH: the row ends in the window */
             }
             const bool medium = e - b > 4 * L;
-            float s = 0.0f;
+            T s = 0;
             if (!medium) {
 #pragma unroll
                 for (int k = 0; k < 4; k++)
@@ -221,7 +253,7 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
                 todo &= todo - 1;
                 const int mb = __shfl_sync(0xffffffffu, b, src);
                 const int me = __shfl_sync(0xffffffffu, e, src);
-                float u = 0.0f;
+                T u = 0;
                 for (int k = mb + lane; k < me; k += 32)
                     u += prod[k];
                 u = gkc_warp_sum(u);
@@ -237,8 +269,9 @@ stream_windows(const int32_t *row_ptr, const int32_t *col, const float *val, con
  * up to the one holding its last nonzero, in window order.  The partition
  * alone says which windows these are, so no list of spanning rows is
  * built or stored; a thread walks ~120 heads for a 250k-nonzero row. */
-__global__ void stream_fixup(const int32_t *row_ptr, const int32_t *start, const float *head,
-                             const float *tail, float *y, int64_t nwin)
+template <class T>
+__global__ void stream_fixup(const int32_t *row_ptr, const int32_t *start, const T *head,
+                             const T *tail, T *y, int64_t nwin)
 {
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t w = (int64_t)blockIdx.x * NT + threadIdx.x; w < nwin; w += step) {
@@ -249,35 +282,35 @@ __global__ void stream_fixup(const int32_t *row_ptr, const int32_t *start, const
         if (e <= (w + 1) * CH)
             continue;
         int64_t last = (e - 1) / CH;
-        float s = tail[w];
+        T s = tail[w];
         for (int64_t v = w + 1; v <= last; v++)
             s += head[v];
         y[s1 - 1] = s;
     }
 }
 
-template <int L>
-gpuk_status launch_stream(gpuk_bctx *b, const gpuk_csr_desc *A, const float *x, float *y)
+template <class T, int L>
+gpuk_status launch_stream(gpuk_bctx *b, const gpuk_csr_desc *A, const T *x, T *y)
 {
     int64_t nwin = gkc_stream_windows(A->nnz);
     const gkc_csr_state *st = (const gkc_csr_state *)A->prepared;
     const int32_t *start = st ? st->win_start : NULL;
     /* scratch: head and tail pieces, and the partition when none was prepared */
-    size_t bytes = (size_t)(2 * nwin) * sizeof(float) + (start ? 0 : (size_t)(nwin + 1) * 4);
+    size_t bytes = (size_t)(2 * nwin) * sizeof(T) + (start ? 0 : (size_t)(nwin + 1) * 4);
     void *buf = NULL;
     GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, bytes, &buf));
-    float *head = (float *)buf, *tail = head + nwin;
+    T *head = (T *)buf, *tail = head + nwin;
     if (!start) {
         int32_t *s = (int32_t *)(tail + nwin);
         GKC_TRY(gkc_stream_partition(b, A, s));
         start = s;
     }
     bool vec = gkc_aligned16(A->col_idx) && gkc_aligned16(A->values);
-    stream_windows<L><<<(unsigned)nwin, NT, 0, b->stream>>>(A->row_ptr, A->col_idx, (const float *)A->values,
-                                                            x, y, A->nnz, start, head, tail, vec);
+    stream_windows<T, L><<<(unsigned)nwin, NT, 0, b->stream>>>(
+        A->row_ptr, A->col_idx, (const T *)A->values, x, y, A->nnz, start, head, tail, vec);
     GKC_LAUNCHED(b, "spmv", "stream");
     if (nwin > 1) {   /* with one window no row can span */
-        stream_fixup<<<gkc_blocks(nwin, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
+        stream_fixup<T><<<gkc_blocks(nwin, NT, gkc_grid_cap(b)), NT, 0, b->stream>>>(
             A->row_ptr, start, head, tail, y, nwin);
         GKC_LAUNCHED(b, "spmv", "stream (fix-up)");
     }
@@ -300,16 +333,19 @@ gpuk_status gkc_stream_partition(gpuk_bctx *b, const gpuk_csr_desc *A, int32_t *
     return GPUK_OK;
 }
 
-GKC_KERNEL(gkc_spmv_stream)
+namespace {
+
+template <class T>
+gpuk_status stream(gpuk_bctx *b, const gpuk_args *args)
 {
     GKC_TRY(gkc_enter(b));
     const gpuk_csr_desc *A = args->csr;
-    const float *x = (const float *)args->in[0].data;
-    float *y = (float *)args->out.data;
+    const T *x = (const T *)args->in[0].data;
+    T *y = (T *)args->out.data;
     if (A->rows == 0)
         return GPUK_OK;
     if (A->nnz == 0) {   /* no windows to cut: every row is empty */
-        GKC_CUDA(b, cudaMemsetAsync(y, 0, (size_t)A->rows * sizeof(float), b->stream),
+        GKC_CUDA(b, cudaMemsetAsync(y, 0, (size_t)A->rows * sizeof(T), b->stream),
                  "spmv/stream: cudaMemsetAsync");
         return GPUK_OK;
     }
@@ -318,10 +354,14 @@ GKC_KERNEL(gkc_spmv_stream)
     while (lanes < 32 && lanes < half)
         lanes *= 2;
     switch (lanes) {
-    case 2: return launch_stream<2>(b, A, x, y);
-    case 4: return launch_stream<4>(b, A, x, y);
-    case 8: return launch_stream<8>(b, A, x, y);
-    case 16: return launch_stream<16>(b, A, x, y);
-    default: return launch_stream<32>(b, A, x, y);
+    case 2: return launch_stream<T, 2>(b, A, x, y);
+    case 4: return launch_stream<T, 4>(b, A, x, y);
+    case 8: return launch_stream<T, 8>(b, A, x, y);
+    case 16: return launch_stream<T, 16>(b, A, x, y);
+    default: return launch_stream<T, 32>(b, A, x, y);
     }
 }
+
+}  // namespace
+
+GKC_KERNEL_F32_F64(gkc_spmv_stream, stream)

@@ -11,21 +11,24 @@
 #define DEF GPUK_KF_DEFAULT
 #define LIB GPUK_KF_LIBRARY
 #define TF32 GPUK_KF_TF32
+#define MMA GPUK_KF_MMA
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
 #define F64 GPUK_DT_F64
+/* the memory-bound families: one templated function a rung serves both */
+#define F32_F64 (GPUK_DT_F32 | GPUK_DT_F64)
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
 GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
 GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
-GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_dmma); GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
 GKC_KERNEL(gkc_minplus_regtile_8x8); GKC_KERNEL(gkc_minplus_pipelined);
-GKC_KERNEL(gkc_minplus_i32_naive); GKC_KERNEL(gkc_minplus_i32_pipelined);
+GKC_KERNEL(gkc_minplus_i32_pipelined);
 GKC_KERNEL(gkc_minplus_i32_dpx); GKC_KERNEL(gkc_minplus_i32_dpx_i16x2);
 GKC_KERNEL(gkc_transpose_naive); GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded); GKC_KERNEL(gkc_transpose_tile64);
@@ -36,7 +39,8 @@ GKC_KERNEL(gkc_scale_float4); GKC_KERNEL(gkc_relu_coalesced); GKC_KERNEL(gkc_rel
 GKC_KERNEL(gkc_bias_relu_coalesced); GKC_KERNEL(gkc_bias_relu_float4);
 GKC_KERNEL(gkc_copy_coalesced); GKC_KERNEL(gkc_copy_float4); GKC_KERNEL(gkc_softmax_block_row);
 GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
-GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_meanpool_block_row);
+GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_embedding_float4);
+GKC_KERNEL(gkc_meanpool_block_row);
 GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_adaptive);
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
@@ -67,6 +71,26 @@ const gpuk_kernel gkc_kernels[] = {
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
      "cuBLAS SGEMM on TF32 tensor cores: 10-bit mantissa inputs, FP32 accumulation", NULL},
+    /* f64: the SIMT rungs in double (DFMA), where their 16-byte accesses
+     * move two values, not four */
+    {GPUK_OP_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "one thread per output, consecutive threads on consecutive rows: every A load of a warp is a separate transaction", NULL},
+    {GPUK_OP_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "consecutive threads on consecutive columns: B loads coalesce, A is a broadcast", NULL},
+    {GPUK_OP_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "16x16 shared-memory tiles: each loaded element is reused 16 times from shared memory", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "64x64 block tile, 8 outputs (a column) per thread: one shared B value feeds 8 DFMAs from registers", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "128x128 block tile, 8x8 outputs per thread: 16 shared loads feed 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "16-byte global and shared loads (double2), A transposed in shared memory: 8 shared load instructions per 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "32x64 warp tiles, each lane's 8x8 split in four 4x4 pieces: conflict-free 16-byte shared reads", NULL},
+    {GPUK_OP_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
+     "FP64 tensor cores: mma.sync m16n8k16 (DMMA.16x8x16, 2048 FMAs an instruction), 128x128 tile, 32x64 warp tiles, 3-stage cp.async pipeline of k slices of 32", NULL},
+    {GPUK_OP_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_matmul_cublas,
+     "cuBLAS DGEMM (CUBLAS_COMPUTE_64F: FP64 throughout, DMMA tensor cores on sm_90)", NULL},
 
     {GPUK_OP_BATCHED_MATMUL, F32, "naive", 0, gkc_matmul_naive,
      "matmul's naive with the batch in blockIdx.z", NULL},
@@ -90,6 +114,25 @@ const gpuk_kernel gkc_kernels[] = {
      "matmul's warptile_wide with the batch in blockIdx.z", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32, "cublas", DEF | LIB, gkc_batched_cublas,
      "cuBLAS strided-batched SGEMM, FP32 pedantic; a broadcast batch has stride 0", NULL},
+    /* f64 */
+    {GPUK_OP_BATCHED_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "matmul's naive with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "matmul's coalesced with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "matmul's tiled with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "matmul's blocktile_1d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "matmul's blocktile_2d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "matmul's vec4 with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "matmul's warptile with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
+     "matmul's dmma with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_batched_cublas,
+     "cuBLAS strided-batched DGEMM, FP64; a broadcast batch has stride 0", NULL},
 
     {GPUK_OP_MINPLUS, F32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", "v0"},
@@ -103,8 +146,21 @@ const gpuk_kernel gkc_kernels[] = {
      "8x8 outputs per thread from float4 shared loads and float4 tile loads: 16 add+min per loaded float", "v4"},
     {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_pipelined,
      "regtile_8x8's tile fed by a 3-stage cp.async pipeline, k slices of 16: copies fly while the add+min loop runs", "v5"},
-    /* i32 (minplus_i32.cu) */
-    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_i32_naive,
+    /* f64: the same kernels on doubles (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, F64, "naive", 0, gkc_minplus_naive,
+     "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
+    {GPUK_OP_MINPLUS, F64, "transposed", 0, gkc_minplus_transposed,
+     "a transposed into a scratch buffer first, so a warp's loads of it are consecutive", NULL},
+    {GPUK_OP_MINPLUS, F64, "tiled", 0, gkc_minplus_tiled,
+     "16x16 shared-memory tiles: each global load serves 16 threads", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_4x4", 0, gkc_minplus_regtile_4x4,
+     "4x4 outputs per thread: each shared-memory load feeds 4 add+min steps from registers", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_8x8", 0, gkc_minplus_regtile_8x8,
+     "8x8 outputs per thread from 16-byte shared and tile loads: 8 add+min per loaded double", NULL},
+    {GPUK_OP_MINPLUS, F64, "pipelined", DEF, gkc_minplus_pipelined,
+     "regtile_8x8's tile on a 3-stage cp.async pipeline, one block an SM; a step is DADD, DSETP, 2 FSEL (strict less-than, +0/-0 ties settled by a pass after) instead of fmin's 8-9 instructions", NULL},
+    /* i32 (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
     {GPUK_OP_MINPLUS, I32, "pipelined", 0, gkc_minplus_i32_pipelined,
      "f32 pipelined's 8x8 tile and cp.async pipeline on int32: IADD3 + VIMNMX, two instructions a step as FADD + FMNMX", NULL},
@@ -113,66 +169,69 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MINPLUS, I32, "dpx_i16x2", GPUK_KF_PACKED16, gkc_minplus_i32_dpx_i16x2,
      "when every value is in [0, 2^13) or GPUK_I32_INF (a pre-pass checks): 16-bit pairs, VIADDMNMX.S16x2, two steps an instruction; else dpx", NULL},
 
-    {GPUK_OP_TRANSPOSE, F32, "naive", 0, gkc_transpose_naive,
+    {GPUK_OP_TRANSPOSE, F32_F64, "naive", 0, gkc_transpose_naive,
      "one thread per element: coalesced reads, writes strided by the row length", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "smem", 0, gkc_transpose_smem,
+    {GPUK_OP_TRANSPOSE, F32_F64, "smem", 0, gkc_transpose_smem,
      "32x32 shared tile: reads and writes both coalesced, but the column reads of the tile hit one bank", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "smem_padded", 0, gkc_transpose_smem_padded,
+    {GPUK_OP_TRANSPOSE, F32_F64, "smem_padded", 0, gkc_transpose_smem_padded,
      "tile padded to [32][33]: a column of the tile spans all 32 banks, no conflicts", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "tile64", DEF, gkc_transpose_tile64,
+    {GPUK_OP_TRANSPOSE, F32_F64, "tile64", DEF, gkc_transpose_tile64,
      "64x64 padded tile, 32x16 threads of 8 elements, all 8 loads issued before the first shared store: 8 loads in flight, not 1-2", NULL},
 
-    {GPUK_OP_REDUCE, F32, "smem_tree", 0, gkc_reduce_smem_tree,
+    {GPUK_OP_REDUCE, F32_F64, "smem_tree", 0, gkc_reduce_smem_tree,
      "one block per output: strided partial sums, then a shared-memory tree with a barrier per level", NULL},
-    {GPUK_OP_REDUCE, F32, "warp_shuffle", 0, gkc_reduce_warp_shuffle,
+    {GPUK_OP_REDUCE, F32_F64, "warp_shuffle", 0, gkc_reduce_warp_shuffle,
      "one warp per output, reduced with register shuffles: no shared memory, no barriers", NULL},
-    {GPUK_OP_REDUCE, F32, "grid_stride", 0, gkc_reduce_grid_stride,
+    {GPUK_OP_REDUCE, F32_F64, "grid_stride", 0, gkc_reduce_grid_stride,
      "several blocks per long output (grid-stride), block partials combined by a second pass: fills the GPU for any shape", NULL},
-    {GPUK_OP_REDUCE, F32, "lanes_inner", DEF, gkc_reduce_lanes_inner,
-     "along a non-last axis, lanes walk the inner dimension: a 128-byte line (float4: 512) per warp load; contiguous rows go to grid_stride", NULL},
-    {GPUK_OP_REDUCE, F32, "row_float4", 0, gkc_reduce_row_float4,
-     "contiguous aligned rows: a block of 512 a row, all of a thread's float4 loads issued before its adds; else smem_tree", NULL},
+    {GPUK_OP_REDUCE, F32_F64, "lanes_inner", DEF, gkc_reduce_lanes_inner,
+     "along a non-last axis, lanes walk the inner dimension: 32 consecutive elements (16-byte vectors: 512 bytes) per warp load; contiguous rows go to grid_stride", NULL},
+    {GPUK_OP_REDUCE, F32_F64, "row_float4", 0, gkc_reduce_row_float4,
+     "contiguous aligned rows: a block of 512 a row, all of a thread's 16-byte loads issued before its adds; else smem_tree", NULL},
 
-    {GPUK_OP_ADD, F32, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_ADD, F32, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_SCALE, F32, "coalesced", 0, gkc_scale_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_SCALE, F32, "float4", DEF, gkc_scale_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_RELU, F32, "coalesced", 0, gkc_relu_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_RELU, F32, "float4", DEF, gkc_relu_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out when rows are 16-byte aligned; else the scalar path", NULL},
-    {GPUK_OP_COPY, F32, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one float per thread per step", NULL},
-    {GPUK_OP_COPY, F32, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_ADD, F32_F64, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_ADD, F32_F64, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_SCALE, F32_F64, "coalesced", 0, gkc_scale_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_SCALE, F32_F64, "float4", DEF, gkc_scale_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_RELU, F32_F64, "coalesced", 0, gkc_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_RELU, F32_F64, "float4", DEF, gkc_relu_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_BIAS_RELU, F32_F64, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_BIAS_RELU, F32_F64, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out when rows are 16-byte aligned; else the scalar path", NULL},
+    {GPUK_OP_COPY, F32_F64, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_COPY, F32_F64, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
 
-    {GPUK_OP_SOFTMAX, F32, "block_row", 0, gkc_softmax_block_row,
+    {GPUK_OP_SOFTMAX, F32_F64, "block_row", 0, gkc_softmax_block_row,
      "one block per row: block max, block sum of exp(x - max), normalize (numerically stable)", NULL},
-    {GPUK_OP_SOFTMAX, F32, "online", 0, gkc_softmax_online,
+    {GPUK_OP_SOFTMAX, F32_F64, "online", 0, gkc_softmax_online,
      "one sweep keeps a running max and rescaled sum (online softmax), a second writes: two reads, not three", NULL},
-    {GPUK_OP_SOFTMAX, F32, "one_pass", DEF, gkc_softmax_one_pass,
-     "the row held in registers (float4 when aligned, rows up to 8192): one read and one write per element", NULL},
-    {GPUK_OP_EMBEDDING, F32, "block_row", DEF, gkc_embedding_block_row,
+    {GPUK_OP_SOFTMAX, F32_F64, "one_pass", DEF, gkc_softmax_one_pass,
+     "the row held in registers (16-byte loads when aligned, rows up to 8192): one read and one write per element", NULL},
+    {GPUK_OP_EMBEDDING, F32_F64, "block_row", DEF, gkc_embedding_block_row,
      "one block per token: the table row is copied with coalesced loads", NULL},
-    {GPUK_OP_MEANPOOL, F32, "block_row", DEF, gkc_meanpool_block_row,
+    {GPUK_OP_EMBEDDING, F32_F64, "float4", 0, gkc_embedding_float4,
+     "a warp per token, 16-byte loads up to four a lane in flight, the next token's id loaded before this row: one round trip a token, not two", NULL},
+    {GPUK_OP_MEANPOOL, F32_F64, "block_row", DEF, gkc_meanpool_block_row,
      "one block per batch row: threads own columns and sum down the tokens, coalesced", NULL},
 
-    {GPUK_OP_SPMV, F32, "scalar", 0, gkc_spmv_scalar,
+    {GPUK_OP_SPMV, F32_F64, "scalar", 0, gkc_spmv_scalar,
      "one thread per row: simple, but a warp's loads of values and indices are scattered", NULL},
-    {GPUK_OP_SPMV, F32, "vector", 0, gkc_spmv_vector,
+    {GPUK_OP_SPMV, F32_F64, "vector", 0, gkc_spmv_vector,
      "one warp per row: the row's values and indices are read coalesced, reduced with shuffles", NULL},
-    {GPUK_OP_SPMV, F32, "adaptive", 0, gkc_spmv_adaptive,
+    {GPUK_OP_SPMV, F32_F64, "adaptive", 0, gkc_spmv_adaptive,
      "2-32 lanes per row from the mean row length; long rows to a whole warp, very long ones to a block each", NULL},
-    {GPUK_OP_SPMV, F32, "stream", 0, gkc_spmv_stream,
+    {GPUK_OP_SPMV, F32_F64, "stream", 0, gkc_spmv_stream,
      "fixed windows of 2048 nonzeros a block: 16-byte loads, 8 gathers in flight a thread, rows summed from shared memory; rows crossing windows added in a fix-up pass", NULL},
-    {GPUK_OP_SPMV, F32, "cusparse", DEF | LIB, gkc_spmv_cusparse,
+    {GPUK_OP_SPMV, F32_F64, "cusparse", DEF | LIB, gkc_spmv_cusparse,
      "cusparseSpMV on a CSR descriptor built once per matrix", NULL},
 
-    {GPUK_OP_DOT, F32, "last_block", 0, gkc_dot_last_block,
-     "float4 block sums in one kernel, the last block to finish adding them in block order", NULL},
-    {GPUK_OP_DOT, F32, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot, result written on the device", NULL},
-    {GPUK_OP_GEMV, F32, "float4", 0, gkc_gemv_float4,
-     "rows over 2048 floats: a block of 512 per row of A, all its float4 in flight; shorter: a warp per row, four float4 in flight a lane (A^T x: a thread per 4 columns, rows in slices)", NULL},
-    {GPUK_OP_GEMV, F32, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv on the row-major matrix read as its column-major transpose", NULL},
+    {GPUK_OP_DOT, F32_F64, "last_block", 0, gkc_dot_last_block,
+     "16-byte loads, block sums in one kernel, the last block to finish adding them in block order", NULL},
+    {GPUK_OP_DOT, F32_F64, "cublas", DEF | LIB, gkc_dot_cublas, "cublasSdot / cublasDdot, result written on the device", NULL},
+    {GPUK_OP_GEMV, F32_F64, "float4", 0, gkc_gemv_float4,
+     "rows over 8 KB: a block of 512 per row of A, all its 16-byte loads in flight; shorter: a warp per row, four 16-byte loads in flight a lane (A^T x: a thread per 16 bytes of columns, rows in slices)", NULL},
+    {GPUK_OP_GEMV, F32_F64, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv / cublasDgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+    {GPUK_OP_GEMM, F64, "cublas", DEF | LIB | MMA, gkc_gemm_cublas, "cuBLAS DGEMM computing C^T = op(B)^T op(A)^T, alpha and beta in double", NULL},
 
     /* apsp.cu */
     {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,

@@ -178,6 +178,7 @@ typedef gpuk_status (*gpuk_kernel_fn)(gpuk_bctx *b, const gpuk_args *args);
 #define GPUK_KF_LIBRARY GPUK_VARIANT_LIBRARY
 #define GPUK_KF_TF32    GPUK_VARIANT_TF32
 #define GPUK_KF_PACKED16 GPUK_VARIANT_PACKED16
+#define GPUK_KF_MMA GPUK_VARIANT_MMA
 
 /* The dtype set of a kernel row: GPUK_DTYPE_BIT of each dtype it serves. */
 #define GPUK_DT_F32 GPUK_DTYPE_BIT(GPUK_F32)

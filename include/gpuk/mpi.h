@@ -1,5 +1,6 @@
 /*
- * gpuk/mpi.h - libgpuk_mpi: distributed matmul and min-plus over MPI.
+ * gpuk/mpi.h - libgpuk_mpi: distributed matmul, min-plus and all-pairs
+ * shortest paths over MPI.
  *
  * Every rank of an MPI communicator runs an ordinary libgpuk context (CPU
  * or CUDA backend, chosen as usual); a gpuk_dist ties those contexts into
@@ -125,31 +126,51 @@ typedef struct gpuk_dist_stats {
 gpuk_status gpuk_dist_get_stats(gpuk_dist *d, gpuk_dist_stats *stats);
 
 /* ------------------------------------------------------------------ */
-/* Distributed matrices: f32, rows x cols in blocks of mb x nb; block
- * (I, J) lives on grid place (I mod P, J mod Q).  A rank's blocks form
- * one row-major tensor of local_rows x local_cols: its block rows in
- * increasing I, its block columns in increasing J (ScaLAPACK's layout,
- * row-major). */
+/* Distributed matrices: rows x cols elements of one dtype (f32, f64 or
+ * i32), in blocks of mb x nb; block (I, J) lives on grid place (I mod P,
+ * J mod Q).  A rank's blocks form one row-major tensor of that dtype, of
+ * local_rows x local_cols: its block rows in increasing I, its block
+ * columns in increasing J (ScaLAPACK's layout, row-major).  What each
+ * dtype means here: doc/distributed.md, "Dtypes". */
 
 typedef struct gpuk_dist_matrix_info {
     int64_t rows, cols;              /* the global matrix */
     int64_t mb, nb;                  /* the block */
     int64_t local_rows, local_cols;  /* this rank's tensor (either may be 0) */
     gpuk_tensor *local;              /* that tensor, owned by the matrix */
+    /* after 0.2 (the dtypes): */
+    gpuk_dtype dtype;                /* the elements', the local tensor's too */
 } gpuk_dist_matrix_info;
 
-/* Collective.  mb or nb 0 picks min(512, ceil(n / max(P, Q))) for that
- * dimension n (the same on every rank, and equal for equal dimensions, so
- * defaults always fit matmul's rules).  The contents are undefined until
- * written (scatter, or each rank filling its local tensor). */
+/* Collective.  A rows x cols matrix of dtype (GPUK_F32, GPUK_F64 or
+ * GPUK_I32; any other is GPUK_ERR_DTYPE, and ranks that pass different
+ * dtypes all get GPUK_ERR_DTYPE naming both).  mb or nb 0 picks min(512,
+ * ceil(n / max(P, Q))) for that dimension n (the same on every rank, and
+ * equal for equal dimensions, so defaults always fit matmul's rules).  The
+ * contents are undefined until written (scatter, or each rank filling its
+ * local tensor). */
+gpuk_status gpuk_dist_matrix_create_dtype(gpuk_dist *d, gpuk_dtype dtype, int64_t rows,
+                                          int64_t cols, int64_t mb, int64_t nb,
+                                          gpuk_dist_matrix **out);
+
+/* Collective.  gpuk_dist_matrix_create_dtype with GPUK_F32. */
 gpuk_status gpuk_dist_matrix_create(gpuk_dist *d, int64_t rows, int64_t cols, int64_t mb,
                                     int64_t nb, gpuk_dist_matrix **out);
 
 /* Local (not collective).  NULL is a no-op. */
 gpuk_status gpuk_dist_matrix_destroy(gpuk_dist *d, gpuk_dist_matrix *m);
 
-gpuk_status gpuk_dist_matrix_get_info(gpuk_dist *d, const gpuk_dist_matrix *m,
-                                      gpuk_dist_matrix_info *info);
+/* gpuk_dist_matrix_info only grows at its end, as the structures of
+ * gpuk.h do: the _size form fills no more than the caller's size, and in
+ * C the plain name is a macro passing sizeof for you.  The function of the
+ * plain name (for callers through an FFI) fills the layout of libgpuk 0.2,
+ * which ends before dtype. */
+gpuk_status (gpuk_dist_matrix_get_info)(gpuk_dist *d, const gpuk_dist_matrix *m,
+                                        gpuk_dist_matrix_info *info);
+gpuk_status gpuk_dist_matrix_get_info_size(gpuk_dist *d, const gpuk_dist_matrix *m,
+                                           gpuk_dist_matrix_info *info, size_t size);
+#define gpuk_dist_matrix_get_info(d, m, info) \
+    gpuk_dist_matrix_get_info_size((d), (m), (info), sizeof *(info))
 
 /* A new view (free it with gpuk_tensor_destroy) of global block (bi, bj),
  * which must be this rank's: GPUK_ERR_INDEX names its owner otherwise.
@@ -166,32 +187,58 @@ gpuk_status gpuk_dist_global_to_local(gpuk_dist *d, const gpuk_dist_matrix *m, i
 gpuk_status gpuk_dist_local_to_global(gpuk_dist *d, const gpuk_dist_matrix *m, int64_t li,
                                       int64_t lj, int64_t *i, int64_t *j);
 
-/* Collective.  Root's dense row-major rows x cols array (exactly
- * rows * cols * 4 bytes) into the matrix; src and bytes are read on root
+/* Collective.  Root's dense row-major rows x cols array of the matrix's
+ * dtype (exactly rows * cols * gpuk_dtype_size(dtype) bytes: anything
+ * else is GPUK_ERR_SIZE) into the matrix; src and bytes are read on root
  * only. */
-gpuk_status gpuk_dist_scatter(gpuk_dist *d, gpuk_dist_matrix *m, int root, const float *src,
+gpuk_status gpuk_dist_scatter(gpuk_dist *d, gpuk_dist_matrix *m, int root, const void *src,
                               size_t bytes);
 
-/* Collective.  The matrix into root's dense row-major array. */
-gpuk_status gpuk_dist_gather(gpuk_dist *d, const gpuk_dist_matrix *m, int root, float *dst,
+/* Collective.  The matrix into root's dense row-major array, as scatter. */
+gpuk_status gpuk_dist_gather(gpuk_dist *d, const gpuk_dist_matrix *m, int root, void *dst,
                              size_t bytes);
 
 /* ------------------------------------------------------------------ */
 /* Ops (collective).  a is m x k in blocks mb x kb, b is k x n in blocks
  * kb x nb, c is m x n in blocks mb x nb; c may be neither a nor b (a and b
- * may be one matrix).  variant names a rung of the local op on each rank's
- * backend (NULL or "auto": its default); ranks may name different rungs. */
+ * may be one matrix).  a, b and c have one dtype (GPUK_ERR_DTYPE names
+ * both otherwise), which the local op must compute in on every rank's
+ * backend: a rank whose backend lacks it fails the call on every rank
+ * with GPUK_ERR_DTYPE, naming the dtypes it has.  variant names a rung of
+ * the local op on each rank's backend (NULL or "auto": its default);
+ * ranks may name different rungs. */
 
 /* c = a . b by SUMMA: gpuk_gemm with beta 0, then beta 1 for each further
- * panel; within gamma_k of the exact product (doc/design.md, Tolerances). */
+ * panel; within gamma_k of the exact product in the dtype's unit roundoff
+ * (doc/design.md, Tolerances).  f32 and f64. */
 gpuk_status gpuk_dist_matmul(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk_dist_matrix *b,
                              gpuk_dist_matrix *c, const char *variant);
 
 /* c = a (x) b, c[i,j] = min_k (a[i,k] + b[k,j]): gpuk_minplus, then
  * gpuk_minplus_update for each further panel; bit-exact against
- * gpuk_minplus of the whole matrices in one context. */
+ * gpuk_minplus of the whole matrices in one context, in every dtype
+ * (f32, f64; i32 with its GPUK_I32_INF rules). */
 gpuk_status gpuk_dist_minplus(gpuk_dist *d, const gpuk_dist_matrix *a, const gpuk_dist_matrix *b,
                               gpuk_dist_matrix *c, const char *variant);
+
+/* All-pairs shortest paths, in place, by blocked Floyd-Warshall
+ * (collective; doc/distributed.md, "APSP").  m is n x n in square blocks
+ * (mb = nb; GPUK_ERR_LAYOUT otherwise) and holds the graph on entry:
+ * m[i,j] the length of the edge from i to j, +inf (f32, f64; NaN too) or
+ * GPUK_I32_INF (i32) where there is none.  On return m[i,j] is the length
+ * of a shortest path from i to j, as gpuk_apsp(3) computes it: +inf or
+ * GPUK_I32_INF when j cannot be reached, m[i,i] = 0 unless a cycle
+ * through i is shorter.  The panels are folded with gpuk_minplus_update
+ * (variant names its rung; NULL: auto) and the diagonal blocks closed
+ * with gpuk_apsp.  Floats may differ from gpuk_apsp in rounding (sums of
+ * whole numbers below 2^24 in f32, 2^53 in f64, are exact); i32 is exact
+ * while every path sum lies in [-2^30, GPUK_I32_INF], with one difference
+ * from gpuk_apsp: min-plus adds GPUK_I32_INF like any number, so with
+ * negative weights an unreachable pair may read GPUK_I32_INF + w (w < 0)
+ * instead of GPUK_I32_INF.  A negative cycle is GPUK_ERR_NEGATIVE_CYCLE on
+ * every rank, naming the lowest vertex whose m[v,v] ended negative.  No
+ * predecessors yet. */
+gpuk_status gpuk_dist_apsp(gpuk_dist *d, gpuk_dist_matrix *m, const char *variant);
 
 #ifdef __cplusplus
 }

@@ -2,11 +2,15 @@
 
     import numpy as np, gpuk
     with gpuk.Context("auto") as ctx:              # CUDA if it runs here, else the CPU
-        a = ctx.asarray(np.random.rand(64, 32))    # copied in, as float32
+        a = ctx.asarray(np.random.rand(64, 32))    # copied in, float64 as it is
         b = ctx.asarray(np.random.rand(32, 16))
-        c = gpuk.matmul(a, b)                      # a gpuk.Tensor on ctx
+        c = gpuk.matmul(a, b)                      # a float64 gpuk.Tensor on ctx
         print(c.numpy())                           # copied out
         t = torch.from_dlpack(c)                   # no copy (PyTorch on the same device)
+
+Tensors and ops take the library's dtypes (gpuk.DTYPES: f32, i32, f64, f16,
+bf16), each array in its own; which ops a backend computes in which dtype
+is its kernel table (Context.variants(op, dtype)).
 
 The shared library is found through GPUK_LIBRARY (its path), then
 ``pkg-config --variable=libdir gpuk``, then the system loader; the
@@ -54,23 +58,27 @@ elif _os.environ.get("GPUK_SKIP_VERSION_CHECK") != "1" and \
         "to try anyway." % (__version__, ".".join(map(str, _major_minor(__version__) or ())),
                             library_path, _lib.found_by, library_version))
 
+import sys as _sys
+
 from . import _errors
 from ._errors import Error, by_code as error_class
 from ._core import (Context, ContextInfo, CSRMatrix, LoadAttempt, Tensor, Variant,
-                    default_context, set_default_context)
+                    default_context, op_cost, set_default_context)
 from . import _ops as ops
-from ._ops import (add, batched_matmul, bias_relu, copy, dot, embedding, gemm, gemv, matmul,
-                   mean, meanpool, minplus, minplus_update, reduce, relu, scale, softmax, spmv,
-                   sum, transpose)
 from ._bench import bench, plot_bench
+from ._ops import apsp_path
 
+# one function per op of the library's catalogue, and the forms of them
+# (minplus_update, sum, mean): gpuk.matmul, gpuk.minplus, ...
+globals().update({_name: getattr(ops, _name) for _name in ops.OPS})
 # one exception class per status code of the loaded library: gpuk.ShapeError, ...
 globals().update(_errors.NAMES)
 ERRORS = dict(_errors.NAMES)              # class name -> class
 
 STATUS_NAMES = {v: n for v, (n, _) in _lib.STATUS.items()}
 OPS = tuple(_lib.OPS)                     # the op catalogue of the library (GPUK_OP_MAP)
-DTYPES = tuple(n for _, (n, _) in sorted(_lib.DTYPES.items()))
+DTYPES = tuple(n for _, (n, _, _) in sorted(_lib.DTYPES.items()))    # GPUK_DTYPE_MAP's names
+PEAKS = {n: unit for n, (_, unit) in _lib.PEAKS.items()}   # GPUK_PEAK_MAP: name -> unit
 
 
 def version() -> str:
@@ -95,15 +103,18 @@ def op_exact(op: str) -> bool:
 
 
 for _name in ("Context", "ContextInfo", "CSRMatrix", "LoadAttempt", "Tensor", "Variant",
-              "default_context", "set_default_context", "bench", "plot_bench") + ops.OPS:
+              "default_context", "set_default_context", "bench", "plot_bench",
+              "op_cost", "apsp_path") + ops.OPS:
     globals()[_name].__module__ = "gpuk"
 del _name
 
-# star-import stays clear of the built-ins: sum, copy, OverflowError and
-# IndexError are gpuk.sum, gpuk.copy, gpuk.OverflowError, gpuk.IndexError only
-__all__ = ["Context", "ContextInfo", "CSRMatrix", "Error", "LoadAttempt", "Tensor", "Variant",
-           "add", "batched_matmul", "bench", "bias_relu", "default_context", "dot",
-           "embedding", "error_class", "gemm", "gemv", "matmul", "mean", "meanpool", "minplus",
-           "minplus_update", "op_exact", "plot_bench", "reduce", "relu", "scale", "set_default_context",
-           "softmax", "spmv", "status_name", "strerror", "transpose", "version"] + sorted(
-    n for n in _errors.NAMES if n not in ("OverflowError", "IndexError"))
+# star-import stays clear of the built-ins and the standard modules: sum,
+# copy, OverflowError and IndexError are gpuk.sum, gpuk.copy,
+# gpuk.OverflowError, gpuk.IndexError only
+import builtins as _builtins
+_taken = set(dir(_builtins)) | set(getattr(_sys, "stdlib_module_names", ("copy",)))
+__all__ = sorted(["Context", "ContextInfo", "CSRMatrix", "Error", "LoadAttempt", "Tensor",
+                  "Variant", "apsp_path", "bench", "default_context", "error_class", "op_cost", "op_exact",
+                  "plot_bench", "set_default_context", "status_name", "strerror", "version"] +
+                 [n for n in ops.OPS + tuple(_errors.NAMES) if n not in _taken])
+del _taken, _builtins

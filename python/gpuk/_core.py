@@ -23,6 +23,7 @@ destroyed at the Context's next call instead.
 
 import atexit
 import ctypes
+import os
 import dataclasses
 import numbers
 import operator
@@ -36,33 +37,105 @@ from . import _dlpack, _errors, _lib
 from ._errors import (DtypeError, HandleError, InvalidError, LayoutError,
                       ShapeError, UnsupportedError)
 
-F32 = 1
-I32 = 2
 MAX_DIMS = _lib.MAX_DIMS
 
-_NP_OF = {F32: np.dtype(np.float32), I32: np.dtype(np.int32)}
-_GK_OF = {np.dtype(np.float32): F32, np.dtype(np.int32): I32}
-_DT_NAMES = {"f32": F32, "float32": F32, "i32": I32, "int32": I32}
 
-_c_void_p = ctypes.c_void_p
-_byref = ctypes.byref
-_I64 = ctypes.c_int64
+# -- dtypes -----------------------------------------------------------------------------------
+#
+# The dtypes are the library's (GPUK_DTYPE_MAP as it reports it: value, name,
+# size, precision).  The NumPy type of each follows from its size and
+# precision, not from a list: an integer of that many bytes; the IEEE float
+# of that size when its significand has that many bits (f16, f32, f64); else
+# ml_dtypes' bfloat16 when that is installed and matches (bf16).  A dtype
+# with no NumPy type here still makes tensors (and DLPack takes it both
+# ways, to PyTorch say); only copying its values to or from NumPy needs one.
+
+def _numpy_type(size, prec):
+    if prec == 0:
+        return np.dtype("i%d" % size)
+    try:
+        cand = np.dtype("f%d" % size)
+        if np.finfo(cand).nmant + 1 == prec:
+            return cand
+    except TypeError:
+        pass
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    for name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        t = getattr(ml_dtypes, name, None)
+        if t is not None and np.dtype(t).itemsize == size and \
+                ml_dtypes.finfo(t).nmant + 1 == prec:
+            return np.dtype(t)
+    return None
+
+
+F32 = _lib.DTYPE_VALUES["f32"]
+I32 = _lib.DTYPE_VALUES["i32"]
+_NP_OF = {}           # gpuk dtype value -> numpy.dtype (absent: no NumPy type here)
+for _v, (_n, _size, _prec) in _lib.DTYPES.items():
+    _t = _numpy_type(_size, _prec)
+    if _t is not None:
+        _NP_OF[_v] = _t
+_GK_OF = {t: v for v, t in _NP_OF.items()}
+_SIZE = {v: size for v, (_, size, _) in _lib.DTYPES.items()}
+# every name a dtype goes by: the library's ("f64") and NumPy's ("float64")
+_DT_NAMES = {n: v for v, (n, _, _) in _lib.DTYPES.items()}
+_DT_NAMES.update({str(t): v for v, t in _NP_OF.items()})
+del _v, _n, _size, _prec, _t
+
+
+def dtype_names():
+    """The library's dtypes and their NumPy names, for messages: "f32 (float32), ..."."""
+    return ", ".join("%s (%s)" % (n, _NP_OF[v] if v in _NP_OF else "no NumPy type here")
+                     for v, (n, _, _) in sorted(_lib.DTYPES.items()))
+
+
+def dtype_name(dt):
+    return _lib.DTYPES.get(dt, ("?",))[0]
+
+
+def numpy_dtype(dt, what="this"):
+    """The NumPy type of a gpuk dtype value; DtypeError when there is none here."""
+    t = _NP_OF.get(dt)
+    if t is None:
+        raise DtypeError("%s: %s has no NumPy type here%s" % (
+            what, dtype_name(dt), " (install ml_dtypes for bfloat16, or move the data "
+            "through DLPack: torch.from_dlpack(t))" if dtype_name(dt) == "bf16" else ""))
+    return t
+
+
+def storage_dtype(dt):
+    """A NumPy type that holds the dtype's bits: its own, else an unsigned
+    integer of its size (for copies that do not look at the values)."""
+    return _NP_OF.get(dt) or np.dtype("u%d" % _SIZE[dt])
 
 
 def dtype_code(dtype, what="dtype"):
-    """gpuk dtype value of a dtype given as "f32"/"float32"/np.float32/..."""
+    """gpuk dtype value of a dtype given as "f32"/"float32"/np.float32/...,
+    or as the value itself (GPUK_F64 is 3)."""
     if isinstance(dtype, str):
         code = _DT_NAMES.get(dtype)
         if code is not None:
             return code
+    elif isinstance(dtype, numbers.Integral) and not isinstance(dtype, bool):
+        if int(dtype) in _lib.DTYPES:
+            return int(dtype)
+        raise DtypeError("%s %r: no libgpuk dtype has that value; libgpuk has %s"
+                         % (what, dtype, dtype_names()))
     try:
         code = _GK_OF.get(np.dtype(dtype))
     except Exception:
         code = None
     if code is None:
-        raise DtypeError("%s %r: libgpuk has f32 (numpy.float32) and i32 (numpy.int32)"
-                         % (what, dtype))
+        raise DtypeError("%s %r: libgpuk has %s" % (what, dtype, dtype_names()))
     return code
+
+
+_c_void_p = ctypes.c_void_p
+_byref = ctypes.byref
+_I64 = ctypes.c_int64
 
 
 def _shape_tuple(shape, what="shape"):
@@ -208,7 +281,7 @@ class Context:
     """An open libgpuk backend on one device (gpuk_context_open_ex).
 
     Context(backend=None, device=None, *, check=None, verbose=None,
-            num_threads=None, stream=None, pinned_bytes=None)
+            num_threads=None, stream=None, pinned_bytes=None, wisdom=None)
 
     backend: "cpu", "cuda", "auto", another plugin name, or the path of a
         plugin .so; None follows GPUK_BACKEND, then "auto" (CUDA when its
@@ -229,6 +302,11 @@ class Context:
         Without it the context makes a stream of its own; either way
         ``info.stream`` names it, and DLPack producers and consumers are
         handed it (see from_dlpack and Tensor.__dlpack__).
+    wisdom: a wisdom file (written by gpuk-bench --tune) whose rungs
+        "auto" follows on this context; "" for none; None follows
+        GPUK_WISDOM.  A file that does not fit (another device, library
+        version, thread count; damaged) is ignored as a whole, and
+        ``auto_source`` says why.
     pinned_bytes: size of the page-locked staging pool for copies from and
         to NumPy arrays on a GPU; 0 turns it off; None follows GPUK_PINNED,
         then 128 MiB.
@@ -241,7 +319,7 @@ class Context:
     def __init__(self, backend: Optional[str] = None, device: Optional[int] = None, *,
                  check: Optional[bool] = None, verbose: Optional[int] = None,
                  num_threads: Optional[int] = None, stream: Any = None,
-                 pinned_bytes: Optional[int] = None):
+                 pinned_bytes: Optional[int] = None, wisdom: Optional[str] = None):
         self._p = None
         self._lock = threading.Lock()
         self._grave = []
@@ -251,6 +329,7 @@ class Context:
         self._np_wraps = {}
         self._np_seen = {}
         self._stream_obj = stream
+        self._rows = {}                        # (op, dtype) -> has the backend a rung of it
         self._stream = _stream_value(stream)
         opts = _lib.Options()
         _lib.gpuk_options_init_size(_byref(opts), ctypes.sizeof(opts))
@@ -283,6 +362,11 @@ class Context:
             if pb < 0 or pb >= 2 ** 63:
                 raise InvalidError("pinned_bytes = %d: use a byte count >= 0" % pb)
             opts.pinned_bytes = pb
+        if wisdom is not None:
+            if not isinstance(wisdom, (str, bytes)) and not hasattr(wisdom, "__fspath__"):
+                raise InvalidError("wisdom must be a file name (str or path), got %r" % (wisdom,))
+            self._wisdom = os.fsencode(wisdom)       # kept: the options point at it
+            opts.wisdom = self._wisdom
         p = _c_void_p()
         rep = _c_void_p()
         status = _lib.gpuk_context_open_ex(_byref(p), _byref(opts), _byref(rep))
@@ -465,6 +549,28 @@ class Context:
         m = _lib.gpuk_context_error(self._ptr())
         return "" if m == self._probe_msg else _lib.text(m)
 
+    @property
+    def auto_source(self) -> str:
+        """Where "auto" takes its rungs on this context (gpuk_auto_source):
+        the wisdom file followed, or why one was ignored, and whether the
+        backend has built-in rules."""
+        with self._lock:
+            return _lib.text(_lib.gpuk_auto_source(self._ptr("auto_source")))
+
+    @property
+    def last_variant(self) -> Optional[Tuple[str, str, int]]:
+        """What the last op on the context ran: (rung, how it was chosen:
+        "named", "wisdom", "built-in" or "default", shape class), as
+        gpuk_last_variant, gpuk_last_variant_source and
+        gpuk_last_shape_class say; None before the first op."""
+        with self._lock:
+            p = self._ptr("last_variant")
+            name = _lib.gpuk_last_variant(p)
+            if not name:
+                return None
+            return (_lib.text(name), _lib.text(_lib.gpuk_last_variant_source(p)),
+                    int(_lib.gpuk_last_shape_class(p)))
+
     def variants(self, op, dtype="f32") -> List[Variant]:
         """The rungs of op's ladder on this backend that compute in dtype, in
         ladder order (naive first, vendor libraries last).
@@ -490,7 +596,7 @@ class Context:
                 default=bool(vi.flags & _lib.VARIANT_DEFAULT),
                 library=bool(vi.flags & _lib.VARIANT_LIBRARY),
                 tf32=bool(vi.flags & _lib.VARIANT_TF32),
-                dtypes=tuple(name for v, (name, _) in sorted(_lib.DTYPES.items())
+                dtypes=tuple(name for v, (name, _, _) in sorted(_lib.DTYPES.items())
                              if vi.dtypes & (1 << v)),
                 alias=_lib.text(vi.alias) or None))
         return out
@@ -511,28 +617,45 @@ class Context:
         return ms.value
 
     def peak(self, kind: str) -> float:
-        """A ceiling measured by the backend's micro-kernels: "copy_gbs",
-        "fma_gflops", "addmin_gops", "h2d_gbs" or "d2h_gbs" (the last two
-        raise UnsupportedError on the CPU)."""
-        k = _lib.PEAK_KINDS.get(kind)
+        """A ceiling measured by the backend's micro-kernels
+        (gpuk_peak_measure), in the kind's unit (gpuk.PEAKS[kind]): a name of
+        the library's GPUK_PEAK_MAP, such as "copy_gbs", "read_gbs",
+        "fma_gflops", "fma_f64_gflops", "addmin_gops", "addmin_f64_gops" or
+        "h2d_gbs".  A kind the backend has no micro-kernel for raises
+        UnsupportedError (the link on the CPU, say)."""
+        k = _lib.PEAKS.get(kind) if isinstance(kind, str) else None
         if k is None:
-            raise InvalidError("peak kind %r: one of %s" % (kind, ", ".join(_lib.PEAK_KINDS)))
+            raise InvalidError("peak kind %r: one of %s" % (kind, ", ".join(_lib.PEAKS)))
         v = ctypes.c_double()
-        self._call("peak", _lib.gpuk_peak_measure, self._ptr(), k, _byref(v))
+        self._call("peak", _lib.gpuk_peak_measure, self._ptr(), k[0], _byref(v))
         return v.value
+
+    def _has_rows(self, op, dt):
+        """Does the backend have a rung of op (a name) computing in dt?"""
+        key = (op, dt)
+        have = self._rows.get(key)
+        if have is None:
+            n = ctypes.c_size_t()
+            with self._lock:
+                st = _lib.gpuk_variant_count_dtype(self._ptr(), _lib.OPS[op], dt, _byref(n))
+            have = self._rows[key] = st == 0 and n.value > 0
+        return have
 
     # -- tensors ---------------------------------------------------------------------------
 
     def empty(self, shape, dtype="f32") -> "Tensor":
-        """A new dense tensor of shape (1 to 4 dimensions) and dtype ("f32"
-        or "i32"); its contents are undefined until written."""
+        """A new dense tensor of shape (1 to 4 dimensions) and dtype (a
+        libgpuk name, "f32", "i32", "f64", "f16", "bf16", or a NumPy type:
+        numpy.float64, "float64", ...); its contents are undefined until
+        written."""
         return self._create(_shape_tuple(shape), dtype_code(dtype))
 
     def zeros(self, shape, dtype="f32") -> "Tensor":
-        """A new dense tensor filled with zeros."""
+        """A new dense tensor filled with zeros (all bits 0: +0 in every
+        float dtype)."""
         t = self.empty(shape, dtype)
         if t.size:
-            t._write(np.zeros(t._shape, _NP_OF[t._dt]))
+            t._write(np.zeros(t._shape, storage_dtype(t._dt)))
         return t
 
     def _create(self, shape, dt):
@@ -548,15 +671,26 @@ class Context:
         tensors, ...), a tensor of another context, or an array on this
         context's device (PyTorch or CuPy on the same GPU, copied on the
         device).  A gpuk Tensor of this context is returned as it is.
-        dtype: "f32" or "i32"; None takes float32 for floating-point data
-        and int32 for integers and booleans (an integer outside int32 raises
-        OverflowError).  A 0-dimensional array becomes shape (1,).
+        dtype: as for empty(); None keeps the data's own type where
+        libgpuk has it, as NumPy and CuPy do: float32 stays f32, float64
+        f64 (a list of Python floats is float64), float16 f16, bfloat16
+        (ml_dtypes, or PyTorch through DLPack) bf16, int32 i32; other
+        integers and booleans become i32 (a value outside int32 raises
+        OverflowError).  A type libgpuk lacks (complex, float128, ...)
+        raises DtypeError naming it.  A 0-dimensional array becomes shape
+        (1,).
         """
         self._ptr("asarray")
         if type(obj) is Tensor:
             if obj._ctx is self and (dtype is None or dtype_code(dtype) == obj._dt):
                 obj._live("asarray")
                 return obj
+            if dtype is None or dtype_code(dtype) == obj._dt:
+                bits = obj._host_bits()          # another context's: copied through the host
+                t = self._create(obj._shape, obj._dt)
+                if t.size:
+                    t._write(bits)
+                return t
             arr = obj.numpy()
         else:
             arr = obj
@@ -574,6 +708,25 @@ class Context:
                     return self.asarray(t.numpy(), dtype)
                 finally:
                     t.free()
+            if dev is not None and not isinstance(obj, np.ndarray):
+                try:
+                    arr = np.asarray(obj)
+                except Exception as e:
+                    # host memory NumPy cannot read (PyTorch's bfloat16
+                    # without ml_dtypes): borrowed through DLPack and copied
+                    # on this context, where that is the host's memory
+                    if not self._host:
+                        raise InvalidError("asarray: NumPy cannot read %s (%s); on %s it must "
+                                           "come through NumPy" % (type(obj).__name__, e,
+                                                                   self.device)) from None
+                    t = self.from_dlpack(obj)
+                    try:
+                        if dtype is None or dtype_code(dtype) == t._dt:
+                            return t.copy()
+                        raise DtypeError("asarray: %s data has no NumPy type here to convert "
+                                         "to %s through" % (t.gpuk_dtype, dtype))
+                    finally:
+                        t.free()
         arr = _host_array(arr, dtype)
         t = self._create(arr.shape, _GK_OF[arr.dtype])
         if t.size:
@@ -586,9 +739,10 @@ class Context:
         obj: any object with __dlpack__ (NumPy, PyTorch, CuPy, JAX arrays,
         a gpuk Tensor of another context) or a legacy "dltensor" capsule.
         It must live on this context's device (host memory for the CPU
-        backend, memory of this GPU for CUDA), be float32 or int32, and have
-        non-negative strides; otherwise InvalidError, DtypeError or
-        LayoutError, and nothing is kept.  The producer's memory stays alive
+        backend, memory of this GPU for CUDA), be of a libgpuk dtype (f32,
+        i32, f64, f16, bf16: DLPack's float 32/64/16, int 32, bfloat 16)
+        with one lane, and have non-negative strides; otherwise
+        InvalidError, DtypeError or LayoutError, and nothing is kept.  The producer's memory stays alive
         until the tensor and all its views are freed (or the context closes).
 
         Streams (CUDA): the producer is handed the context's stream
@@ -677,24 +831,28 @@ class Context:
                                                          "producer's work: %s" % e) from None
         return capsule
 
-    def csr(self, matrix, shape=None) -> "CSRMatrix":
-        """A sparse matrix in CSR form on this context (gpuk_csr_create).
+    def csr(self, matrix, shape=None, dtype=None) -> "CSRMatrix":
+        """A sparse matrix in CSR form on this context (gpuk_csr_create_dtype).
 
         matrix: a scipy.sparse matrix or array (converted with .tocsr(), its
         duplicate entries summed), or a tuple (data, indices, indptr) of
         arrays with shape=(rows, cols), or (data, indices, indptr, shape).
-        Values become float32 and indices int32 (OverflowError beyond).
-        The structure is checked (SparseError names the first bad position);
-        the arrays are copied, so they may change afterwards.
+        dtype: of the values, as for empty(); None keeps the data's float
+        type where libgpuk has it (float64 stays f64, float32 f32) and makes
+        integer or boolean data f32.  gpuk.spmv computes in the matrix's
+        dtype, which x must share.  Indices become int32 (OverflowError
+        beyond).  The structure is checked (SparseError names the first bad
+        position); the arrays are copied, so they may change afterwards.
         """
         p = self._ptr("csr")
-        data, indices, indptr, (rows, cols) = _csr_parts(matrix, shape)
+        data, indices, indptr, (rows, cols) = _csr_parts(matrix, shape, dtype)
+        dt = _GK_OF[data.dtype]
         h = _c_void_p()
         nnz = len(data)
-        self._call("csr", _lib.gpuk_csr_create, p, rows, cols, nnz,
+        self._call("csr", _lib.gpuk_csr_create_dtype, p, dt, rows, cols, nnz,
                    indptr.ctypes.data, indices.ctypes.data if nnz else None,
                    data.ctypes.data if nnz else None, _byref(h))
-        return CSRMatrix._make(self, h.value, (rows, cols), nnz)
+        return CSRMatrix._make(self, h.value, (rows, cols), nnz, dt)
 
 
 def dlpack_device_of(obj, what):
@@ -715,21 +873,28 @@ def _dev_name(dev):
     return "%s:%d" % (_dlpack.DEVICE_NAMES.get(dev[0], "type %d" % dev[0]), dev[1])
 
 
+def _native(t):
+    """A NumPy type in the machine's byte order (libgpuk's memory is native)."""
+    return t if t.byteorder in "=|" else t.newbyteorder("=")
+
+
 def _host_array(obj, dtype):
-    """obj as a C-contiguous NumPy array of float32 or int32 (a copy if needed)."""
+    """obj as a C-contiguous NumPy array of a libgpuk dtype (a copy if needed)."""
     try:
         arr = np.asarray(obj)
     except Exception as e:
         raise InvalidError("asarray: cannot make an array of %s: %s" % (type(obj).__name__, e)) from e
+    own = _native(arr.dtype)
     if dtype is not None:
-        target = _NP_OF[dtype_code(dtype)]
-    elif arr.dtype.kind == "f":
-        target = _NP_OF[F32]
+        target = numpy_dtype(dtype_code(dtype), "asarray")
+    elif own in _GK_OF:
+        target = own
     elif arr.dtype.kind in "iub":
         target = _NP_OF[I32]
     else:
-        raise DtypeError("asarray: dtype %s has no libgpuk counterpart (float32, int32)" % arr.dtype)
-    if target == _NP_OF[I32] and arr.dtype.kind in "iu" and arr.size and arr.dtype != target:
+        raise DtypeError("asarray: dtype %s has no libgpuk counterpart; libgpuk has %s"
+                         % (arr.dtype, dtype_names()))
+    if target == _NP_OF[I32] and arr.dtype.kind in "iu" and arr.size and own != target:
         lo, hi = int(arr.min()), int(arr.max())
         if lo < -2 ** 31 or hi >= 2 ** 31:
             raise _errors.OverflowError_("asarray: values from %d to %d do not fit in int32"
@@ -760,16 +925,48 @@ def op_code(op):
     return v
 
 
-def _csr_parts(matrix, shape):
+def op_cost(op, dims, dtype="f32") -> Tuple[float, float, int]:
+    """(flops, bytes, shape class) of one call of op in dtype (gpuk_op_cost).
+
+    dims: the op's canonical dimensions (gpuk_catalog(3)), at most
+    GPUK_COST_DIMS of them, the missing ones 0: matmul (m, k, n, bias),
+    batched_matmul (batch, m, k, n), minplus (m, k, n, update), transpose
+    (m, n), reduce (outer, len, inner), add/scale/relu/copy/dot (n,),
+    bias_relu and softmax (rows, n), embedding (V, d, ids), meanpool (b,
+    t, d), spmv (rows, cols, nnz, longest row), gemv (m, n, trans, beta),
+    gemm (m, k, n, beta).  flops counts an FMA or an add+min as 2; bytes
+    every operand read once and every output written once; the class is
+    the one "auto" keys the call by.  The library's formulas, the ones
+    gpuk-bench reports with.
+    """
+    opv = op_code(op)
+    dt = dtype_code(dtype)
     try:
-        return _csr_parts_(matrix, shape)
+        d = [operator.index(v) for v in dims]
+    except TypeError:
+        raise InvalidError("op_cost: dims must be ints, got %r" % (dims,)) from None
+    n = _lib.COST_DIMS
+    if len(d) > n:
+        raise InvalidError("op_cost: at most %d dims, got %d" % (n, len(d)))
+    arr = (_I64 * n)(*(d + [0] * (n - len(d))))
+    flops, nbytes, cls = ctypes.c_double(), ctypes.c_double(), ctypes.c_int()
+    st = _lib.gpuk_op_cost(opv, dt, arr, _byref(flops), _byref(nbytes), _byref(cls))
+    if st:
+        raise _errors.make(st, "op_cost(%s, %s, %s): %s" % (
+            _lib.OP_NAMES[opv], dtype_name(dt), tuple(d), _lib.text(_lib.gpuk_strerror(st))))
+    return flops.value, nbytes.value, cls.value
+
+
+def _csr_parts(matrix, shape, dtype=None):
+    try:
+        return _csr_parts_(matrix, shape, dtype)
     except _errors.Error:
         raise
     except Exception as e:
         raise InvalidError("csr: cannot read the matrix: %s: %s" % (type(e).__name__, e)) from e
 
 
-def _csr_parts_(matrix, shape):
+def _csr_parts_(matrix, shape, dtype):
     if hasattr(matrix, "tocsr"):
         m = matrix.tocsr()
         if not getattr(m, "has_canonical_format", True):
@@ -801,9 +998,20 @@ def _csr_parts_(matrix, shape):
     indptr = ints(indptr, "indptr")
     indices = ints(indices, "indices")
     data = np.asarray(data)
-    if data.ndim != 1 or data.dtype.kind not in "fiub":
+    if data.ndim != 1 or not (data.dtype.kind in "fiub" or _native(data.dtype) in _GK_OF):
         raise InvalidError("csr: data must be a 1-D array of real numbers")
-    data = np.ascontiguousarray(data, dtype=np.float32)
+    if dtype is not None:
+        target = numpy_dtype(dtype_code(dtype), "csr")
+    elif _native(data.dtype) in _GK_OF and data.dtype.kind != "i":
+        target = _native(data.dtype)
+    elif data.dtype.kind in "iub":
+        target = _NP_OF[F32]
+    else:
+        raise DtypeError("csr: values of dtype %s have no libgpuk counterpart; libgpuk has %s"
+                         % (data.dtype, dtype_names()))
+    if dtype_name(_GK_OF[target]) == "i32":
+        raise DtypeError("csr: the values must be of a float dtype, not i32")
+    data = np.ascontiguousarray(data, dtype=target)
     # the library reads rows + 1 offsets and nnz entries of each: the arrays
     # must hold that many, whatever the offsets say
     if len(indptr) != rows + 1:
@@ -821,17 +1029,23 @@ class CSRMatrix:
     Made by Context.csr() from a scipy.sparse matrix or (data, indices,
     indptr, shape); the arrays are checked and copied to the backend once,
     so a matrix used for many products is worth making once.  shape is
-    (rows, cols), nnz the number of stored entries; free() releases it now
+    (rows, cols), nnz the number of stored entries, dtype the values'
+    type; free() releases it now
     (closing the context does too).
     """
 
-    __slots__ = ("_ctx", "_h", "shape", "nnz", "__weakref__")
+    __slots__ = ("_ctx", "_h", "shape", "nnz", "_dt", "__weakref__")
 
     @classmethod
-    def _make(cls, ctx, h, shape, nnz):
+    def _make(cls, ctx, h, shape, nnz, dt=F32):
         m = object.__new__(cls)
-        m._ctx, m._h, m.shape, m.nnz = ctx, h, shape, nnz
+        m._ctx, m._h, m.shape, m.nnz, m._dt = ctx, h, shape, nnz, dt
         return m
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The values' NumPy type (the dtype spmv computes in)."""
+        return numpy_dtype(self._dt, "CSRMatrix.dtype")
 
     def __init__(self, *a, **k):
         raise TypeError("make a CSRMatrix with Context.csr()")
@@ -862,18 +1076,19 @@ class CSRMatrix:
 
     def __repr__(self):
         state = "" if self._h is not None and self._ctx._p is not None else " (freed)"
-        return "<gpuk.CSRMatrix %dx%d, %d stored entries, on %s%s>" % (
-            self.shape[0], self.shape[1], self.nnz,
+        return "<gpuk.CSRMatrix %dx%d, %s, %d stored entries, on %s%s>" % (
+            self.shape[0], self.shape[1], dtype_name(self._dt), self.nnz,
             self._ctx.device if self._ctx._p else "a closed context", state)
 
 
 class Tensor:
-    """An array of float32 or int32 in a backend's memory (gpuk_tensor).
+    """An array of a libgpuk dtype in a backend's memory (gpuk_tensor).
 
     Made by Context.empty/zeros/asarray/from_dlpack, by the ops, or by
     slicing another tensor.  NumPy conventions:
 
     shape, ndim, size, dtype (a numpy.dtype), itemsize, nbytes
+    gpuk_dtype: libgpuk's name of the dtype ("f32", "f64", "bf16", ...)
     strides: in bytes, as NumPy's; element_strides: in elements, as the C API
     offset: first element, in elements from the start of the storage
     t[1:3, ::2], t[0], t[..., None]: views (gpuk_tensor_view), no copy;
@@ -974,20 +1189,28 @@ class Tensor:
 
     @property
     def dtype(self) -> np.dtype:
-        return _NP_OF[self._dt]
+        """The NumPy type of the elements: float32, int32, float64, float16,
+        or ml_dtypes' bfloat16 (DtypeError for bf16 without ml_dtypes)."""
+        return numpy_dtype(self._dt, "Tensor.dtype")
+
+    @property
+    def gpuk_dtype(self) -> str:
+        """libgpuk's name of the dtype: "f32", "i32", "f64", "f16", "bf16"."""
+        return dtype_name(self._dt)
 
     @property
     def itemsize(self) -> int:
-        return 4
+        return _SIZE[self._dt]
 
     @property
     def nbytes(self) -> int:
-        return self.size * 4
+        return self.size * _SIZE[self._dt]
 
     @property
     def strides(self) -> Tuple[int, ...]:
         """Strides in bytes, as NumPy gives them."""
-        return tuple(s * 4 for s in self._es)
+        size = _SIZE[self._dt]
+        return tuple(s * size for s in self._es)
 
     @property
     def element_strides(self) -> Tuple[int, ...]:
@@ -1041,9 +1264,10 @@ class Tensor:
         return d
 
     def __repr__(self):
+        dt = _NP_OF.get(self._dt) or self.gpuk_dtype
         if self.freed:
-            return "gpuk.Tensor(<freed>, shape=%s, dtype=%s)" % (self._shape, self.dtype)
-        head = "gpuk.Tensor(shape=%s, dtype=%s, device=%r" % (self._shape, self.dtype, self.device)
+            return "gpuk.Tensor(<freed>, shape=%s, dtype=%s)" % (self._shape, dt)
+        head = "gpuk.Tensor(shape=%s, dtype=%s, device=%r" % (self._shape, dt, self.device)
         if not self.is_contiguous:
             head += ", strides=%s" % (self.strides,)
         if self.size <= 64:
@@ -1066,7 +1290,7 @@ class Tensor:
     def numpy(self) -> np.ndarray:
         """A copy of the tensor in a new NumPy array (gpuk_tensor_read; on a
         GPU it waits for the ops issued before)."""
-        arr = np.empty(self._shape, _NP_OF[self._dt])
+        arr = np.empty(self._shape, numpy_dtype(self._dt, "numpy"))
         if arr.size:
             self._ctx._call("numpy", _lib.gpuk_tensor_read, self._ctx._ptr(), self._live("numpy"),
                             arr.ctypes.data, arr.nbytes)
@@ -1093,6 +1317,16 @@ class Tensor:
         arr = self.numpy()
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
+    def _host_bits(self):
+        """The elements in a new host array of the dtype's bits (its NumPy
+        type, else an unsigned integer of its size): a copy that never
+        looks at the values."""
+        arr = np.empty(self._shape, storage_dtype(self._dt))
+        if arr.size:
+            self._ctx._call("read", _lib.gpuk_tensor_read, self._ctx._ptr(), self._live("read"),
+                            arr.ctypes.data, arr.nbytes)
+        return arr
+
     def _write(self, arr):
         self._ctx._call("write", _lib.gpuk_tensor_write, self._ctx._ptr(), self._live("write"),
                         arr.ctypes.data, arr.nbytes)
@@ -1103,10 +1337,10 @@ class Tensor:
         out = self._ctx._create(self._shape, self._dt)
         if out.size == 0:
             return out
-        if self._dt == F32 and self.is_contiguous:
+        if self.is_contiguous and self._ctx._has_rows("copy", self._dt):
             self._ctx._call("copy", _lib.gpuk_copy, self._ctx._p, self._h, out._h, None)
         else:
-            out._write(self.numpy())
+            out._write(self._host_bits())
         return out
 
     # -- views -----------------------------------------------------------------------
@@ -1186,14 +1420,15 @@ class Tensor:
         target = self._view(shape or [1], es or [1], off, "index")
         try:
             if type(value) is Tensor:
-                if value._ctx is self._ctx and value._dt == F32 == target._dt and \
+                if value._ctx is self._ctx and value._dt == target._dt and \
+                        self._ctx._has_rows("copy", value._dt) and \
                         value.is_contiguous and target.is_contiguous and value._shape == target._shape:
                     self._ctx._call("setitem", _lib.gpuk_copy, self._ctx._p, value._live("setitem"),
                                     target._h, None)
                     return
                 value = value.numpy()
             try:
-                arr = np.asarray(value, dtype=_NP_OF[self._dt])
+                arr = np.asarray(value, dtype=numpy_dtype(self._dt, "setitem"))
             except Exception as e:
                 raise InvalidError("setitem: cannot make %s values of %s: %s"
                                    % (self.dtype, type(value).__name__, e)) from None

@@ -37,6 +37,7 @@ _BUILTIN = {
     "GPUK_ERR_NO_MEMORY": MemoryError,
     "GPUK_ERR_DEVICE_MEMORY": MemoryError,
     "GPUK_ERR_ENV": ValueError,
+    "GPUK_ERR_NEGATIVE_CYCLE": ValueError,
 }
 
 

@@ -23,6 +23,15 @@ gpuk_context_info_size, gpuk_tensor_get_info_size,
 gpuk_variant_get_dtype_size) with ``ctypes.sizeof`` of the structure
 declared here: a newer library writes no more than this package knows, an
 older one lacks the functions and the import fails naming the first.
+ctypes cannot read a C declaration, so the structures and prototypes are
+written here; each structure's members are checked at import against the
+library's own offsets and sizes (gpuk_struct_layout, gpuk_catalog(3)), and
+a difference fails the import naming the member.
+
+Everything that is a list in include/gpuk.h is read from the loaded
+library instead of copied: the status codes, the dtypes (name, size,
+precision), the ops (name, exact column) and the peak kinds (name, unit),
+each walked from its first value until the first gap.
 """
 
 import ctypes
@@ -42,25 +51,25 @@ c_double = ctypes.c_double
 POINTER = ctypes.POINTER
 byref = ctypes.byref
 
-MAX_DIMS = 4          # GPUK_MAX_DIMS
+MAX_DIMS = 4          # GPUK_MAX_DIMS; checked below against gpuk_tensor_info.shape
+COST_DIMS = 4         # GPUK_COST_DIMS: gpuk_op_cost reads this many
 
 VARIANT_DEFAULT = 0x1
 VARIANT_LIBRARY = 0x2
 VARIANT_TF32 = 0x4
+VARIANT_PACKED16 = 0x8
 
 REDUCE_SUM = 0
 REDUCE_MEAN = 1
 NO_TRANS = 0
 TRANS = 1
 
-PEAK_KINDS = {"copy_gbs": 1, "fma_gflops": 2, "addmin_gops": 3, "h2d_gbs": 4, "d2h_gbs": 5}
-
 
 class Options(ctypes.Structure):
-    """struct gpuk_options, as of 0.2 (size, backend ... pinned_bytes)."""
+    """struct gpuk_options (size, backend ... pinned_bytes, wisdom)."""
     _fields_ = [("size", c_size_t), ("backend", c_char_p), ("device", c_int),
                 ("num_threads", c_int), ("check", c_int), ("verbose", c_int),
-                ("stream", c_void_p), ("pinned_bytes", c_int64)]
+                ("stream", c_void_p), ("pinned_bytes", c_int64), ("wisdom", c_char_p)]
 
 
 class Info(ctypes.Structure):
@@ -202,6 +211,13 @@ gpuk_strerror = _fn("gpuk_strerror", c_char_p, c_int)
 gpuk_status_name = _fn("gpuk_status_name", c_char_p, c_int)
 gpuk_dtype_size = _fn("gpuk_dtype_size", c_size_t, c_int)
 gpuk_dtype_name = _fn("gpuk_dtype_name", c_char_p, c_int)
+gpuk_dtype_precision = _fn("gpuk_dtype_precision", c_int, c_int)
+gpuk_peak_name = _fn("gpuk_peak_name", c_char_p, c_int)
+gpuk_peak_unit = _fn("gpuk_peak_unit", c_char_p, c_int)
+gpuk_op_cost = _fn("gpuk_op_cost", c_int, c_int, c_int, POINTER(c_int64), POINTER(c_double),
+                   POINTER(c_double), POINTER(c_int))
+gpuk_struct_layout = _fn("gpuk_struct_layout", c_int, c_char_p, c_char_p, POINTER(c_size_t),
+                         POINTER(c_size_t))
 gpuk_op_name = _fn("gpuk_op_name", c_char_p, c_int)
 gpuk_op_exact = _fn("gpuk_op_exact", c_int, c_int)
 gpuk_op_from_name = _fn("gpuk_op_from_name", st, c_char_p, POINTER(c_int))
@@ -221,6 +237,10 @@ gpuk_load_report_free = _fn("gpuk_load_report_free", None, P)
 gpuk_variant_count_dtype = _fn("gpuk_variant_count_dtype", st, P, c_int, c_int, POINTER(c_size_t))
 gpuk_variant_get_dtype_size = _fn("gpuk_variant_get_dtype_size", st, P, c_int, c_int, c_size_t,
                                   P, Z)
+gpuk_auto_source = _fn("gpuk_auto_source", c_char_p, P, gil=True)
+gpuk_last_variant = _fn("gpuk_last_variant", c_char_p, P, gil=True)
+gpuk_last_variant_source = _fn("gpuk_last_variant_source", c_char_p, P, gil=True)
+gpuk_last_shape_class = _fn("gpuk_last_shape_class", c_int, P, gil=True)
 gpuk_timer_start = _fn("gpuk_timer_start", st, P)
 gpuk_timer_stop = _fn("gpuk_timer_stop", st, P, POINTER(c_double))
 gpuk_peak_measure = _fn("gpuk_peak_measure", st, P, c_int, POINTER(c_double))
@@ -239,8 +259,8 @@ gpuk_tensor_wrap = _fn("gpuk_tensor_wrap", st, P, c_int, c_int, I64P, I64P, P,
                        POINTER(c_void_p), gil=True)
 gpuk_tensor_from_dlpack = _fn("gpuk_tensor_from_dlpack", st, P, P, POINTER(c_void_p), gil=True)
 gpuk_tensor_to_dlpack = _fn("gpuk_tensor_to_dlpack", st, P, P, POINTER(c_void_p), gil=True)
-gpuk_csr_create = _fn("gpuk_csr_create", st, P, c_int64, c_int64, c_int64, P, P, P,
-                      POINTER(c_void_p))
+gpuk_csr_create_dtype = _fn("gpuk_csr_create_dtype", st, P, c_int, c_int64, c_int64, c_int64,
+                            P, P, P, POINTER(c_void_p))
 gpuk_csr_destroy = _fn("gpuk_csr_destroy", st, P, P, gil=True)
 
 
@@ -263,29 +283,44 @@ gpuk_tensor_wrap_raw = _raw("gpuk_tensor_wrap")
 gpuk_tensor_destroy_raw = _raw("gpuk_tensor_destroy")
 
 V = c_char_p          # the variant name
-gpuk_matmul = _fn("gpuk_matmul", st, P, P, P, P, P, V)
-gpuk_batched_matmul = _fn("gpuk_batched_matmul", st, P, P, P, P, V)
-gpuk_minplus = _fn("gpuk_minplus", st, P, P, P, P, V)
-# newer than the rest (ABI 2.2): a library without it still loads, and
-# gpuk.minplus_update says what is missing
+D = c_double          # alpha, beta: the C API takes them unrounded
+# The ops' prototypes after the context, each ending with the variant
+# name: ctypes cannot read them from the library, so this is the one place
+# the package writes them.  A function the loaded library lacks is None
+# (gpuk_minplus_update came with ABI 2.2), and the op says so when called.
+OP_PROTOTYPES = {
+    "matmul": (P, P, P, P, V),
+    "batched_matmul": (P, P, P, V),
+    "minplus": (P, P, P, V),
+    "minplus_update": (P, P, P, V),
+    "transpose": (P, P, V),
+    "reduce": (c_int, P, c_int, P, V),
+    "add": (P, P, P, V),
+    "scale": (D, P, P, V),
+    "relu": (P, P, V),
+    "bias_relu": (P, P, P, V),
+    "copy": (P, P, V),
+    "softmax": (P, P, V),
+    "embedding": (P, P, P, V),
+    "meanpool": (P, P, V),
+    "spmv": (P, P, P, V),
+    "dot": (P, P, P, V),
+    "gemv": (c_int, D, P, P, D, P, V),
+    "gemm": (c_int, c_int, D, P, P, D, P, V),
+    "apsp": (P, P, P, V),
+}
+for _name, _args in OP_PROTOTYPES.items():
+    try:
+        globals()["gpuk_" + _name] = _fn("gpuk_" + _name, st, P, *_args)
+    except ImportError:
+        globals()["gpuk_" + _name] = None
+
+
 try:
-    gpuk_minplus_update = _fn("gpuk_minplus_update", st, P, P, P, P, V)
+    gpuk_apsp_path = _fn("gpuk_apsp_path", st, P, P, c_int64, c_int64, POINTER(c_int64), c_int64,
+                         POINTER(c_int64))
 except ImportError:
-    gpuk_minplus_update = None
-gpuk_transpose = _fn("gpuk_transpose", st, P, P, P, V)
-gpuk_reduce = _fn("gpuk_reduce", st, P, c_int, P, c_int, P, V)
-gpuk_add = _fn("gpuk_add", st, P, P, P, P, V)
-gpuk_scale = _fn("gpuk_scale", st, P, c_double, P, P, V)
-gpuk_relu = _fn("gpuk_relu", st, P, P, P, V)
-gpuk_bias_relu = _fn("gpuk_bias_relu", st, P, P, P, P, V)
-gpuk_copy = _fn("gpuk_copy", st, P, P, P, V)
-gpuk_softmax = _fn("gpuk_softmax", st, P, P, P, V)
-gpuk_embedding = _fn("gpuk_embedding", st, P, P, P, P, V)
-gpuk_meanpool = _fn("gpuk_meanpool", st, P, P, P, V)
-gpuk_spmv = _fn("gpuk_spmv", st, P, P, P, P, V)
-gpuk_dot = _fn("gpuk_dot", st, P, P, P, P, V)
-gpuk_gemv = _fn("gpuk_gemv", st, P, c_int, c_double, P, P, c_double, P, V)
-gpuk_gemm = _fn("gpuk_gemm", st, P, c_int, c_int, c_double, P, P, c_double, P, V)
+    gpuk_apsp_path = None
 
 
 def text(b):
@@ -293,10 +328,11 @@ def text(b):
     return b.decode("utf-8", "replace") if b else ""
 
 
-# The lists of include/gpuk.h (GPUK_STATUS_MAP, GPUK_DTYPE_MAP, GPUK_OP_MAP),
-# read from the library that is loaded rather than copied here: values are
-# stable and only ever appended, so walking them until the first gap finds
-# every row this library has.
+# The lists of include/gpuk.h (GPUK_STATUS_MAP, GPUK_DTYPE_MAP, GPUK_OP_MAP,
+# GPUK_PEAK_MAP), read from the library that is loaded rather than copied
+# here: values are stable and only ever appended, so walking them until the
+# first gap finds every row this library has (dtypes live below 32, the
+# width of a dtype set).
 STATUS = {}           # value -> (name "GPUK_ERR_SHAPE", fixed message)
 _v = 0
 while True:
@@ -306,11 +342,12 @@ while True:
     STATUS[_v] = (text(_name), text(gpuk_strerror(_v)))
     _v += 1
 
-DTYPES = {}           # value -> (name "f32", bytes)
+DTYPES = {}           # value -> (name "f32", bytes, precision: significand bits, 0 for integers)
 for _v in range(1, 32):
     _name = text(gpuk_dtype_name(_v))
     if _name and _name != "?":
-        DTYPES[_v] = (_name, int(gpuk_dtype_size(_v)))
+        DTYPES[_v] = (_name, int(gpuk_dtype_size(_v)), int(gpuk_dtype_precision(_v)))
+DTYPE_VALUES = {n: v for v, (n, _, _) in DTYPES.items()}     # "f32" -> 1
 
 OPS = {}              # name -> value, and OP_NAMES the other way
 OP_NAMES = {}
@@ -322,6 +359,55 @@ while True:
     OPS[text(_name)] = _v
     OP_NAMES[_v] = text(_name)
     _v += 1
+
+PEAKS = {}            # name "copy_gbs" -> (value, unit "GB/s")
+_v = 1
+while True:
+    _name = gpuk_peak_name(_v)
+    if not _name:
+        break
+    PEAKS[text(_name)] = (_v, text(gpuk_peak_unit(_v)))
+    _v += 1
 del _v, _name
 
 VERSION = text(gpuk_version())
+
+
+# -- the structures, checked against the library ----------------------------------------
+
+STRUCTS = {"gpuk_options": Options, "gpuk_info": Info, "gpuk_tensor_info": TensorInfo,
+           "gpuk_variant_info": VariantInfo, "gpuk_load_attempt": LoadAttempt}
+
+
+def library_layout(ctype, member=None):
+    """(offset, size) of a member of one of the library's structures (member
+    None: (0, its size)), or None when the library has no such member."""
+    off, size = c_size_t(), c_size_t()
+    if gpuk_struct_layout(ctype.encode(), member.encode() if member else None, byref(off),
+                          byref(size)):
+        return None
+    return off.value, size.value
+
+
+def _check_structs():
+    for ctype, cls in STRUCTS.items():
+        if library_layout(ctype) is None:
+            raise ImportError("gpuk: %s (%s) does not describe struct %s: it is older than this "
+                              "package" % (path, found_by, ctype))
+        for fname, _ftype in cls._fields_:
+            mine = (getattr(cls, fname).offset, getattr(cls, fname).size)
+            theirs = library_layout(ctype, fname)
+            if theirs is None:
+                raise ImportError("gpuk: %s (%s) has no member %s.%s, which this package "
+                                  "declares: it is older than this package" %
+                                  (path, found_by, ctype, fname))
+            if theirs != mine:
+                raise ImportError("gpuk: %s.%s lies at offset %d, %d bytes, in %s, and at "
+                                  "offset %d, %d bytes, in this package's declaration "
+                                  "(python/gpuk/_lib.py): the two disagree" %
+                                  (ctype, fname, theirs[0], theirs[1], path, mine[0], mine[1]))
+
+
+_check_structs()
+if library_layout("gpuk_tensor_info", "shape")[1] != MAX_DIMS * ctypes.sizeof(c_int64):
+    raise ImportError("gpuk: %s has tensors of other than %d dimensions at most" % (path, MAX_DIMS))

@@ -17,13 +17,26 @@ Operands are gpuk Tensors or arrays of other libraries:
   (InvalidError): the output must live where the op runs.
 * An array on another device (a CUDA tensor on a CPU context, another GPU)
   is refused with InvalidError.
-* Nothing is converted silently: float64 or int64 arrays raise DtypeError
-  (use ``.astype(numpy.float32)``), and a strided array where the op needs
-  a dense one raises LayoutError (use ``numpy.ascontiguousarray``).
+* Nothing is converted silently: an array is used in its own dtype, and
+  one libgpuk lacks (int64, complex, ...) raises DtypeError, as does a
+  dtype the backend has no rung of the op for (the library's message lists
+  those it has); a strided array where the op needs a dense one raises
+  LayoutError (use ``numpy.ascontiguousarray``).
 
-Results: a new Tensor on the op's context, or, with ``out=``, the result is
-written into ``out`` (a Tensor or an array of the context's device, of the
-exact result shape) and ``out`` itself is returned.
+Dtypes: an op computes in the dtype of its lead operand (a matmul's ``a``,
+an embedding's ``table``, an spmv's matrix), and every other operand must
+have it, but for the ones whose type is fixed (embedding's ids are int32).
+Each op's docstring says which dtypes it means something in: f32, and f64
+(float64: the same op computed in double; min-plus and the other exact ops
+stay bit-exact), and for min-plus i32.  Which of them the loaded backend
+has is its kernel table: ``Context.variants(op, dtype)``, or gpuk-info.
+f16 and bf16 make tensors (ml_dtypes' bfloat16, or PyTorch's through
+DLPack) that no op computes in yet.
+
+Results: a new Tensor on the op's context, in the dtype of the lead
+operand, or, with ``out=``, the result is written into ``out`` (a Tensor or
+an array of the context's device, of the exact result shape and that
+dtype) and ``out`` itself is returned.
 
 ``variant=`` names a rung of the op's ladder on the backend (see
 ``Context.variants(op)`` or gpuk-info); None or "auto" takes the default.
@@ -53,9 +66,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _dlpack, _errors, _lib
-from ._core import (F32, MAX_DIMS, Context, CSRMatrix, Tensor, _GK_OF,
-                    _dense_strides, _i64, default_context, dlpack_device_of)
+from . import _core, _dlpack, _errors, _lib
+from ._core import (MAX_DIMS, Context, CSRMatrix, Tensor, _GK_OF, _dense_strides, _i64,
+                    default_context, dlpack_device_of, dtype_names)
 from ._errors import (ContextError, DtypeError, HandleError, InvalidError, LayoutError,
                       ShapeError)
 
@@ -161,8 +174,9 @@ def _dev(dev):
 def _np_dtype(arr, name, op):
     dt = _GK_OF.get(arr.dtype)
     if dt is None:
-        raise DtypeError("gpuk.%s: %s has dtype %s; libgpuk computes in float32 (ids: int32): "
-                         "convert it with .astype(numpy.float32)" % (op, name, arr.dtype))
+        raise DtypeError("gpuk.%s: %s has dtype %s, which libgpuk lacks (it has %s; integers "
+                         "are int32): convert it with .astype()" % (op, name, arr.dtype,
+                                                                    dtype_names()))
     return dt
 
 
@@ -178,14 +192,15 @@ def _layout(arr, name, op):
     if arr.flags.c_contiguous:
         return shape, None
     es = []
+    size = arr.itemsize
     for n, s in zip(shape, arr.strides):
         if n <= 1:
             s = 0
-        if s < 0 or s % 4:
+        if s < 0 or s % size:
             raise LayoutError("gpuk.%s: %s has strides %s (bytes): libgpuk needs strides >= 0 "
                               "and whole elements; pass numpy.ascontiguousarray(%s)"
                               % (op, name, arr.strides, name))
-        es.append(s // 4)
+        es.append(s // size)
     return shape, tuple(es)
 
 
@@ -414,8 +429,9 @@ def _copy_in(c, arr, name, op):
     return t
 
 
-def _out(c, out, shape, op, temps, dt=F32):
-    """(the output Tensor, what the op returns)."""
+def _out(c, out, shape, op, temps, dt):
+    """(the output Tensor, what the op returns); a new one of dtype dt
+    (the lead operand's) when out is None."""
     if out is None:
         t = c._create(shape, dt)
         return t, t
@@ -456,6 +472,10 @@ def _run(c, op, fn, args):
 
     Overlap of outputs and inputs is libgpuk's to judge, on absolute
     addresses, whatever memory they are in: nothing to check here."""
+    if fn is None:
+        raise _errors.by_code("GPUK_ERR_UNSUPPORTED")(
+            "gpuk.%s: the libgpuk loaded (%s) lacks the function: it is older than the op"
+            % (op, _lib.path))
     with c._lock:
         p = c._p
         if p is None:
@@ -497,9 +517,10 @@ def matmul(a: ArrayLike, b: ArrayLike, bias: Optional[ArrayLike] = None, *,
            ctx: Optional[Context] = None) -> Any:
     """Matrix product with an optional bias: out[i, j] = sum_p a[i, p] * b[p, j] (+ bias[j]).
 
-    a: float32 [m, k]; b: float32 [k, n]; bias: None or float32 [n], added to
-    every row (a linear layer); result: float32 [m, n].  With k = 0 the
-    result is the bias repeated over the rows, or zeros.
+    Dtypes: f32 or f64 (float32, float64), all operands alike; the result
+    has a's dtype.  a [m, k]; b [k, n]; bias: None or [n], added to every
+    row (a linear layer); result [m, n].  With k = 0 the result is the
+    bias repeated over the rows, or zeros.
 
     a, b and out may be strided views whose last stride is 1 (a block of a
     larger matrix); bias must be contiguous.  out may not overlap a, b or
@@ -507,12 +528,13 @@ def matmul(a: ArrayLike, b: ArrayLike, bias: Optional[ArrayLike] = None, *,
 
     Accuracy: each element is a sum of k products, summed in an order that
     differs by rung and backend, within C * gamma_k * sum_p |a[i,p]| |b[p,j]|
-    of the exact value (gamma_k = k u / (1 - k u), u = 2**-24).  Rungs
-    flagged tf32 round the inputs to TF32 (u = 2**-11) and run only when
-    named.
+    of the exact value (gamma_k = k u / (1 - k u), u the unit roundoff of
+    the dtype: 2**-24 in f32, 2**-53 in f64).  Rungs flagged tf32 round the
+    inputs to TF32 (u = 2**-11) and run only when named.
 
     Raises ShapeError (not 2-D, inner dimensions differ, bias not of length
-    n, out not [m, n]), DtypeError (not float32), LayoutError (last stride
+    n, out not [m, n]), DtypeError (a dtype the backend has no rung for,
+    operands of different dtypes), LayoutError (last stride
     not 1, bias not contiguous, out mapping two elements to one address),
     AliasError, VariantError, UnsupportedError, NoMemoryError /
     DeviceMemoryError (a rung's scratch space), DeviceError, LibraryError
@@ -528,7 +550,7 @@ def matmul(a: ArrayLike, b: ArrayLike, bias: Optional[ArrayLike] = None, *,
             bias = _arg(c, bias, "bias", op, temps)
         _need_ndim(a, 2, "a", op)
         _need_ndim(b, 2, "b", op)
-        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
+        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps, a._dt)
         _run(c, op, _lib.gpuk_matmul,
              (a._h, b._h, bias._h if bias is not None else None, o._h, _variant(variant, op)))
         return ret
@@ -541,7 +563,7 @@ def batched_matmul(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = Non
                    variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """A batch of matrix products: out[i] = a[i or 0] @ b[i or 0].
 
-    a: float32 [ba, m, k]; b: float32 [bb, k, n]; result [bc, m, n] with
+    Dtypes: f32 or f64, as matmul.  a [ba, m, k]; b [bb, k, n]; result [bc, m, n] with
     bc = max(ba, bb).  A batch dimension of 1 broadcasts (the same matrix
     for every i); otherwise ba and bb must equal bc.  Any strides with a
     last stride of 1 are taken, so the batch stride need not be the matrix
@@ -560,7 +582,7 @@ def batched_matmul(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = Non
         _need_ndim(a, 3, "a", op)
         _need_ndim(b, 3, "b", op)
         bc = a._shape[0] if b._shape[0] == 1 else b._shape[0]
-        o, ret = _out(c, out, (bc, a._shape[1], b._shape[2]), op, temps)
+        o, ret = _out(c, out, (bc, a._shape[1], b._shape[2]), op, temps, a._dt)
         _run(c, op, _lib.gpuk_batched_matmul, (a._h, b._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -572,16 +594,22 @@ def minplus(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = None,
             variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Min-plus (tropical) product: out[i, j] = min_p (a[i, p] + b[p, j]).
 
-    a: float32 [m, k]; b: float32 [k, n]; result [m, n]: matrix
-    multiplication with + for * and min for +.  With a the edge lengths of
+    Dtypes: f32, f64 or i32 (float32, float64, int32), all three alike;
+    the result has a's dtype, so two int32 arrays give an int32 result.
+    a [m, k]; b [k, n]; result [m, n]: matrix multiplication with + for *
+    and min for +.  With a the edge lengths of
     a graph (inf where there is no edge, 0 on the diagonal), minplus(a, a)
     gives the shortest paths of at most two edges; repeated squaring gives
     all shortest paths.  a and b may be the same tensor.
 
     Bit-exact on every backend and rung: each candidate is one rounded
-    addition and the minimum does not round.  A NaN sum (a NaN operand, or
-    +inf meeting -inf) is skipped, so a row of NaN sums gives +inf; of +0
-    and -0 the result is -0; with k = 0 every element is +inf.
+    addition and the minimum does not round, in f64 as in f32.  A NaN sum
+    (a NaN operand, or +inf meeting -inf) is skipped, so a row of NaN sums
+    gives +inf; of +0 and -0 the result is -0; with k = 0 every element is
+    +inf.  In i32 each sum is the 32-bit two's-complement sum and the
+    minimum starts at GPUK_I32_INF (2**30 - 1), the value of a missing edge
+    and the largest result (see gpuk_minplus(3) for the range where no sum
+    wraps).
 
     All three must be contiguous (LayoutError), out may not overlap a or b
     (AliasError).  Raises ShapeError (not 2-D, inner dimensions differ),
@@ -596,7 +624,7 @@ def minplus(a: ArrayLike, b: ArrayLike, *, out: Optional[ArrayLike] = None,
         b = _arg(c, b, "b", op, temps)
         _need_ndim(a, 2, "a", op)
         _need_ndim(b, 2, "b", op)
-        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps)
+        o, ret = _out(c, out, (a._shape[0], b._shape[1]), op, temps, a._dt)
         _run(c, op, _lib.gpuk_minplus, (a._h, b._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -608,8 +636,8 @@ def minplus_update(a: ArrayLike, b: ArrayLike, r: ArrayLike, *, variant: Optiona
                    ctx: Optional[Context] = None) -> Any:
     """Min-plus product folded into r, in place: r[i, j] = min(r[i, j], min_p (a[i, p] + b[p, j])).
 
-    a: float32 [m, k]; b: float32 [k, n]; r: float32 [m, n], read and
-    overwritten, and returned (a gpuk Tensor, or an array of the context's
+    Dtypes: f32, f64 or i32, as minplus, all three alike.  a [m, k]; b
+    [k, n]; r [m, n], read and overwritten, and returned (a gpuk Tensor, or an array of the context's
     device used in place: a NumPy array on a CPU context).  The old value
     of each element is one more candidate of the same minimum, under the
     rules of minplus: a NaN in r is skipped like a NaN sum (so r is never
@@ -658,7 +686,8 @@ def transpose(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optiona
               ctx: Optional[Context] = None) -> Any:
     """Transpose into a new row-major layout: out[j, i] = x[i, j].
 
-    x: float32 [m, n]; result [n, m].  Unlike Tensor.T (a free view whose
+    Dtypes: f32 or f64; the result has x's.  x [m, n]; result [n, m].
+    Unlike Tensor.T (a free view whose
     last stride is not 1, which most ops refuse), this moves the data.
     x and out may be strided views with a last stride of 1, so a block of
     one matrix can be transposed into a block of another.  There is no
@@ -677,7 +706,7 @@ def transpose(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optiona
     try:
         x = _arg(c, x, "x", op, temps)
         _need_ndim(x, 2, "x", op)
-        o, ret = _out(c, out, (x._shape[1], x._shape[0]), op, temps)
+        o, ret = _out(c, out, (x._shape[1], x._shape[0]), op, temps, x._dt)
         _run(c, op, _lib.gpuk_transpose, (x._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -695,7 +724,8 @@ def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
            ctx: Optional[Context] = None) -> Any:
     """Sum or mean of x along one axis.
 
-    x: float32, contiguous.  axis: 0 <= axis < ndim, or negative as in
+    x: f32 or f64 (the result has its dtype), contiguous.  axis: 0 <= axis
+    < ndim, or negative as in
     NumPy; None reduces a contiguous x over all its elements (as a 1-D
     view).  kind: "sum" or "mean" (the sum divided by the axis length).
     The result has x's shape without that axis; a 1-D x gives shape (1,)
@@ -703,8 +733,8 @@ def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
     is 0 and the mean NaN.
 
     Accuracy: a sum of len terms in a rung-dependent order (a tree on a
-    GPU, blocked partial sums on a CPU), within C * gamma_len * sum |terms|;
-    a mean adds one rounding.
+    GPU, blocked partial sums on a CPU), within C * gamma_len * sum |terms|
+    (u of the dtype); a mean adds one rounding.
 
     Raises InvalidError (bad kind or axis), ShapeError (out's shape),
     DtypeError, LayoutError (not contiguous), AliasError, VariantError,
@@ -736,7 +766,7 @@ def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
                 raise InvalidError("gpuk.reduce: axis %d is out of range for a %d-D x" % (ax, nd))
             ax %= nd
         shape = x._shape[:ax] + x._shape[ax + 1:] or (1,)
-        o, ret = _out(c, out, shape, op, temps)
+        o, ret = _out(c, out, shape, op, temps, x._dt)
         _run(c, op, _lib.gpuk_reduce, (k, x._h, ax, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -748,8 +778,8 @@ def sum(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] = 
         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Sum of x along axis (None: all elements): reduce(x, axis, "sum").
 
-    x: float32, contiguous; the result drops the axis (a 1-D x gives shape
-    (1,)); an empty axis sums to 0.  Each result is a sum in a
+    x: f32 or f64, contiguous; the result has its dtype and drops the axis
+    (a 1-D x gives shape (1,)); an empty axis sums to 0.  Each result is a sum in a
     rung-dependent order, within C * gamma_len * sum |terms| of the exact
     value.  Raises as reduce.  See gpuk_reduce(3).
     """
@@ -760,8 +790,8 @@ def mean(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] =
          variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Mean of x along axis (None: all elements): reduce(x, axis, "mean").
 
-    x: float32, contiguous; the result drops the axis (a 1-D x gives shape
-    (1,)); the mean over an empty axis is NaN.  The sum is accurate as in
+    x: f32 or f64, contiguous; the result has its dtype and drops the axis
+    (a 1-D x gives shape (1,)); the mean over an empty axis is NaN.  The sum is accurate as in
     gpuk.sum, plus one rounding for the division.  Raises as reduce.
     See gpuk_reduce(3).
     """
@@ -774,7 +804,7 @@ def meanpool(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional
 
     x [t, d] gives [d]; x [b, t, d] gives [b, d]; x [a, b, t, d] gives
     [a, b, d]: the pooling layer of a text classifier, kept as an op of its
-    own.  With t = 0 the result is NaN.  x and out must be contiguous, and
+    own.  Dtypes: f32 or f64; the result has x's.  With t = 0 the result is NaN.  x and out must be contiguous, and
     out may not overlap x.
 
     Raises ShapeError (x with fewer than 2 dimensions, out's shape),
@@ -788,7 +818,7 @@ def meanpool(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional
     try:
         x = _arg(c, x, "x", op, temps)
         _need_ndim(x, (2, 3, 4), "x", op, "2-D to 4-D ([..., t, d])")
-        o, ret = _out(c, out, x._shape[:-2] + x._shape[-1:], op, temps)
+        o, ret = _out(c, out, x._shape[:-2] + x._shape[-1:], op, temps, x._dt)
         _run(c, op, _lib.gpuk_meanpool, (x._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -803,7 +833,7 @@ def _unary(op, fn, x, out, variant, ctx, scalar=None):
     temps = []
     try:
         x = _arg(c, x, "x", op, temps)
-        o, ret = _out(c, out, x._shape, op, temps)
+        o, ret = _out(c, out, x._shape, op, temps, x._dt)
         args = (x._h, o._h, _variant(variant, op))
         if scalar is not None:
             args = (scalar,) + args
@@ -818,8 +848,9 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Elementwise sum: out = x + y.
 
-    x, y: float32 of the same shape (no broadcasting), contiguous.  Each
-    element is one IEEE 754 addition; NaN and infinities propagate.  Works
+    x, y: f32 or f64, one dtype and one shape (no broadcasting),
+    contiguous; the result has their dtype.  Each element is one IEEE 754
+    addition of that dtype; NaN and infinities propagate.  Works
     in place: out may be x or y itself (the same tensor or exactly the same
     view); any other overlap is an AliasError.
 
@@ -839,7 +870,7 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
                 "x" if x._h is None else "y" if y._h is None else "out"))
         if c._p is None:
             raise HandleError("gpuk.add: the context is closed")
-        o = c._create(x._shape, F32) if out is None else out
+        o = c._create(x._shape, x._dt) if out is None else out
         v = None if variant is None else _variant(variant, op)
         with c._lock:
             p = c._p
@@ -856,7 +887,7 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
     try:
         x = _arg(c, x, "x", op, temps)
         y = _arg(c, y, "y", op, temps)
-        o, ret = _out(c, out, x._shape, op, temps)
+        o, ret = _out(c, out, x._shape, op, temps, x._dt)
         _run(c, op, _lib.gpuk_add, (x._h, y._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -868,8 +899,9 @@ def scale(alpha: float, x: ArrayLike, *, out: Optional[ArrayLike] = None,
           variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Elementwise product with a scalar: out = alpha * x.
 
-    alpha: a real number (rounded to float32); x: float32, contiguous.  Each
-    element is one IEEE 754 multiplication.  Works in place (out may be x
+    alpha: a real number, passed as a double (an f32 op rounds it to
+    float32, an f64 op uses it as it is); x: f32 or f64, contiguous, and
+    the result its dtype.  Each element is one IEEE 754 multiplication.  Works in place (out may be x
     itself); any other overlap is an AliasError.
 
     Raises ShapeError, DtypeError, LayoutError, AliasError, VariantError,
@@ -884,7 +916,8 @@ def relu(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
          ctx: Optional[Context] = None) -> Any:
     """Rectified linear unit: out = 0 where x < 0, else x.
 
-    x: float32, contiguous.  No rounding: NaN stays NaN (it is not less
+    x: f32 or f64, contiguous; the result has its dtype.  No rounding: NaN
+    stays NaN (it is not less
     than 0), -inf becomes 0, +inf and -0 stay.  Works in place (out may be
     x itself).
 
@@ -898,7 +931,8 @@ def copy(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
          ctx: Optional[Context] = None) -> Any:
     """Copy: out = x, bit for bit (NaN payloads included).
 
-    x: float32, contiguous.  out may be x itself (a no-op); any other
+    x: f32 or f64, contiguous; the result has its dtype.  out may be x
+    itself (a no-op); any other
     overlap is an AliasError.  Raises ShapeError, DtypeError, LayoutError,
     AliasError, VariantError, UnsupportedError, DeviceError.
     See gpuk_copy(3).
@@ -910,8 +944,8 @@ def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
               variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Bias and activation of a linear layer in one pass: out[..., j] = relu(x[..., j] + bias[j]).
 
-    x: float32, contiguous; bias: float32 1-D of the length of x's last
-    axis.  One rounding (the addition) per element.  Works in place: out
+    x: f32 or f64, contiguous; bias: of x's dtype, 1-D of the length of
+    x's last axis; the result has their dtype.  One rounding (the addition) per element.  Works in place: out
     may be x itself, but never bias, nor overlap it.
 
     Raises ShapeError (bias not 1-D of that length, out's shape),
@@ -924,7 +958,7 @@ def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
     try:
         x = _arg(c, x, "x", op, temps)
         bias = _arg(c, bias, "bias", op, temps)
-        o, ret = _out(c, out, x._shape, op, temps)
+        o, ret = _out(c, out, x._shape, op, temps, x._dt)
         _run(c, op, _lib.gpuk_bias_relu, (x._h, bias._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -943,7 +977,8 @@ def softmax(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[
     holding NaN, or whose maximum is +inf, or all -inf, gives NaN; -inf
     among finite values gives 0.
 
-    x and out: float32, same shape, contiguous.  Works in place (out may be
+    x and out: f32 or f64 (exp in that precision), one dtype, same shape,
+    contiguous.  Works in place (out may be
     x itself); any other overlap is an AliasError.  Raises ShapeError,
     DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
     DeviceError, CheckError.  See gpuk_softmax(3).
@@ -955,8 +990,9 @@ def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = No
               variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Embedding lookup (a gather of rows): out[..., :] = table[ids[...], :].
 
-    table: float32 [V, d]; ids: int32 of 1 to 3 dimensions; the result has
-    ids' shape plus d (token ids [batch, tokens] give [batch, tokens, d]).
+    table: f32 or f64 [V, d]; ids: int32 of 1 to 3 dimensions, whatever
+    the table's dtype; the result has the table's dtype and ids' shape
+    plus d (token ids [batch, tokens] give [batch, tokens, d]).
     Every id must lie in [0, V): the ids are checked before anything is
     written, and one out of range raises IndexError (gpuk.IndexError, also
     the built-in) naming its position; on a GPU the check reads the ids
@@ -964,7 +1000,8 @@ def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = No
     All three must be contiguous; out may not overlap the others.
 
     Raises ShapeError (table not 2-D, ids of more than 3 dimensions, out's
-    shape), DtypeError (table not float32, ids not int32), LayoutError,
+    shape), DtypeError (a table dtype the backend has no rung for, ids not
+    int32), LayoutError,
     AliasError, IndexError, VariantError, UnsupportedError, NoMemoryError,
     DeviceError, CheckError.  See gpuk_embedding(3).
     """
@@ -979,7 +1016,7 @@ def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = No
         if len(shape) > MAX_DIMS:
             raise ShapeError("gpuk.embedding: ids has shape %s; it may have 1 to 3 dimensions"
                              % (ids._shape,))
-        o, ret = _out(c, out, shape, op, temps)
+        o, ret = _out(c, out, shape, op, temps, table._dt)
         _run(c, op, _lib.gpuk_embedding, (table._h, ids._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -1000,8 +1037,9 @@ def spmv(a: Any, x: ArrayLike, *, out: Optional[ArrayLike] = None,
     at 0, never decreases and ends at nnz, every column lies in [0, cols),
     no column twice in a row (SparseError names the first bad position);
     counts must fit in int32.
-    x: float32 [cols], contiguous; result float32 [rows], overwritten (an
-    empty row gives 0).  out may not overlap x.
+    Dtypes: f32 or f64: the matrix's (Context.csr keeps a float64 scipy
+    matrix f64), which x must share.  x [cols], contiguous; result [rows]
+    of that dtype, overwritten (an empty row gives 0).  out may not overlap x.
 
     Accuracy: each result is a sum of the row's products in a
     rung-dependent order, within the bound of matmul with k the row's
@@ -1024,7 +1062,7 @@ def spmv(a: Any, x: ArrayLike, *, out: Optional[ArrayLike] = None,
         else:
             m = own = c.csr(a)
         x = _arg(c, x, "x", op, temps)
-        o, ret = _out(c, out, (m.shape[0],), op, temps)
+        o, ret = _out(c, out, (m.shape[0],), op, temps, m._dt)
         _run(c, op, _lib.gpuk_spmv, (m._h, x._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -1040,7 +1078,8 @@ def dot(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Dot product of two vectors: out[0] = sum_i x[i] * y[i].
 
-    x, y: float32 1-D of the same length n, contiguous; the result is a
+    x, y: f32 or f64, one dtype, 1-D of the same length n, contiguous; the
+    result, of their dtype, is a
     tensor of shape (1,) that stays on the device (so GPU work can chain on
     it; .item() reads it).  With n = 0 it is 0.  Accuracy: within
     C * gamma_n * sum |x_i y_i|.
@@ -1055,7 +1094,7 @@ def dot(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
     try:
         x = _arg(c, x, "x", op, temps)
         y = _arg(c, y, "y", op, temps)
-        o, ret = _out(c, out, (1,), op, temps)
+        o, ret = _out(c, out, (1,), op, temps, x._dt)
         _run(c, op, _lib.gpuk_dot, (x._h, y._h, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -1063,19 +1102,24 @@ def dot(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
             _free(temps)
 
 
-def _init_output(c, out, src, shape, op, name, temps):
-    """The output tensor, holding src's values when src is given (beta != 0)."""
-    o, ret = _out(c, out, shape, op, temps)
+def _init_output(c, out, src, shape, op, name, temps, dt):
+    """The output tensor (new ones of dtype dt), holding src's values when
+    src is given (beta != 0)."""
+    o, ret = _out(c, out, shape, op, temps, dt)
     if src is not None and src is not out:
         s = _arg(c, src, name, op, temps)
         if s._shape != o._shape:
             raise ShapeError("gpuk.%s: %s has shape %s; the result is %s"
                              % (op, name, s._shape, o._shape))
         if o.size:
-            if s._dt == F32 and s.is_contiguous and o.is_contiguous:
+            if s._dt == o._dt and s.is_contiguous and o.is_contiguous and \
+                    c._has_rows("copy", s._dt):
                 _run(c, op, _lib.gpuk_copy, (s._h, o._h, None))
+            elif s._dt == o._dt:
+                o._write(s._host_bits())
             else:
-                o._write(s.numpy())
+                raise DtypeError("gpuk.%s: %s is %s and the result %s" % (
+                    op, name, s.gpuk_dtype, o.gpuk_dtype))
     return o, ret
 
 
@@ -1084,10 +1128,12 @@ def gemv(a: ArrayLike, x: ArrayLike, y: Optional[ArrayLike] = None, *, alpha: fl
          variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Matrix-vector product, BLAS style: out = alpha * op(a) @ x + beta * y.
 
-    a: float32 [m, n], row-major (unlike Fortran BLAS), possibly a strided
-    view with a last stride of 1; op(a) is a, or a.T with trans=True.
-    x: float32 [n] ([m] with trans); y: None or float32 [m] ([n] with
-    trans), contiguous.  The result has y's length.
+    Dtypes: f32 or f64, every array alike; alpha and beta are passed as
+    doubles (an f32 op rounds them to float32).  a [m, n], row-major
+    (unlike Fortran BLAS), possibly a strided view with a last stride of
+    1; op(a) is a, or a.T with trans=True.  x [n] ([m] with trans); y:
+    None or [m] ([n] with trans), contiguous.  The result has y's length
+    and a's dtype.
 
     As in BLAS: with beta = 0, y is not read (and may be None; NaN in it
     does not propagate); with alpha = 0, a and x are not read and the
@@ -1114,7 +1160,7 @@ def gemv(a: ArrayLike, x: ArrayLike, y: Optional[ArrayLike] = None, *, alpha: fl
         n_out = a._shape[1] if tr else a._shape[0]
         if y is None and be != 0.0:
             raise InvalidError("gpuk.gemv: beta = %g needs y" % be)
-        o, ret = _init_output(c, out, y if be != 0.0 else None, (n_out,), op, "y", temps)
+        o, ret = _init_output(c, out, y if be != 0.0 else None, (n_out,), op, "y", temps, a._dt)
         _run(c, op, _lib.gpuk_gemv, (tr, al, a._h, x._h, be, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -1130,7 +1176,9 @@ def gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, alpha: fl
 
     op(x) is x, or x.T with trans_a / trans_b.  a is stored [m, k] ([k, m]
     with trans_a), b [k, n] ([n, k] with trans_b), c and the result [m, n];
-    all float32 and row-major (unlike Fortran BLAS: the leading dimension is
+    all of one dtype, f32 or f64 (the result's), alpha and beta passed as
+    doubles (an f32 op rounds them to float32), and row-major (unlike
+    Fortran BLAS: the leading dimension is
     the first stride), each possibly a strided view with a last stride of 1.
     trans_b=True takes weights stored [out, in] as PyTorch keeps them.
 
@@ -1161,7 +1209,7 @@ def gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, alpha: fl
         n = b._shape[0] if tb else b._shape[1]
         if c is None and be != 0.0:
             raise InvalidError("gpuk.gemm: beta = %g needs c" % be)
-        o, ret = _init_output(cx, out, c if be != 0.0 else None, (m, n), op, "c", temps)
+        o, ret = _init_output(cx, out, c if be != 0.0 else None, (m, n), op, "c", temps, a._dt)
         _run(cx, op, _lib.gpuk_gemm, (ta, tb, al, a._h, b._h, be, o._h, _variant(variant, op)))
         return ret
     finally:
@@ -1169,6 +1217,94 @@ def gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, alpha: fl
             _free(temps)
 
 
-OPS = ("matmul", "batched_matmul", "minplus", "minplus_update", "transpose", "reduce", "sum",
-       "mean", "add", "scale", "relu", "bias_relu", "copy", "softmax", "embedding", "meanpool",
-       "spmv", "dot", "gemv", "gemm")
+# -- graphs -----------------------------------------------------------------------------------
+
+def apsp(w: ArrayLike, *, out: Optional[ArrayLike] = None, predecessors: bool = False,
+         pred: Optional[ArrayLike] = None, variant: Optional[str] = None,
+         ctx: Optional[Context] = None) -> Any:
+    """All-pairs shortest paths by Floyd-Warshall: out[i, j] = the length of a shortest path from i to j.
+
+    w: f32, f64 or i32 [n, n], contiguous: w[i, j] is the length of the
+    edge from i to j, a missing edge +inf (a NaN counts as one) or, in
+    i32, GPUK_I32_INF (2**30 - 1).  The result has w's dtype and shape:
+    +inf or GPUK_I32_INF where j cannot be reached, and 0 on the diagonal
+    unless a shorter cycle exists.  out may be w itself (in place).
+
+    predecessors=True (or pred=, an int32 [n, n] of the context's device
+    to write into) also gives the predecessor matrix, as scipy's
+    shortest_path(return_predecessors=True) does but with -1 where scipy
+    has -9999: pred[i, j] is the vertex before j on the path found; the
+    call then returns (out, pred), and apsp_path(pred, i, j) walks a path.
+
+    Accuracy: each relaxation rounds one sum, so float rungs may differ in
+    the last bits (within gamma_n times the path's sum of |w|); integer
+    lengths add exactly, and i32 is exact while every partial sum stays in
+    [-2**30, GPUK_I32_INF].  A negative cycle raises NegativeCycleError
+    naming a vertex on it.
+
+    Raises ShapeError (w not square, out or pred of another shape),
+    DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
+    NoMemoryError / DeviceMemoryError, DeviceError, CheckError.  See
+    gpuk_apsp(3).
+    """
+    op = "apsp"
+    c = _ctx_of(op, ctx, ("w", "out", "pred"), (w, out, pred))
+    temps = []
+    try:
+        w = _arg(c, w, "w", op, temps)
+        _need_ndim(w, 2, "w", op)
+        o, ret = _out(c, out, w._shape, op, temps, w._dt)
+        p = pr = None
+        if pred is not None or predecessors:
+            p, pr = _out(c, pred, w._shape, op, temps, _core.I32)
+        _run(c, op, _lib.gpuk_apsp, (w._h, o._h, p._h if p is not None else None,
+                                     _variant(variant, op)))
+        return (ret, pr) if p is not None else ret
+    finally:
+        if temps:
+            _free(temps)
+
+
+def apsp_path(pred: ArrayLike, i: int, j: int, *, ctx: Optional[Context] = None) -> list:
+    """The path from i to j in a predecessor matrix apsp wrote, as a list of
+    vertices [i, ..., j]: [i] for i == j, [] when j cannot be reached.
+
+    Reads row i of pred (on a GPU this waits for the ops issued before).
+    Raises IndexError for i or j outside [0, n), InvalidError when the row
+    is not a tree of paths from i.  See gpuk_apsp_path(3).
+    """
+    op = "apsp_path"
+    if _lib.gpuk_apsp_path is None:
+        raise _errors.by_code("GPUK_ERR_UNSUPPORTED")(
+            "gpuk.apsp_path: the libgpuk loaded (%s) has no gpuk_apsp_path" % _lib.path)
+    try:
+        i, j = operator.index(i), operator.index(j)
+    except TypeError:
+        raise InvalidError("gpuk.apsp_path: i and j must be ints") from None
+    c = _ctx_of(op, ctx, ("pred",), (pred,))
+    temps = []
+    try:
+        p = _arg(c, pred, "pred", op, temps)
+        n = p._shape[0] if p._shape else 0
+        buf = (ctypes.c_int64 * max(n, 1))()
+        length = ctypes.c_int64()
+        _run(c, op, _lib.gpuk_apsp_path, (p._h, i, j, buf, max(n, 1), _byref(length)))
+        return list(buf[:length.value])
+    finally:
+        if temps:
+            _free(temps)
+
+
+# The functions of this module: one for each op of the library's catalogue
+# (GPUK_OP_MAP as it reports it), and the forms that call one of them:
+# minplus_update (gpuk_minplus_update), sum and mean (reduce).  An op of the
+# catalogue without its function here fails the import: the package would
+# be older than the library.
+FORMS = {"minplus_update": "minplus", "sum": "reduce", "mean": "reduce"}
+OPS = tuple(_lib.OPS) + tuple(FORMS)
+_missing = [n for n in OPS if not callable(globals().get(n))]
+if _missing:
+    raise ImportError("gpuk: the library %s has op%s %s, which this package lacks: it is newer "
+                      "than the package" % (_lib.path, "s" if len(_missing) > 1 else "",
+                                            ", ".join(_missing)))
+del _missing

@@ -103,10 +103,10 @@ def test_close_releases_imports():
 
 
 def test_failed_import_gives_memory_back(ctx):
-    x = np.ones(4, np.float64)
+    x = np.ones(4, np.int64)
     w = weakref.ref(x)
     with pytest.raises(gpuk.DtypeError):
-        ctx.from_dlpack(x)                        # libgpuk refuses float64 and calls the deleter
+        ctx.from_dlpack(x)                        # libgpuk refuses int64 and calls the deleter
     del x
     gc.collect()
     assert w() is None

@@ -30,6 +30,8 @@ MAN = {
     "dot": ["(1,)", "n = 0", "gpuk_dot(3)"],
     "gemv": ["alpha", "beta", "not read", "trans", "row-major", "gpuk_gemv(3)"],
     "gemm": ["alpha", "beta", "not read", "trans_a", "row-major", "gpuk_gemm(3)"],
+    "apsp": ["Floyd-Warshall", "+inf", "GPUK_I32_INF", "predecessors", "NegativeCycleError",
+             "in place", "gpuk_apsp(3)"],
 }
 
 
@@ -44,6 +46,19 @@ def test_op_docstrings_say_what_the_man_page_says(name):
     text = pydoc.render_doc(fn, renderer=pydoc.plaintext)
     assert MAN[name][-1] in text
     assert fn.__annotations__, "%s has no type hints" % name
+
+
+def test_op_docstrings_list_their_dtypes():
+    """Each op says which dtypes it means something in (issue 26)."""
+    for name in gpuk.ops.OPS:
+        doc = getattr(gpuk, name).__doc__ or ""
+        if name in ("sum", "mean"):
+            assert "f64" in doc, name
+            continue
+        assert "f32" in doc and "f64" in doc, "%s's docstring lists no dtypes" % name
+    for name in ("minplus", "minplus_update", "apsp"):
+        assert "i32" in getattr(gpuk, name).__doc__, name
+    assert "int32" in gpuk.embedding.__doc__
 
 
 def test_every_op_has_a_function():
@@ -80,7 +95,7 @@ def test_bench_rows(ctx):
                      ("relu", (2, 32)), ("copy", (8,)), ("bias_relu", (4, 8)),
                      ("softmax", (4, 16)), ("embedding", (10, 4, 6)), ("meanpool", (2, 3, 4)),
                      ("spmv", (20, 20, 3)), ("dot", (32,)), ("gemv", (8, 4)),
-                     ("gemm", (4, 4, 4))]:
+                     ("gemm", (4, 4, 4)), ("apsp", (12,))]:
         rows = gpuk.bench(op, [spec], ctx=ctx, repeat=2, warmup=0)
         assert rows and all("error" not in x for x in rows), (op, rows)
     only = gpuk.bench("add", [(8,)], variants=["naive"], ctx=ctx)

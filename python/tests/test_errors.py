@@ -54,16 +54,22 @@ def test_wrong_dtype(ctx):
     i = ctx.asarray([1, 2, 3])
     with pytest.raises(gpuk.DtypeError, match="f32"):
         gpuk.relu(i)
-    with pytest.raises(gpuk.DtypeError, match="float64"):
-        gpuk.relu(np.ones(3), ctx=ctx)
+    with pytest.raises(gpuk.DtypeError, match="int64"):
+        gpuk.relu(np.ones(3, np.int64), ctx=ctx)
     with pytest.raises(gpuk.DtypeError):
         gpuk.embedding(np.ones((4, 2), np.float32), np.array([0, 1]), ctx=ctx)   # int64 ids
     with pytest.raises(gpuk.DtypeError):
         gpuk.embedding(np.ones((4, 2), np.float32), np.array([0.0, 1.0], np.float32), ctx=ctx)
-    with pytest.raises(gpuk.DtypeError):
-        ctx.empty(3, "f64")
+    with pytest.raises(gpuk.DtypeError, match="f128"):
+        ctx.empty(3, "f128")
     with pytest.raises(gpuk.DtypeError):
         ctx.asarray(np.array(["a"]))
+    with pytest.raises(gpuk.DtypeError, match="complex64"):
+        ctx.asarray(np.ones(2, np.complex64))
+    with pytest.raises(gpuk.DtypeError, match="complex128"):
+        gpuk.relu(np.ones(3, np.complex128), ctx=ctx)
+    with pytest.raises(gpuk.DtypeError, match="i32"):
+        ctx.csr(([1, 2], [0, 1], [0, 2]), shape=(1, 2), dtype="i32")
 
 
 def test_wrong_device(ctx):
@@ -213,7 +219,9 @@ def test_bad_scalars_and_names(ctx):
     with pytest.raises(gpuk.InvalidError):
         ctx.variants("no_such_op")
     with pytest.raises(gpuk.DtypeError):
-        ctx.variants("add", "f16")
+        ctx.variants("add", "complex64")
+    with pytest.raises(gpuk.DtypeError):
+        ctx.variants("add", 99)
     with pytest.raises(gpuk.InvalidError):
         ctx.peak("nope")
 
@@ -279,7 +287,7 @@ def test_csr_errors(ctx):
         ctx.csr(([1.0], [0], [0, 1]))                               # no shape
     with pytest.raises(gpuk.ShapeError):
         ctx.csr(([], [], [0]), shape=(-1, 3))
-    m = ctx.csr(([1.0], [0], [0, 1]), shape=(1, 3))
+    m = ctx.csr(([1.0], [0], [0, 1]), shape=(1, 3), dtype="f32")
     with pytest.raises(gpuk.ShapeError):
         gpuk.spmv(m, np.ones(2, np.float32))
     m.free()

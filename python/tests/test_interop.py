@@ -69,7 +69,25 @@ def test_torch_refusals(ctx):
     with pytest.raises(gpuk.InvalidError):
         ctx.from_dlpack(torch.ones(3, requires_grad=True))   # torch will not export it
     with pytest.raises(gpuk.DtypeError):
-        gpuk.relu(torch.ones(3, dtype=torch.float64), ctx=ctx)
+        gpuk.relu(torch.ones(3, dtype=torch.int64), ctx=ctx)  # libgpuk has no int64
+
+
+@needs_torch
+def test_torch_cpu_float64(ctx):
+    """A float64 torch tensor is used as f64, in place, both ways."""
+    d = torch.arange(12, dtype=torch.float64).reshape(3, 4) / 7
+    g = ctx.from_dlpack(d)
+    assert g.gpuk_dtype == "f64" and g.data_ptr == d.data_ptr()
+    back = torch.from_dlpack(g)
+    assert back.dtype == torch.float64 and back.data_ptr() == d.data_ptr()
+    if not ctx.variants("matmul", "f64"):
+        with pytest.raises(gpuk.DtypeError, match="f64"):
+            gpuk.matmul(d, d.T.contiguous(), ctx=ctx)
+        return
+    a, b = torch.randn(33, 17, dtype=torch.float64), torch.randn(17, 9, dtype=torch.float64)
+    c = gpuk.matmul(a, b, ctx=ctx)
+    assert c.gpuk_dtype == "f64"
+    assert torch.allclose(torch.from_dlpack(c), a @ b, rtol=1e-13, atol=1e-13)
 
 
 # -- the CUDA backend -----------------------------------------------------------------------
@@ -251,6 +269,27 @@ def test_torch_cuda_on_a_shared_stream():
 
 
 @needs_torch_cuda
+def test_torch_cuda_float64(cuda_ctx):
+    """float64 CUDA tensors in f64 ops, zero copy both ways, against torch."""
+    dev = "cuda:%d" % cuda_ctx.info.device_ordinal
+    a = torch.randn(129, 65, device=dev, dtype=torch.float64)
+    b = torch.randn(65, 33, device=dev, dtype=torch.float64)
+    g = cuda_ctx.from_dlpack(a)
+    assert g.gpuk_dtype == "f64" and g.data_ptr == a.data_ptr()
+    if not cuda_ctx.variants("matmul", "f64"):
+        pytest.skip("the cuda backend lists no f64 rung of matmul")
+    ref = (a @ b).cpu().numpy()
+    for v in cuda_ctx.variants("matmul", "f64"):
+        c = gpuk.matmul(a, b, variant=v.name)
+        t = torch.from_dlpack(c)
+        assert t.dtype == torch.float64 and t.device == a.device
+        assert np.allclose(t.cpu().numpy(), ref, rtol=1e-12, atol=1e-12), v.name
+    w = torch.randn(300, 300, device=dev, dtype=torch.float64).abs()
+    r = gpuk.minplus(w, w)
+    assert torch.equal(torch.from_dlpack(r), (w[:, :, None] + w[None]).min(dim=1).values)
+
+
+@needs_torch_cuda
 def test_torch_cuda_refusals(ctx, cuda_ctx):
     tc = torch.ones(3, device="cuda")
     with pytest.raises(gpuk.InvalidError, match="device"):
@@ -284,3 +323,22 @@ def test_cupy_both_ways_zero_copy(cuda_ctx):
         m = gpuk.matmul(x, x.T.copy())
         close(cupy.asnumpy(cupy.from_dlpack(m)), cupy.asnumpy(x).astype(np.float64) @
               cupy.asnumpy(x).T, 64)
+
+
+@needs_cupy
+def test_cupy_float64(cuda_ctx):
+    """float64 CuPy arrays stay f64 through DLPack and the ops."""
+    with cupy.cuda.Device(cuda_ctx.info.device_ordinal):
+        x = cupy.random.standard_normal((96, 48), dtype=cupy.float64)
+        g = cuda_ctx.from_dlpack(x)
+        assert g.gpuk_dtype == "f64" and g.data_ptr == x.data.ptr
+        back = cupy.from_dlpack(g)
+        assert back.dtype == cupy.float64 and back.data.ptr == x.data.ptr
+        t = cuda_ctx.asarray(x)                    # copied on the device, dtype kept
+        assert t.gpuk_dtype == "f64" and cupy.array_equal(cupy.from_dlpack(t), x)
+        if not cuda_ctx.variants("softmax", "f64"):
+            pytest.skip("the cuda backend lists no f64 rung of softmax")
+        e = cupy.exp(x - x.max(axis=-1, keepdims=True))
+        s = cupy.from_dlpack(gpuk.softmax(x))
+        assert s.dtype == cupy.float64
+        assert cupy.allclose(s, e / e.sum(axis=-1, keepdims=True), rtol=1e-13, atol=1e-15)

@@ -76,7 +76,7 @@ def test_matmul_strided_views(ctx, rng):
 
 def test_matmul_k0_gives_bias(ctx):
     a, b = ctx.empty((3, 0)), ctx.empty((0, 2))
-    bias = ctx.asarray([1.5, -2.0])
+    bias = ctx.asarray([1.5, -2.0], "f32")
     assert np.array_equal(gpuk.matmul(a, b, bias).numpy(), np.tile([1.5, -2.0], (3, 1)))
     assert np.array_equal(gpuk.matmul(a, b).numpy(), np.zeros((3, 2)))
 
@@ -435,3 +435,54 @@ def test_empty_outputs(ctx):
 def test_op_exact_column():
     assert gpuk.op_exact("minplus") and gpuk.op_exact("add")
     assert not gpuk.op_exact("matmul")
+
+
+def floyd(w):
+    """Floyd-Warshall in float64 (or int64): the reference distances."""
+    d = np.where(np.isnan(w), np.inf, w).astype(np.float64)
+    np.fill_diagonal(d, np.minimum(np.diag(d), 0))
+    for k in range(len(d)):
+        d = np.minimum(d, d[:, k:k + 1] + d[k:k + 1, :])
+    return d
+
+
+def test_apsp_every_rung(ctx, rng):
+    n = 12
+    w = rng.integers(1, 20, size=(n, n)).astype(np.float32)   # integer lengths add exactly
+    w[rng.random((n, n)) < 0.5] = np.inf
+    ref = floyd(w)
+    for v in variants(ctx, "apsp"):
+        d = gpuk.apsp(w, ctx=ctx, variant=v.name)
+        assert d.dtype == np.float32 and np.array_equal(d.numpy(), ref), v.name
+        d, p = gpuk.apsp(w, predecessors=True, ctx=ctx, variant=v.name)
+        assert p.dtype == np.int32 and np.array_equal(d.numpy(), ref)
+        pred = p.numpy()
+        for i in range(n):
+            for j in range(n):
+                path = gpuk.apsp_path(p, i, j)
+                if i == j:
+                    assert path == [i]
+                elif np.isinf(ref[i, j]):
+                    assert path == [] and pred[i, j] == -1
+                else:
+                    assert path[0] == i and path[-1] == j
+                    assert sum(w[a, b] for a, b in zip(path, path[1:])) == ref[i, j]
+    t = ctx.asarray(w)
+    assert gpuk.apsp(t, out=t) is t                          # in place
+    assert np.array_equal(t.numpy(), ref)
+
+
+def test_apsp_int32_and_negative_cycle(ctx, rng):
+    inf = 0x3FFFFFFF
+    w = rng.integers(0, 50, size=(9, 9)).astype(np.int32)
+    w[rng.random((9, 9)) < 0.4] = inf
+    ref = floyd(np.where(w == inf, np.inf, w).astype(np.float64))
+    d = gpuk.apsp(w, ctx=ctx)
+    assert d.dtype == np.int32
+    assert np.array_equal(np.where(d.numpy() == inf, np.inf, d.numpy()), ref)
+    neg = np.array([[0, 1], [-3, 0]], np.float32)
+    with pytest.raises(gpuk.NegativeCycleError) as e:
+        gpuk.apsp(neg, ctx=ctx)
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(gpuk.ShapeError):
+        gpuk.apsp(np.zeros((2, 3), np.float32), ctx=ctx)

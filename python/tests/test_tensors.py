@@ -120,8 +120,10 @@ def test_empty_zeros_asarray_numpy(ctx):
     assert np.array_equal(ctx.zeros(4, "i32").numpy(), np.zeros(4, np.int32))
     assert ctx.empty(5, np.int32).dtype == np.int32
     x = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
-    t = ctx.asarray(x)                             # float64 -> float32, a copy
-    assert t.dtype == np.float32 and np.array_equal(t.numpy(), x)
+    t = ctx.asarray(x)                             # float64 stays float64, a copy
+    assert t.dtype == np.float64 and t.gpuk_dtype == "f64" and np.array_equal(t.numpy(), x)
+    assert t.itemsize == 8 and t.strides == (96, 32, 8) and t.nbytes == 192
+    assert ctx.asarray(x, "f32").dtype == np.float32
     assert ctx.asarray(t) is t
     assert ctx.asarray([1, 2, 3]).dtype == np.int32
     assert ctx.asarray([True, False]).numpy().tolist() == [1, 0]
