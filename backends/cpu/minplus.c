@@ -10,7 +10,8 @@
  * One source for every type (dtype.h): each rung is written once over a
  * semiring given by three things per type, its infinity MP_INF, its sum
  * mp_add and its zero-sign pass; the minimum is the same comparison in
- * every type.  i32 runs naive and regtile, the floats every rung.
+ * every type.  i32 runs naive, regtile and packed, the floats every rung
+ * (simd_k's +inf padding of k has no i32 counterpart: a padded sum wraps).
  *
  * Floats (f32, f64): exact.  Every rung computes each sum a + b with one
  * rounding and folds it with   acc = (s < acc) ? s : acc   (x86 minps /
@@ -573,9 +574,11 @@ CPU_GENERIC(minplus_regtile, CPU_MINPLUS_DTYPES, MP_REGTILE)
  * to the next.  f32 at n = 2048 on 2 Zen 5 cores, with blocks of 256:
  * regtile 82.6 ms, packed 88.0 (on 16 Xeon cores they tied): add+min
  * needs twice the instructions of an FMA per loaded value, so regtile's
- * L2-streamed panels are already fast enough.  It is kept as the blocked
- * form for a very long k, where regtile's panels of b (k x NR elements)
- * outgrow L2. */
+ * L2-streamed panels are already fast enough there.  It is the blocked
+ * form for a long k, where regtile's panels of b (k x NR elements) outgrow
+ * L2: with the 6 x 4 tile on 2 Zen 4 cores it beats regtile from 256 on
+ * in f32 (auto.c) and from 1024 on in i32 (1.1x at 1024, 1.7x at 4096),
+ * i32's DEFAULT. */
 #define MP_PACKED(DT, T, S, ...)                                                             \
     struct mp_tile_ctx_##S {                                                                 \
         mp_ukernel_##S uk;                                                                   \
@@ -606,4 +609,4 @@ CPU_GENERIC(minplus_regtile, CPU_MINPLUS_DTYPES, MP_REGTILE)
         minplus_zero_signs_##S(args);                                                        \
         return GPUK_OK;                                                                      \
     }
-CPU_GENERIC(minplus_packed, CPU_FLOAT_DTYPES, MP_PACKED)
+CPU_GENERIC(minplus_packed, CPU_MINPLUS_DTYPES, MP_PACKED)

@@ -15,6 +15,7 @@
  * names true when a list grows. */
 #define F32F64 CPU_SET(CPU_FLOAT_DTYPES)
 #define F32F64I32 CPU_SET(CPU_MINPLUS_DTYPES)
+#define I32 GPUK_DT_I32 /* rows of a min-plus rung whose DEFAULT differs by type */
 _Static_assert(F32F64 == (GPUK_DT_F32 | GPUK_DT_F64), "rename F32F64 after its list");
 _Static_assert(F32F64I32 == (GPUK_DT_F32 | GPUK_DT_F64 | GPUK_DT_I32),
                "rename F32F64I32 after its list");
@@ -67,10 +68,16 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_MINPLUS, F32F64, "ilp", 0, minplus_ilp,
      "8 independent accumulators: instruction-level parallelism", "v2"},
     {GPUK_OP_MINPLUS, F32F64, "simd_k", 0, minplus_simd_k, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
-    {GPUK_OP_MINPLUS, F32F64I32, "regtile", D, minplus_regtile,
-     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vaddps/pd/d + vminps/pd/sd", "v4"},
+    {GPUK_OP_MINPLUS, F32F64, "regtile", D, minplus_regtile,
+     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vaddps/pd + vminps/pd", "v4"},
+    {GPUK_OP_MINPLUS, I32, "regtile", 0, minplus_regtile,
+     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vpaddd + vpminsd", NULL},
+    /* packed is i32's DEFAULT: 1.1x regtile at 1024, 1.7x at 4096 (2 Zen 4
+     * cores), level below; f32's regtile stays, packed its 2-thread rule */
     {GPUK_OP_MINPLUS, F32F64, "packed", 0, minplus_packed,
-     "regtile + k-blocking and packing (matmul's driver); did not beat regtile at n=2048", "v5"},
+     "regtile + k-blocking and packing (matmul's engine): b's panels stay in cache for a long k", "v5"},
+    {GPUK_OP_MINPLUS, I32, "packed", D, minplus_packed,
+     "regtile + k-blocking and packing (matmul's engine): b's panels stay in cache for a long k", NULL},
 
     {GPUK_OP_TRANSPOSE, F32F64, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
     {GPUK_OP_TRANSPOSE, F32F64, "blocked", D, transpose_blocked,
