@@ -13,10 +13,11 @@
  *
  *   few   2 threads: the 2-core AMD EPYC (Zen 4, AVX-512) CI machine,
  *         with the 6 x 4 micro-kernels (bench/NOTES.md, "f64 on the CPU,
- *         and auto on two cores"): packed min-plus, OpenBLAS
- *         for the smallest products (64^3, batched 64^3 x 16), where
- *         simd's thread team costs more than the work; elsewhere simd and
- *         OpenBLAS are within the run-to-run spread of each other;
+ *         and auto on two cores"): packed min-plus (f32); OpenBLAS for
+ *         the smallest products (64^3, batched 32^3 or 64^3 x 16), where
+ *         simd's packing and thread team cost more than the work;
+ *         elsewhere simd leads or the two are within the run-to-run
+ *         spread of each other;
  *   many  16 threads: the Intel Xeon (AVX-512) host of the H200
  *         (bench/results/nvidia-h200.csv), measured with the 12 x 2
  *         micro-kernels before the 6 x 4 ones: OpenBLAS beat simd by 9-24%
@@ -29,13 +30,12 @@
  * two machines differ in vendor too, so the count stands for both.
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
- * The rules are f32's.  i32 and f64 run their DEFAULT rows: i32's
- * min-plus has only naive and regtile; f64 was timed (matmul and min-plus,
- * with a driver of their own while gpuk-bench had no f64) on the 2-core
- * machine, where no rung beat the DEFAULT beyond noise in two runs: simd
- * against OpenBLAS within 3% from 1024 on, packed min-plus against
- * regtile 1-3% at 1024, either way at 256.  A rung that needs OpenBLAS is
- * named only when the plugin was built with it.
+ * The 2-thread table has rules for f32 and f64 (measured in each); the
+ * 16-thread one for f32 only.  Without a rule a call runs its dtype's
+ * DEFAULT row: i32 always (its DEFAULT min-plus, packed, won every size
+ * it did not tie), f64 min-plus (regtile and packed within 3% of each
+ * other from 64 to 2048).  A rung that needs OpenBLAS is named only when
+ * the plugin was built with it.
  */
 #include "config.h"
 
@@ -64,6 +64,11 @@ static const cpu_rule few[] = {
     {GPUK_OP_MATMUL, GPUK_F32, 0, 21, "openblas"},         /* 64^3: simd 2.0x slower */
     {GPUK_OP_GEMM, GPUK_F32, 0, 21, "openblas"},           /* 64^3: simd 1.9x */
     {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 0, 23, "openblas"}, /* 32^3 b16: simd 2.4x; 64^3 b16: 1.22x, 1.26x */
+    /* f64, three --quick runs: the same small products, and simd ahead
+     * from 256^3 (gemm) or 512^3 (matmul) and 256^3 x 16 on */
+    {GPUK_OP_MATMUL, GPUK_F64, 0, 21, "openblas"},         /* 64^3: simd 1.54x slower */
+    {GPUK_OP_GEMM, GPUK_F64, 0, 21, "openblas"},           /* 64^3: simd 1.50x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F64, 0, 22, "openblas"}, /* 32^3 b16: simd 1.8x */
 #endif
 };
 
