@@ -13,15 +13,13 @@
  * every type.  i32 runs naive, regtile and packed, the floats every rung
  * (simd_k's +inf padding of k has no i32 counterpart: a padded sum wraps).
  *
- * Floats (f32, f64): exact.  Every rung computes each sum a + b with one
- * rounding and folds it with   acc = (s < acc) ? s : acc   (x86 minps /
- * minpd (s, acc)), with acc starting at +inf.  A NaN sum never compares
- * less, so it is skipped, as C's fmin and IEEE minNum do, and acc never
- * becomes NaN; min is exact, so the result does not depend on the order of
- * k, on the thread count or on the rung.  The only order-dependent case is
- * a tie between +0 and -0; minplus_zero_signs settles it afterwards as IEEE
- * 754-2019 minimum does (-0 < +0), in every rung, so ties are bit-exact
- * too.  An empty k gives +inf.
+ * Floats (f32, f64): exact.  Every rung rounds each sum a + b once and
+ * folds it with  acc = (s < acc) ? s : acc  (minps/minpd (s, acc)) from
+ * acc = +inf.  A NaN sum never compares less, so it is skipped, as C's fmin
+ * and IEEE minNum do, and acc never becomes NaN; min is exact, so nothing
+ * depends on the order of k, the thread count or the rung but a tie of +0
+ * and -0, which minplus_zero_signs settles afterwards as IEEE 754-2019
+ * minimum does (-0 < +0).  An empty k gives +inf.
  *
  * i32 (gpuk.h): r[i,j] = min(INF, min_k (a[i,k] + b[k,j])), INF =
  * GPUK_I32_INF, each sum the 32-bit two's-complement sum.  The minimum
@@ -58,16 +56,12 @@
 #define MP_INF_f64 ((double)INFINITY)
 #define MP_INF_i32 ((int32_t)GPUK_I32_INF)
 
-static inline float mp_add_f32(float x, float y)
-{
-    return x + y;
-}
-static inline double mp_add_f64(double x, double y)
-{
-    return x + y;
-}
-/* The 32-bit two's-complement sum: unsigned arithmetic wraps in C, and
- * the conversion back keeps the bits (GCC and Clang define it so). */
+/* A float sum rounds once; an i32 sum is the 32-bit two's-complement sum:
+ * unsigned arithmetic wraps in C, and the conversion back keeps the bits
+ * (GCC and Clang define it so). */
+#define MP_ADD_FLOAT(DT, T, S, ...) \
+    static inline T mp_add_##S(T x, T y) { return x + y; }
+CPU_FLOAT_DTYPES(MP_ADD_FLOAT)
 static inline int32_t mp_add_i32(int32_t x, int32_t y)
 {
     return (int32_t)((uint32_t)x + (uint32_t)y);
@@ -151,10 +145,7 @@ CPU_MINPLUS_DTYPES(MP_OPS)
 CPU_FLOAT_DTYPES(MP_ZERO_SIGNS)
 
 /* An integer has one zero: nothing to settle. */
-static inline void minplus_zero_signs_i32(const gpuk_args *args)
-{
-    (void)args;
-}
+#define minplus_zero_signs_i32(args) ((void)(args))
 
 /* naive (v0): the textbook triple loop on one thread, in plain C.  b is
  * read down a column, ldb elements apart: a cache miss per step once b
@@ -196,10 +187,9 @@ CPU_GENERIC(minplus_naive, CPU_MINPLUS_DTYPES, MP_NAIVE)
     }
 CPU_GENERIC(minplus_omp, CPU_FLOAT_DTYPES, MP_OMP)
 
-/* Copies of the floats' operands with unit stride along k.  bt[n][kp] =
- * b^T, and ap[m][kp] = a, rows padded from k to kp with +inf (a + inf
- * never wins the min, and -inf + inf is NaN, which is skipped); OpenMP over
- * rows, b in 32 x 32 blocks. */
+/* The floats' operands with unit stride along k: bt[n][kp] = b^T (in
+ * 32 x 32 blocks) and ap[m][kp] = a, rows padded from k to kp with +inf (a
+ * + inf never wins, -inf + inf is NaN, skipped); OpenMP over rows. */
 #define MP_COPIES(DT, T, S, ...)                                                         \
     static T *mp_transpose_b_##S(gpuk_bctx *b, const struct mp_ops_##S *o, int64_t kp)   \
     {                                                                                    \
@@ -229,9 +219,8 @@ CPU_GENERIC(minplus_omp, CPU_FLOAT_DTYPES, MP_OMP)
     }
 CPU_FLOAT_DTYPES(MP_COPIES)
 
-/* transposed (v1): transpose b first, so the inner loop reads a row of a
- * and a row of b^T, both with unit stride: every cache line fetched is
- * used whole instead of one element of it. */
+/* transposed (v1): transpose b first, so the inner loop reads rows of a
+ * and b^T with unit stride: each cache line fetched is used whole. */
 #define MP_TRANSPOSED(DT, T, S, ...)                                          \
     CPU_INSTANCE(minplus_transposed, S)                                       \
     {                                                                         \
@@ -254,10 +243,9 @@ CPU_FLOAT_DTYPES(MP_COPIES)
     }
 CPU_GENERIC(minplus_transposed, CPU_FLOAT_DTYPES, MP_TRANSPOSED)
 
-/* ilp (v2): eight independent accumulators over interleaved k.  In
- * transposed each min waits for the previous one (a chain as long as k);
- * eight chains keep the add and min units busy.  min is exact, so merging
- * them changes nothing. */
+/* ilp (v2): eight independent accumulators over interleaved k: in
+ * transposed each min waits for the one before (a chain as long as k).
+ * min is exact, so merging them changes nothing. */
 #define MP_ILP 8
 #define MP_ILP_BODY(DT, T, S, ...)                                            \
     CPU_INSTANCE(minplus_ilp, S)                                              \
@@ -494,9 +482,8 @@ CPU_MINPLUS_VECS(MP_UKERNEL)
     }
 CPU_MINPLUS_DTYPES(MP_PICK)
 
-/* Products smaller than this (add+min pairs) run regtile on one thread, as
- * matmul's engine does: at 64^3 the team cost regtile a third of its time
- * against packed, which the engine ran alone. */
+/* Products under this many add+min pairs run regtile on one thread, as
+ * the packed engine does (at 64^3 the team cost regtile a third). */
 #define MP_PAR_MIN ((int64_t)1 << 20)
 
 /* regtile (v4): register blocking.  Vectors run along j (rows of b, no
@@ -506,9 +493,8 @@ CPU_MINPLUS_DTYPES(MP_PICK)
  * kernel streams it instead of jumping a row of b per step, a new page
  * each time) and a into MR-tall row panels, rows padded to a multiple of
  * MR, so every tile is whole; the padding holds INF and reaches only
- * outputs never stored.
- * OpenMP over tiles; each output's whole k runs in one register, so no
- * result depends on the split. */
+ * outputs never stored.  OpenMP over tiles; each output's whole k runs in
+ * one register, so no result depends on the split. */
 #define MP_REGTILE(DT, T, S, ...)                                                            \
     CPU_INSTANCE(minplus_regtile, S)                                                         \
     {                                                                                        \
