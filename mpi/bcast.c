@@ -283,6 +283,19 @@ gpuk_status gkd_step_done(gpuk_dist *d, int slot)
     return GPUK_OK;
 }
 
+gpuk_status gkd_slot_free(gpuk_dist *d, int slot)
+{
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        cudaError_t e = cudaStreamWaitEvent(d->compute_stream, d->ev_comm[slot], 0);
+        return e == cudaSuccess ? GPUK_OK : cuda_failed(d, e, "cudaStreamWaitEvent on a buffer");
+    }
+#endif
+    (void)d;
+    (void)slot;
+    return GPUK_OK;
+}
+
 gpuk_status gkd_step_ready(gpuk_dist *d)
 {
 #ifdef HAVE_NCCL

@@ -18,11 +18,17 @@
  *                and an f64 two that stay side by side; nothing is
  *                computed, so every bit arrives as it left.
  *
+ *   NCCL         the CUDA runtime is linked, and the context's stream
+ *                known: one cudaMemcpy2DAsync on that stream, which moves
+ *                each byte once where the two transposes move it twice
+ *                and need a scratch.
+ *
  * GPUK_DIST_STAGED=1 takes the second path on host memory too: it is the
  * GPU's path, and that is how the CPU tests run it.
  */
 #include "dist_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 char *gkd_data(gpuk_dist *d, const gpuk_tensor *t)
@@ -61,6 +67,7 @@ gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, 
                        int64_t cols, gpuk_tensor *scratch)
 {
     size_t es = gpuk_dtype_size(dt);
+    d->copy_err[0] = '\0';
     if (rows == 0 || cols == 0)
         return GPUK_OK;
     if (d->host_memory && !d->force_staged) {
@@ -72,6 +79,22 @@ gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, 
                   rows, cols);
         return GPUK_OK;
     }
+#ifdef HAVE_NCCL
+    if (d->comm_kind == GPUK_DIST_COMM_NCCL && d->compute_stream) {
+        char *from = gkd_data(d, src.t), *to = gkd_data(d, dst.t);
+        if (!from || !to)
+            return GPUK_ERR_INTERNAL;
+        cudaError_t e = cudaMemcpy2DAsync(to + (size_t)dst.off * es, (size_t)dst.ld * es,
+                                          from + (size_t)src.off * es, (size_t)src.ld * es,
+                                          (size_t)cols * es, (size_t)rows,
+                                          cudaMemcpyDeviceToDevice, d->compute_stream);
+        if (e == cudaSuccess)
+            return GPUK_OK;
+        snprintf(d->copy_err, sizeof d->copy_err, "cudaMemcpy2DAsync: %s",
+                 cudaGetErrorString(e));
+        return GPUK_ERR_DEVICE;
+    }
+#endif
     gpuk_dtype word = es % 4 == 0 ? GPUK_F32 : dt;
     int64_t wpe = (int64_t)(es / gpuk_dtype_size(word));   /* words an element */
     gpuk_tensor *sw = NULL, *dw = NULL, *tw = NULL, *sv = NULL, *dv = NULL, *tv = NULL;
@@ -104,4 +127,9 @@ gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, 
     if (own[2])
         gpuk_tensor_destroy(d->ctx, tw);
     return st;
+}
+
+const char *gkd_copy2d_error(gpuk_dist *d)
+{
+    return d->copy_err[0] ? d->copy_err : gpuk_context_error(d->ctx);
 }

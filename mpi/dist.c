@@ -164,6 +164,32 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
             return GPUK_ERR_ENV;
         }
     }
+    /* the GPU overlap (doc/distributed.md, "Overlap on GPUs"): both on by
+     * default, each with a switch to measure what it is worth */
+    d->depth = 3;
+    if ((e = getenv("GPUK_DIST_DEPTH")) && *e) {
+        if (strcmp(e, "2") && strcmp(e, "3")) {
+            snprintf(msg, len, "GPUK_DIST_DEPTH = \"%s\": expected 2 or 3", e);
+            return GPUK_ERR_ENV;
+        }
+        d->depth = *e - '0';
+    }
+    d->comm_priority = 1;
+    if ((e = getenv("GPUK_DIST_COMM_PRIORITY")) && *e) {
+        if (strcmp(e, "high") && strcmp(e, "normal")) {
+            snprintf(msg, len, "GPUK_DIST_COMM_PRIORITY = \"%s\": expected high or normal", e);
+            return GPUK_ERR_ENV;
+        }
+        d->comm_priority = !strcmp(e, "high");
+    }
+    d->apsp_pieces = 4;
+    if ((e = getenv("GPUK_DIST_APSP_PIECES")) && *e) {
+        d->apsp_pieces = atoi(e);
+        if (d->apsp_pieces < 1 || d->apsp_pieces > 64) {
+            snprintf(msg, len, "GPUK_DIST_APSP_PIECES = \"%s\": expected 1 to 64", e);
+            return GPUK_ERR_ENV;
+        }
+    }
     /* a helper thread may call MPI while this one computes: only where MPI
      * was started with at least MPI_THREAD_SERIALIZED (bcast.c) */
     int provided = MPI_THREAD_SINGLE;
@@ -231,117 +257,6 @@ static gpuk_status open_context(gpuk_dist *d, const gpuk_dist_options *o, char *
     return GPUK_OK;
 }
 
-#ifdef HAVE_NCCL
-/* One NCCL communicator over an MPI one (size > 1): the unique id from
- * its rank 0, sent over MPI with that rank's status so that nobody waits
- * in ncclCommInitRank for a root that could not make an id. */
-static gpuk_status nccl_comm(gpuk_dist *d, MPI_Comm over, ncclComm_t *out, char *msg, size_t len)
-{
-    struct { int status; ncclUniqueId id; } hello;
-    int r = 0, n = 0;
-    MPI_Comm_rank(over, &r);
-    MPI_Comm_size(over, &n);
-    memset(&hello, 0, sizeof hello);
-    if (r == 0) {
-        ncclResult_t e = ncclGetUniqueId(&hello.id);
-        hello.status = e == ncclSuccess ? 0 : (int)e;
-    }
-    if (MPI_Bcast(&hello, (int)sizeof hello, MPI_BYTE, 0, over) != MPI_SUCCESS) {
-        snprintf(msg, len, "MPI_Bcast of the NCCL unique id failed");
-        return GPUK_ERR_LIBRARY;
-    }
-    if (hello.status) {
-        snprintf(msg, len, "ncclGetUniqueId on the communicator's rank 0: %s",
-                 ncclGetErrorString((ncclResult_t)hello.status));
-        return GPUK_ERR_LIBRARY;
-    }
-    ncclResult_t e = ncclCommInitRank(out, n, hello.id, r);
-    if (e != ncclSuccess) {
-        *out = NULL;
-        snprintf(msg, len, "ncclCommInitRank (%d of %d): %s", r, n, ncclGetErrorString(e));
-        return GPUK_ERR_LIBRARY;
-    }
-    return GPUK_OK;
-}
-
-/* Streams and events first (local, agreed on), then the communicators. */
-static gpuk_status nccl_prepare(gpuk_dist *d, void *stream, char *msg, size_t len)
-{
-    cudaError_t e = cudaSetDevice(d->device);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&d->comm_stream, cudaStreamNonBlocking);
-    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
-        e = cudaEventCreateWithFlags(&d->ev_comm[i], cudaEventDisableTiming);
-        if (e == cudaSuccess)
-            e = cudaEventCreateWithFlags(&d->ev_comp[i], cudaEventDisableTiming);
-    }
-    if (e == cudaSuccess)
-        e = cudaEventCreateWithFlags(&d->ev_ready, cudaEventDisableTiming);
-    if (e != cudaSuccess) {
-        snprintf(msg, len, "preparing NCCL's stream and events on device %d: %s", d->device,
-                 cudaGetErrorString(e));
-        return GPUK_ERR_DEVICE;
-    }
-    d->compute_stream = (cudaStream_t)stream;
-    return GPUK_OK;
-}
-
-static void nccl_release(gpuk_dist *d)
-{
-    if (d->comm_stream)
-        cudaStreamSynchronize(d->comm_stream);
-    if (d->nccl_row)
-        ncclCommDestroy(d->nccl_row);
-    if (d->nccl_col)
-        ncclCommDestroy(d->nccl_col);
-    for (int i = 0; i < 2; i++) {
-        if (d->ev_comm[i])
-            cudaEventDestroy(d->ev_comm[i]);
-        if (d->ev_comp[i])
-            cudaEventDestroy(d->ev_comp[i]);
-    }
-    if (d->ev_ready)
-        cudaEventDestroy(d->ev_ready);
-    if (d->comm_stream)
-        cudaStreamDestroy(d->comm_stream);
-    d->nccl_row = d->nccl_col = NULL;
-    d->comm_stream = NULL;
-}
-#endif
-
-/* The lowest rank that shares its GPU (same host name and PCI bus id)
- * with a lower rank, or -1; the same answer on every rank. */
-static int shared_device(gpuk_dist *d)
-{
-#ifdef HAVE_NCCL
-    char id[128] = "", bus[32] = "";
-    gethostname(id, 64);
-    id[64] = '\0';
-    if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d->device) != cudaSuccess)
-        snprintf(bus, sizeof bus, "device %d", d->device);
-    snprintf(id + strlen(id), sizeof id - strlen(id), "/%s", bus);
-    char *ids = calloc((size_t)d->size, sizeof id);
-    int found = -1, ok = ids != NULL, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-    if (!all_ok) {   /* cannot tell: take the safe answer everywhere */
-        free(ids);
-        return 0;
-    }
-    MPI_Allgather(id, (int)sizeof id, MPI_CHAR, ids, (int)sizeof id, MPI_CHAR, d->comm);
-    for (int r = 1; r < d->size && found < 0; r++)
-        for (int q = 0; q < r; q++)
-            if (!strncmp(ids + (size_t)r * sizeof id, ids + (size_t)q * sizeof id, sizeof id)) {
-                found = r;
-                break;
-            }
-    free(ids);
-    return found;
-#else
-    (void)d;
-    return -1;
-#endif
-}
-
 /* Free what open made (the matrices too, at close). */
 static void teardown(gpuk_dist *d)
 {
@@ -355,7 +270,7 @@ static void teardown(gpuk_dist *d)
         free(m);
     }
 #ifdef HAVE_NCCL
-    nccl_release(d);
+    gkd_nccl_release(d);
 #endif
     if (d->row_comm != MPI_COMM_NULL)
         MPI_Comm_free(&d->row_comm);
@@ -490,7 +405,7 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
     MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, d->comm);
     int shared = -1;   /* a rank whose GPU an earlier rank also has: NCCL refuses that */
     if (all[0] && all[1])
-        shared = shared_device(d);
+        shared = gkd_shared_device(d);
     int use_nccl = all[0] && all[1] && shared < 0 && d->comm_kind != GPUK_DIST_COMM_MPI;
     st = GPUK_OK;
     if (d->comm_kind == GPUK_DIST_COMM_NCCL && !use_nccl) {
@@ -508,7 +423,7 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
     d->comm_kind = use_nccl ? GPUK_DIST_COMM_NCCL : GPUK_DIST_COMM_MPI;
 #ifdef HAVE_NCCL
     if (use_nccl) {
-        st = nccl_prepare(d, info.stream, msg, sizeof msg);
+        st = gkd_nccl_prepare(d, info.stream, msg, sizeof msg);
         if ((st = gkd_agree(d, GKD_FN_OPEN, st, msg, NULL, 0)) != GPUK_OK)
             return open_failed(d, st);
         /* NVLink SHARP (NVLS) makes NCCL create NVLink multicast objects,
@@ -520,15 +435,16 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
         setenv("NCCL_NVLS_ENABLE", "0", 1);
         st = GPUK_OK;
         if (d->pcol > 1)
-            st = nccl_comm(d, d->row_comm, &d->nccl_row, msg, sizeof msg);
+            st = gkd_nccl_comm(d, d->row_comm, &d->nccl_row, msg, sizeof msg);
         if (st == GPUK_OK && d->prow > 1)
-            st = nccl_comm(d, d->col_comm, &d->nccl_col, msg, sizeof msg);
+            st = gkd_nccl_comm(d, d->col_comm, &d->nccl_col, msg, sizeof msg);
         if ((st = gkd_agree(d, GKD_FN_OPEN, st, msg, NULL, 0)) != GPUK_OK)
             return open_failed(d, st);
         int v = 0;
         ncclGetVersion(&v);
-        snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0)",
-                 v / 10000, v / 100 % 100, v % 100);
+        snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0), "
+                 "%s-priority stream, %d panel buffers", v / 10000, v / 100 % 100, v % 100,
+                 d->comm_priority ? "high" : "normal", d->depth);
     }
 #endif
     if (!use_nccl)

@@ -5,11 +5,13 @@
  *             gathered by every rank, so all of them reach the same verdict
  *   dist.c    open and close: grid, local rank and device, context, how
  *             panels travel (MPI direct, MPI staged, NCCL)
+ *   nccl.c    NCCL's stream, events and communicators
  *   matrix.c  block-cyclic matrices, index maps, scatter and gather
  *   copy.c    rectangles of local tensors copied in any dtype (packing)
  *   bcast.c   the panel broadcasts of one SUMMA step, whatever carries them
  *   summa.c   matmul and min-plus: the SUMMA loop
- *   apsp.c    all-pairs shortest paths: blocked Floyd-Warshall
+ *   apsp.c    all-pairs shortest paths: blocked Floyd-Warshall, with look-ahead
+ *   apsp_check.c  around its loop: i32 with negative weights, negative cycles
  *
  * Only gpuk_dist_* leaves the library (mpi/local.mk); internal names are
  * gkd_*.
@@ -27,6 +29,11 @@
 #endif
 
 #define GKD_MSG 512
+
+/* Event pairs of the broadcasts (bcast.c): SUMMA's panel buffers use the
+ * first 2 or 3, Floyd-Warshall's panels 0 and 1 and its diagonal blocks 2
+ * and 3. */
+#define GKD_SLOTS 4
 
 /* One rank's agreement record: the function, the rank's local status, and
  * up to GKD_FIELDS values every rank must hold alike (doc/distributed.md,
@@ -91,17 +98,24 @@ struct gpuk_dist {
                                GPUK_DIST_PROGRESS is not 0: a helper waits on host-memory
                                broadcasts while the op runs (bcast.c) */
     struct gkd_helper *helper;  /* that thread, started at its first use; NULL until then */
+    int depth;              /* NCCL: panel buffers of the overlapped SUMMA loop, 2 or 3
+                               (GPUK_DIST_DEPTH; doc/distributed.md, "Overlap on GPUs") */
+    int comm_priority;      /* NCCL: 1 = the broadcasts' stream has the device's greatest
+                               priority, 0 = the default (GPUK_DIST_COMM_PRIORITY) */
+    int apsp_pieces;        /* gpuk_dist_apsp: each step's big update in this many row pieces
+                               (GPUK_DIST_APSP_PIECES) */
     int64_t next_serial;    /* matrices made so far: the same count on every rank */
     struct gpuk_dist_matrix *matrices;  /* alive, freed by close */
     gpuk_dist_stats stats;
     int64_t *agree_buf;     /* GKD_RECORD values per rank, for gkd_agree */
     char fail_where[32];    /* GPUK_DIST_FAIL for this rank: the step that fails, or "" */
     char err[GKD_MSG + 160];    /* "FN: rank R: " + a rank's message */
+    char copy_err[160];         /* the CUDA runtime's word on the last failed gkd_copy2d */
 #ifdef HAVE_NCCL
     ncclComm_t nccl_row, nccl_col;   /* NULL where that grid dimension is 1 */
     cudaStream_t comm_stream;        /* broadcasts run here, beside the context's stream */
     cudaStream_t compute_stream;     /* the context's stream */
-    cudaEvent_t ev_comm[2], ev_comp[2], ev_ready;
+    cudaEvent_t ev_comm[GKD_SLOTS], ev_comp[GKD_SLOTS], ev_ready;
 #endif
 };
 
@@ -182,11 +196,13 @@ typedef struct gkd_rect {
 } gkd_rect;
 
 /* dst = src, rows x cols elements of dt.  scratch: a tensor of at least
- * rows x cols elements, used off host memory (two transposes through it);
- * it may be NULL on host memory.  The status is the context's (its
- * message in gpuk_context_error). */
+ * rows x cols elements, used off host memory without NCCL (two transposes
+ * through it); it may be NULL on host memory.  With NCCL the copy is one
+ * cudaMemcpy2DAsync on the context's stream.  A failure's message is
+ * gkd_copy2d_error's. */
 gpuk_status gkd_copy2d(gpuk_dist *d, gpuk_dtype dt, gkd_rect src, gkd_rect dst, int64_t rows,
                        int64_t cols, gpuk_tensor *scratch);
+const char *gkd_copy2d_error(gpuk_dist *d);
 /* The address of t's first element (device memory on a GPU), or NULL. */
 char *gkd_data(gpuk_dist *d, const gpuk_tensor *t);
 
@@ -234,9 +250,48 @@ void gkd_helper_stop(gpuk_dist *d);
 /* NCCL: the local op of the step in slot has been issued on the context's
  * stream; the broadcast that next fills slot waits for it. */
 gpuk_status gkd_step_done(gpuk_dist *d, int slot);
+/* NCCL: the context's stream waits until the last broadcast posted in
+ * slot (a root's send included) is over, before it writes that buffer
+ * again.  Nothing on MPI, whose waits complete the requests. */
+gpuk_status gkd_slot_free(gpuk_dist *d, int slot);
 /* NCCL: the local data the roots send is ready on the context's stream. */
 gpuk_status gkd_step_ready(gpuk_dist *d);
 /* NCCL: wait for the comm stream (end of the loop). */
 gpuk_status gkd_step_drain(gpuk_dist *d);
+
+/* ---------------------------------------------------------------- nccl.c */
+
+#ifdef HAVE_NCCL
+/* One NCCL communicator over the MPI one `over` (its rank 0 makes the id). */
+gpuk_status gkd_nccl_comm(gpuk_dist *d, MPI_Comm over, ncclComm_t *out, char *msg, size_t len);
+/* The broadcasts' stream (its priority: d->comm_priority) and events;
+ * stream is the context's. */
+gpuk_status gkd_nccl_prepare(gpuk_dist *d, void *stream, char *msg, size_t len);
+/* Free what the two above made (close, or a failed open). */
+void gkd_nccl_release(gpuk_dist *d);
+#endif
+/* Collective: the lowest rank on the same GPU (host and PCI bus id) as a
+ * rank before it, or -1; the same answer on every rank. */
+int gkd_shared_device(gpuk_dist *d);
+
+/* ---------------------------------------------------------------- apsp_check.c */
+
+/* The least element of this rank's local part of an i32 m (GPUK_I32_INF
+ * when it has none), from its column minima on the device. */
+gpuk_status gkd_apsp_least_i32(gpuk_dist *d, const gpuk_dist_matrix *m, int32_t *least,
+                               char *msg, size_t len);
+/* Collective, for an i32 m with a negative weight (least, the same on
+ * every rank): the limit at and above which an element after the loop is
+ * "no path", or GPUK_ERR_INVALID (the same message on every rank) when
+ * that cannot be told (apsp_check.c). */
+gpuk_status gkd_apsp_limit_i32(gpuk_dist *d, const gpuk_dist_matrix *m, int32_t least,
+                               int64_t *limit, char *msg, size_t len);
+/* Every element of this rank's part at or above limit becomes GPUK_I32_INF. */
+gpuk_status gkd_apsp_no_path_i32(gpuk_dist *d, const gpuk_dist_matrix *m, int64_t limit,
+                                 char *msg, size_t len);
+/* The lowest vertex whose diagonal element this rank holds and is
+ * negative, or -1. */
+gpuk_status gkd_apsp_negative_diagonal(gpuk_dist *d, const gpuk_dist_matrix *m, int64_t *vertex,
+                                       char *msg, size_t len);
 
 #endif

@@ -10,7 +10,9 @@
 #   gpuk-dist-bench-combine r1.txt r2.txt r4.txt              # the table
 #   gpuk-dist-bench-combine --plot scaling.png r*.txt         # and a plot (gnuplot)
 #
-# efficiency = gops_rank(P ranks) / gops(1 rank): 100% is perfect scaling.
+# efficiency = gops_rank(P ranks) / gops(1 rank): 100% is perfect scaling;
+# speedup = gops(P ranks) / gops(1 rank), the 1-rank time over this one's
+# (apsp: time to solution).
 # Rows of different dtypes (gpuk-dist-bench --dtype) never meet: the
 # reference is a row of the same dtype, and the table's last column says
 # which (rows of runs before the dtype column count as f32).
@@ -77,21 +79,23 @@ awk -v bt="$base_threads" "$median_awk"'
 END {
     for (k in bases)
         base[k] = median(bases[k])
-    printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s\n",
+    printf "# %-6s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s %7s\n",
            "op", "n", "ranks", "grid", "backend", "thr", "comm", "ms", "gops", "gops_rank",
-           "blocked%", "exposed%", "overlap", "vs_one", "eff%", "dtype"
+           "blocked%", "exposed%", "overlap", "vs_one", "eff%", "dtype", "speedup"
     for (i = 1; i <= n; i++) {
         split(row[i], f, " ")
         k = f[1] " " f[2] " " f[6] " " f[20] (bt == "" ? " " f[7] : "")
         if (k in base && base[k] > 0) {
             e = bt == "" ? 100 * f[11] / base[k] : 100 * f[10] / base[k]
             eff = sprintf("%.1f", e)
+            sp = sprintf("%.2f", f[10] / base[k])
         } else {
             eff = "-"
+            sp = "-"
         }
-        printf "%-8s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s\n",
+        printf "%-8s %6s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %7s %6s %6s %5s %7s\n",
                f[1], f[2], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
-               f[17], f[19], eff, f[20]
+               f[17], f[19], eff, f[20], sp
     }
 }' "$tmp/rows" > "$tmp/table"
 { head -1 "$tmp/table"; tail -n +2 "$tmp/table" | sort -k1,1 -k2,2n -k3,3n; } > "$tmp/sorted"

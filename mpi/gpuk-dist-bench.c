@@ -8,12 +8,12 @@
  *
  *   mpiexec -n 4 gpuk-dist-bench -n 4096 --block 512 --threads 4 --baseline
  *
- * matmul and min-plus run under four schedules (gpuk_dist_set_schedule):
- * overlapped (the real one), serial, broadcasts alone and local ops alone;
- * apsp has one order (its breakdown columns read "-").  A time is the
- * slowest rank's, median of --reps runs after one warm-up; apsp works in
- * place, so its matrix is filled again before each run, outside the time.
- * Columns:
+ * Each op runs under four schedules (gpuk_dist_set_schedule): overlapped
+ * (the real one; apsp with look-ahead), serial (apsp without look-ahead),
+ * broadcasts alone and local ops alone.  A time is the slowest rank's,
+ * median of --reps runs after one warm-up (--no-warmup: none); apsp works
+ * in place, so its matrix is copied again from a filled one before each
+ * run, outside the time: ms is its time to solution.  Columns:
  *
  *   ms          overlapped time
  *   gops        2 n^3 / ms: GFLOP/s (matmul), Gop/s of add+min (min-plus;
@@ -32,6 +32,17 @@
  *               in each, the bytes moved n^2 elements of its size
  *   rung        the local op's rung on rank 0 (gpuk_last_variant): "auto"
  *               picks one per dtype
+ *   local_ms    --local (matmul, min-plus): the local ops of the SUMMA loop
+ *               alone, on every rank at once, each on tensors of its
+ *               panels' shapes (lr x kb times kb x lc into its lr x lc, as
+ *               many as the loop has steps), no library around them: the
+ *               slowest rank; "-" without --local.  Against compute_ms it
+ *               shows what the layer adds to its local work, against
+ *               one_ms / ranks what the panels' shape costs the kernel
+ *               (doc/distributed.md, "Overlap on GPUs")
+ *
+ * gpuk-dist-bench-combine puts runs on 1, 2, 4 ... ranks together, with
+ * the efficiency and the speed-up against the 1-rank row.
  */
 #include "config.h"
 
@@ -45,7 +56,7 @@ typedef struct opts {
     const char *ops, *sizes, *variant, *backend, *comm;
     gpuk_dtype dtype;
     int64_t block;
-    int reps, threads, prow, pcol, baseline, header, breakdown;
+    int reps, threads, prow, pcol, baseline, header, breakdown, warmup, local;
 } opts;
 
 static int rank, size;
@@ -65,7 +76,7 @@ static void usage(FILE *f)
                "         [-n N[,N...]] [--block B]\n"
                "         [--reps R] [--variant RUNG] [--backend cpu|cuda|auto] [--threads T]\n"
                "         [--grid PxQ] [--comm auto|mpi|nccl] [--baseline] [--no-breakdown]\n"
-               "         [--no-header]\n"
+               "         [--no-header] [--no-warmup] [--local]\n"
                "Run it under mpiexec; one row per op and size (see gpuk-dist-bench's header).\n");
 }
 
@@ -74,7 +85,7 @@ static int parse(int argc, char **argv, opts *o)
     o->ops = "both", o->sizes = "1024", o->variant = NULL, o->backend = NULL, o->comm = NULL;
     o->dtype = GPUK_F32;
     o->block = 0, o->reps = 3, o->threads = 0, o->prow = o->pcol = 0;
-    o->baseline = 0, o->header = 1, o->breakdown = 1;
+    o->baseline = 0, o->header = 1, o->breakdown = 1, o->warmup = 1, o->local = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
@@ -98,6 +109,8 @@ static int parse(int argc, char **argv, opts *o)
             if (!strcmp(a, "--baseline")) o->baseline = 1;
             else if (!strcmp(a, "--no-breakdown")) o->breakdown = 0;
             else if (!strcmp(a, "--no-header")) o->header = 0;
+            else if (!strcmp(a, "--no-warmup")) o->warmup = 0;
+            else if (!strcmp(a, "--local")) o->local = 1;
             else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(stdout), 1;
             else return fprintf(stderr, "gpuk-dist-bench: unknown or incomplete option %s\n", a),
                         usage(stderr), -1;
@@ -170,8 +183,36 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* m's local part = src's (same dtype and layout), on the device: the
+ * storage moved as 4-byte words by gpuk_copy (every backend copies f32,
+ * and a copy computes nothing, so every bit arrives as it left). */
+static gpuk_status refill(gpuk_dist *d, gpuk_dist_matrix *m, const gpuk_dist_matrix *src)
+{
+    gpuk_dist_matrix_info mi, si;
+    gpuk_dist_info di;
+    gpuk_status st = gpuk_dist_matrix_get_info(d, m, &mi);
+    if (st || (st = gpuk_dist_matrix_get_info(d, src, &si)) || (st = gpuk_dist_get_info(d, &di)))
+        return st;
+    int64_t words = mi.local_rows * mi.local_cols * (int64_t)(gpuk_dtype_size(mi.dtype) / 4);
+    if (words == 0)
+        return GPUK_OK;
+    gpuk_tensor_info ti, ts;
+    gpuk_tensor *x = NULL, *y = NULL;
+    if ((st = gpuk_tensor_get_info(di.context, mi.local, &ti)) == GPUK_OK &&
+        (st = gpuk_tensor_get_info(di.context, si.local, &ts)) == GPUK_OK &&
+        (st = gpuk_tensor_wrap(di.context, GPUK_F32, 1, &words, NULL, ts.data, &x)) == GPUK_OK &&
+        (st = gpuk_tensor_wrap(di.context, GPUK_F32, 1, &words, NULL, ti.data, &y)) == GPUK_OK)
+        st = gpuk_copy(di.context, x, y, NULL);
+    gpuk_tensor_destroy(di.context, x);
+    gpuk_tensor_destroy(di.context, y);
+    if (st == GPUK_OK)
+        st = gpuk_sync(di.context);
+    return st;
+}
+
 /* Median over reps of the slowest rank's time (s) under a schedule; the
- * mean blocked fraction of the runs goes to *blocked when asked. */
+ * mean blocked fraction of the runs goes to *blocked when asked.  apsp
+ * (b: the filled matrix) starts each run from a copy of b. */
 static double timed(gpuk_dist *d, bop op, gpuk_dist_matrix *a, gpuk_dist_matrix *b,
                     gpuk_dist_matrix *c, const opts *o, gpuk_dist_schedule s, double *blocked,
                     gpuk_status *st)
@@ -180,7 +221,7 @@ static double timed(gpuk_dist *d, bop op, gpuk_dist_matrix *a, gpuk_dist_matrix 
     int reps = o->reps < 64 ? o->reps : 64;
     gpuk_dist_set_schedule(d, s);
     for (int r = 0; r < reps && *st == GPUK_OK; r++) {
-        if (op == APSP && (*st = fill(d, a, 0, 1)) != GPUK_OK)   /* it works in place */
+        if (op == APSP && (*st = refill(d, a, b)) != GPUK_OK)   /* it works in place */
             break;
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
@@ -243,29 +284,96 @@ static double one_context(gpuk_context *ctx, bop op, int64_t n, const opts *o)
     return best[reps / 2];
 }
 
+/* --local: the SUMMA loop's local ops alone, on every rank at once: as
+ * many as the loop has steps, each lr x w times w x lc folded into this
+ * rank's lr x lc (the first writes it, as the loop does), on views of
+ * the matrices' own storage (a's first lr * w elements, b's first w rows,
+ * c), then gpuk_sync; median over reps of the slowest rank's time (s). */
+static double local_ops(gpuk_dist *d, const gpuk_dist_info *di, bop op, gpuk_dist_matrix *a,
+                        gpuk_dist_matrix *b, gpuk_dist_matrix *c, const opts *o,
+                        gpuk_status *st)
+{
+    gpuk_dist_matrix_info ai, bi, ci;
+    gpuk_context *ctx = di->context;
+    double t[64];
+    int reps = o->reps < 64 ? o->reps : 64;
+    gpuk_dist_matrix_get_info(d, a, &ai);
+    gpuk_dist_matrix_get_info(d, b, &bi);
+    gpuk_dist_matrix_get_info(d, c, &ci);
+    int64_t lr = ci.local_rows, lc = ci.local_cols, kb = ai.nb, k = ai.cols;
+    /* a rank holding less than one panel of a or b (small n on many
+     * ranks) has no storage to view: no measurement ("-") */
+    int fits = lr * kb <= ai.local_rows * ai.local_cols && kb * lc <= bi.local_rows * bi.local_cols;
+    int all_fit = 0;
+    MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_fit)
+        return -1;
+    for (int r = -1; r < reps && *st == GPUK_OK; r++) {   /* r = -1: the warm-up */
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int64_t K = 0; K * kb < k && lr > 0 && lc > 0 && *st == GPUK_OK; K++) {
+            int64_t w = k - K * kb < kb ? k - K * kb : kb;
+            int64_t as[2] = { lr, w }, bs[2] = { w, lc };
+            gpuk_tensor *av = NULL, *bv = NULL;
+            if ((*st = gpuk_tensor_view(ctx, ai.local, 2, as, NULL, 0, &av)) == GPUK_OK &&
+                (*st = gpuk_tensor_view(ctx, bi.local, 2, bs, NULL, 0, &bv)) == GPUK_OK)
+                *st = op == MATMUL ? gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_NO_TRANS, 1.0, av, bv,
+                                               K ? 1.0 : 0.0, ci.local, o->variant)
+                    : K ? gpuk_minplus_update(ctx, av, bv, ci.local, o->variant)
+                        : gpuk_minplus(ctx, av, bv, ci.local, o->variant);
+            gpuk_tensor_destroy(ctx, av);
+            gpuk_tensor_destroy(ctx, bv);
+        }
+        if (*st == GPUK_OK)
+            *st = gpuk_sync(ctx);
+        double mine = MPI_Wtime() - t0;
+        int ok = *st == GPUK_OK, all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!all) {
+            if (*st == GPUK_OK)
+                *st = GPUK_ERR_INTERNAL;
+            break;
+        }
+        if (r >= 0)
+            MPI_Allreduce(&mine, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+    if (*st != GPUK_OK) {
+        if (rank == 0)
+            fprintf(stderr, "gpuk-dist-bench: --local: %s\n", gpuk_context_error(ctx));
+        return -1;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    return t[reps / 2];
+}
+
 static int run(gpuk_dist *d, const gpuk_dist_info *di, bop op, int64_t n, const opts *o)
 {
     gpuk_dist_matrix *a = NULL, *b = NULL, *c = NULL;
+    /* apsp: b holds the graph, a is copied from it before each run; no c */
     gpuk_status st = gpuk_dist_matrix_create_dtype(d, o->dtype, n, n, o->block, o->block, &a);
     if (!st) st = gpuk_dist_matrix_create_dtype(d, o->dtype, n, n, o->block, o->block, &b);
-    if (!st) st = gpuk_dist_matrix_create_dtype(d, o->dtype, n, n, o->block, o->block, &c);
-    gpuk_status fa = st ? st : fill(d, a, 0, op != MATMUL), fb = st ? st : fill(d, b, 1, op != MATMUL);
+    if (!st && op != APSP)
+        st = gpuk_dist_matrix_create_dtype(d, o->dtype, n, n, o->block, o->block, &c);
+    gpuk_status fa = st || op == APSP ? st : fill(d, a, 0, op != MATMUL);
+    gpuk_status fb = st ? st : fill(d, b, op == APSP ? 0 : 1, op != MATMUL);
     if (!st && (fa || fb))
         st = fa ? fa : fb;
-    double ms = 0, serial = 0, comm = 0, comp = 0, blocked = 0, one = -1;
-    if (!st)
-        timed(d, op, a, b, c, o, GPUK_DIST_OVERLAP, NULL, &st);   /* warm-up */
+    double ms = 0, serial = 0, comm = 0, comp = 0, blocked = 0, one = -1, local = -1;
+    if (!st && o->warmup)
+        timed(d, op, a, b, c, o, GPUK_DIST_OVERLAP, NULL, &st);
     if (!st)
         ms = timed(d, op, a, b, c, o, GPUK_DIST_OVERLAP, &blocked, &st) * 1e3;
     const char *rung = gpuk_last_variant(di->context);   /* the overlapped run's local op */
     char rung_word[64];
     snprintf(rung_word, sizeof rung_word, "%s", rung ? rung : "-");
-    int breakdown = o->breakdown && op != APSP;
+    int breakdown = o->breakdown;
     if (!st && breakdown) {
         serial = timed(d, op, a, b, c, o, GPUK_DIST_SERIAL, NULL, &st) * 1e3;
         if (!st) comm = timed(d, op, a, b, c, o, GPUK_DIST_COMM_ONLY, NULL, &st) * 1e3;
         if (!st) comp = timed(d, op, a, b, c, o, GPUK_DIST_COMPUTE_ONLY, NULL, &st) * 1e3;
     }
+    if (!st && o->local && op != APSP && (local = local_ops(d, di, op, a, b, c, o, &st)) > 0)
+        local *= 1e3;
     gpuk_dist_matrix_info mi;
     gpuk_dist_matrix_get_info(d, a, &mi);
     gpuk_dist_matrix_destroy(d, a), gpuk_dist_matrix_destroy(d, b), gpuk_dist_matrix_destroy(d, c);
@@ -299,6 +407,9 @@ static int run(gpuk_dist *d, const gpuk_dist_info *di, bop op, int64_t n, const 
         snprintf(onebuf, sizeof onebuf, "%.4g", one);
         snprintf(vs, sizeof vs, "%.3f", one / ms);
     }
+    char localbuf[32] = "-";
+    if (local > 0)
+        snprintf(localbuf, sizeof localbuf, "%.4g", local);
     char comm_word[32];   /* the comm path as one word */
     snprintf(comm_word, sizeof comm_word, "%s", di->comm == GPUK_DIST_COMM_NCCL ? "nccl"
              : !di->direct ? "mpi-staged" : strcmp(di->backend, "cpu") ? "mpi-cuda-aware"
@@ -306,9 +417,10 @@ static int run(gpuk_dist *d, const gpuk_dist_info *di, bop op, int64_t n, const 
     char grid[24];
     snprintf(grid, sizeof grid, "%dx%d", di->prow, di->pcol);
     printf("%-8s %6lld %5lld %5d %5s %-7s %3d %-14s %10.4g %9.4g %9.4g %8.1f %8s %9s %9s %9s "
-           "%7s %9s %6s %5s %s\n", OPS[op].name, (long long)n, (long long)mi.mb,
+           "%7s %9s %6s %5s %-12s %9s\n", OPS[op].name, (long long)n, (long long)mi.mb,
            size, grid, di->backend, o->threads, comm_word, ms, gops, gops / size, 100 * blocked,
-           exposed, br[0], br[1], br[2], ov, onebuf, vs, gpuk_dtype_name(o->dtype), rung_word);
+           exposed, br[0], br[1], br[2], ov, onebuf, vs, gpuk_dtype_name(o->dtype), rung_word,
+           localbuf);
     fflush(stdout);
     return 0;
 }
@@ -363,9 +475,9 @@ int main(int argc, char **argv)
                di.backend, ci.device, di.comm_desc, gpuk_dtype_name(o.dtype),
                gpuk_dtype_size(o.dtype));
         printf("# %-6s %6s %5s %5s %5s %-7s %3s %-14s %10s %9s %9s %8s %8s %9s %9s %9s %7s %9s %6s "
-               "%5s %s\n", "op", "n", "block", "ranks", "grid", "backend", "thr", "comm", "ms",
-               "gops", "gops_rank", "blocked%", "exposed%", "serial_ms", "comm_ms", "compute_ms",
-               "overlap", "one_ms", "vs_one", "dtype", "rung");
+               "%5s %-12s %9s\n", "op", "n", "block", "ranks", "grid", "backend", "thr", "comm",
+               "ms", "gops", "gops_rank", "blocked%", "exposed%", "serial_ms", "comm_ms",
+               "compute_ms", "overlap", "one_ms", "vs_one", "dtype", "rung", "local_ms");
         fflush(stdout);
     }
     int failed = 0, ran = 0;

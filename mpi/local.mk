@@ -1,7 +1,8 @@
 # mpi: libgpuk_mpi, the distributed ops (include/gpuk/mpi.h, gpuk_dist(3),
 # doc/distributed.md), its tests, gpuk-dist-bench, and the example
-# examples/apsp.  Built only when configure found MPI; the sources are in
-# the distribution either way.  Included last by Makefile.am, so the test
+# examples/apsp.  The library, its tests and the benchmark are built only
+# when configure found MPI (the sources are in the distribution either
+# way); examples/apsp is built either way.  Included last by Makefile.am, so the test
 # settings below extend the ones made there.
 
 # libtool -version-info of libgpuk_mpi.so, apart from libgpuk's
@@ -25,17 +26,27 @@ MPI_RANK_TESTS = \
 	mpi/t_dist_apsp-1.mpi mpi/t_dist_apsp-2.mpi mpi/t_dist_apsp-3.mpi mpi/t_dist_apsp-4.mpi \
 	mpi/t_dist_apsp-staged-4.mpi
 
+# examples/apsp: all-pairs shortest paths (Floyd-Warshall, or squaring for
+# comparison), built with or without MPI: the part that differs is
+# solve_dist.c or solve_one.c, chosen below (examples/apsp/apsp.h)
+noinst_PROGRAMS += examples/apsp/apsp
+examples_apsp_apsp_SOURCES = examples/apsp/apsp.c examples/apsp/apsp.h \
+	examples/apsp/graph.c examples/apsp/graph.h
+TESTS += examples/apsp/test-apsp.sh
+
 if HAVE_MPI
 lib_LTLIBRARIES += mpi/libgpuk_mpi.la
 mpi_libgpuk_mpi_la_SOURCES = \
 	mpi/dist_internal.h \
 	mpi/agree.c \
 	mpi/dist.c \
+	mpi/nccl.c \
 	mpi/matrix.c \
 	mpi/copy.c \
 	mpi/bcast.c \
 	mpi/summa.c \
-	mpi/apsp.c
+	mpi/apsp.c \
+	mpi/apsp_check.c
 mpi_libgpuk_mpi_la_CPPFLAGS = $(MPI_ALL_CPPFLAGS) $(MPI_CUDA_CPPFLAGS)
 # Only gpuk_dist_* is exported; internal functions are named gkd_*.
 mpi_libgpuk_mpi_la_LDFLAGS = -version-info $(MPI_LT_VERSION) -no-undefined \
@@ -70,17 +81,19 @@ mpi/gpuk-dist-bench-combine: $(top_srcdir)/mpi/gpuk-dist-bench-combine.sh
 	$(AM_V_GEN)cp $(top_srcdir)/mpi/gpuk-dist-bench-combine.sh $@ && chmod +x $@
 TESTS += mpi/test-dist-bench.sh
 
-# examples/apsp: all-pairs shortest paths by min-plus squaring (MPI build only)
-noinst_PROGRAMS += examples/apsp/apsp
-examples_apsp_apsp_SOURCES = examples/apsp/apsp.c examples/apsp/graph.c examples/apsp/graph.h
+# examples/apsp with MPI: gpuk_dist_apsp on every rank (solve_dist.c)
+examples_apsp_apsp_SOURCES += examples/apsp/solve_dist.c
 examples_apsp_apsp_CPPFLAGS = $(MPI_ALL_CPPFLAGS)
 examples_apsp_apsp_LDADD = $(MPI_PROG_LIBS)
-TESTS += examples/apsp/test-apsp.sh
 $(MPI_RANK_TESTS):
 	$(AM_V_GEN)echo '# run by mpi/mpirun-test.sh: program and rank count come from the name' > $@
 CLEANFILES += $(MPI_RANK_TESTS)
 else
 EXTRA_DIST += include/gpuk/mpi.h
+# examples/apsp without MPI: one context, gpuk_apsp (solve_one.c)
+examples_apsp_apsp_SOURCES += examples/apsp/solve_one.c
+examples_apsp_apsp_CPPFLAGS = $(AM_CPPFLAGS)
+examples_apsp_apsp_LDADD = src/libgpuk.la $(LIBM)
 endif
 
 EXTRA_DIST += mpi/mpirun-test.sh mpi/launcher.sh mpi/gpuk-dist-bench-combine.sh mpi/test-dist-bench.sh \

@@ -40,10 +40,11 @@ typedef struct summa {
     int64_t lr, lc, lka, k, kb, nk;
     int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
     gpuk_tensor *apack;             /* local a, block column after block column, each dense */
-    gpuk_tensor *abuf[2], *bbuf[2]; /* received panels: lr x kb, kb x lc */
+    int nslots;                     /* panel buffers: 2, or d->depth for NCCL's overlap */
+    gpuk_tensor *abuf[3], *bbuf[3]; /* received panels: lr x kb, kb x lc */
     char *ahost[2], *bhost[2];      /* staged: received panels on the host */
     char *apack_host, *b_host;      /* staged: what this rank sends, on the host */
-    char *apack_p, *b_p, *abuf_p[2], *bbuf_p[2];  /* device (or host) addresses */
+    char *apack_p, *b_p, *abuf_p[3], *bbuf_p[3];  /* device (or host) addresses */
     gpuk_status st;                 /* this rank's first local failure */
     char msg[GKD_MSG];
 } summa;
@@ -91,8 +92,12 @@ static gpuk_status pack_a(summa *S)
         int64_t w = S->lka - lj < S->kb ? S->lka - lj : S->kb;
         gkd_rect src = { S->a->local, lj, S->lka }, dst = { S->apack, S->lr * lj, w };
         gpuk_status st = gkd_copy2d(S->d, S->dt, src, dst, S->lr, w, S->abuf[0]);
-        if (st != GPUK_OK)
-            return failed(S, st, "packing a's block columns");
+        if (st != GPUK_OK) {
+            S->st = st;
+            snprintf(S->msg, sizeof S->msg, "packing a's block columns: %s",
+                     gkd_copy2d_error(S->d));
+            return st;
+        }
     }
     return GPUK_OK;
 }
@@ -127,16 +132,17 @@ static gpuk_status setup(summa *S)
     }
     if ((st = make(S, S->lr, S->lka, &S->apack)) || (st = make(S, S->lr, S->kb, &S->abuf[0])))
         return st;
-    if (Q > 1 && (st = make(S, S->lr, S->kb, &S->abuf[1])))
-        return st;
-    for (int i = 0; i < 2 && P > 1; i++)
+    for (int i = 1; i < S->nslots && Q > 1; i++)
+        if ((st = make(S, S->lr, S->kb, &S->abuf[i])))
+            return st;
+    for (int i = 0; i < S->nslots && P > 1; i++)
         if ((st = make(S, S->kb, S->lc, &S->bbuf[i])))
             return st;
     if ((st = pack_a(S)))
         return st;
     S->apack_p = gkd_data(S->d, S->apack);
     S->b_p = gkd_data(S->d, S->b->local);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < S->nslots; i++)
         S->abuf_p[i] = gkd_data(S->d, S->abuf[i]), S->bbuf_p[i] = gkd_data(S->d, S->bbuf[i]);
     if (S->staged) {
         for (int i = 0; i < 2; i++)
@@ -171,9 +177,11 @@ static void release(summa *S)
 {
     gpuk_context *ctx = S->d->ctx;
     gpuk_tensor_destroy(ctx, S->apack);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         gpuk_tensor_destroy(ctx, S->abuf[i]);
         gpuk_tensor_destroy(ctx, S->bbuf[i]);
+    }
+    for (int i = 0; i < 2; i++) {
         gpuk_host_free(ctx, S->ahost[i]);
         gpuk_host_free(ctx, S->bhost[i]);
     }
@@ -298,11 +306,50 @@ static int comm_ok(summa *S, gpuk_status st)
     return st == GPUK_OK;
 }
 
+/* NCCL, overlapped: the broadcasts of step K + D - 1 are queued before the
+ * op of step K, into the buffer that the op of step K - 1 read last, so
+ * the panels travel D - 1 steps ahead of their op.  With D = 3 a
+ * broadcast is released by the end of the broadcast before it, in the
+ * middle of an op, rather than by the end of an op, the instant the next
+ * op starts: an NCCL block needs a whole SM, and at that instant the next
+ * op's blocks take every SM (doc/distributed.md, "Overlap on GPUs").
+ * GPUK_DIST_DEPTH=2 is the double-buffered loop, for comparison. */
+static void loop_nccl(summa *S)
+{
+    gpuk_dist *d = S->d;
+    int D = S->nslots;
+    gkd_step step[3];
+    memset(step, 0, sizeof step);
+    for (int64_t K = 0; K < D - 1 && K < S->nk; K++) {
+        fill(S, &step[K], K, (int)K);
+        if (!comm_ok(S, gkd_step_post(d, &step[K], (int)K, -1)))
+            return;
+    }
+    for (int64_t K = 0; K < S->nk; K++) {
+        int slot = (int)(K % D);
+        if (K + D - 1 < S->nk) {
+            int ns = (int)((K + D - 1) % D);   /* the slot of step K - 1 */
+            fill(S, &step[ns], K + D - 1, ns);
+            if (!comm_ok(S, gkd_step_post(d, &step[ns], ns, K > 0 ? ns : -1)))
+                return;
+        }
+        if (!comm_ok(S, gkd_step_wait(d, &step[slot])))
+            return;
+        compute(S, K, slot, NULL);
+        if (!comm_ok(S, gkd_step_done(d, slot)))
+            return;
+    }
+}
+
 static void loop(summa *S)
 {
     gpuk_dist *d = S->d;
     gpuk_dist_schedule sch = d->schedule;
     int talk = sch != GPUK_DIST_COMPUTE_ONLY, work = sch != GPUK_DIST_COMM_ONLY;
+    if (sch == GPUK_DIST_OVERLAP && d->comm_kind == GPUK_DIST_COMM_NCCL) {
+        loop_nccl(S);
+        return;
+    }
     /* CUDA-aware MPI writes device memory behind the stream's back: a
      * slot is refilled only after the context is idle */
     int sync_before_post = d->comm_kind == GPUK_DIST_COMM_MPI && d->direct && !d->host_memory;
@@ -453,6 +500,8 @@ static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
     S.lr = a->lrows, S.lc = b->lcols, S.lka = a->lcols;
     S.k = a->cols, S.kb = a->nb, S.nk = (S.k + S.kb - 1) / S.kb;
     S.staged = d->comm_kind == GPUK_DIST_COMM_MPI && !d->direct;
+    S.nslots = d->comm_kind == GPUK_DIST_COMM_NCCL && d->schedule == GPUK_DIST_OVERLAP
+                   ? d->depth : 2;
     d->stats.flops = 2.0 * (double)S.lr * (double)S.lc * (double)S.k;
 
     if ((d->prow == 1 && d->pcol == 1) || S.nk == 0) {

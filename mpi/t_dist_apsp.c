@@ -7,11 +7,19 @@
  *     floats): every path sum is exact, so the bits must agree;
  *   - whole weights of both signs without a negative cycle (a strongly
  *     connected graph reweighted by vertex potentials): exact again;
+ *   - the same with pairs that cannot reach each other: in i32 too, where
+ *     min-plus alone would read GPUK_I32_INF + w beside a negative w, the
+ *     result is gpuk_apsp's to the bit (GPUK_I32_INF for "no path");
+ *   - i32 weights too large for that to be exact: GPUK_ERR_INVALID on
+ *     every rank, one message;
  *   - real weights in (0, 1] (floats): each distance is some path's sum
  *     rounded along the way, within gamma_n of its length, so the two
  *     results lie within 2 gamma_n / (1 - gamma_n) of each other;
  *   - a planted negative cycle: GPUK_ERR_NEGATIVE_CYCLE on every rank,
  *     naming a vertex of the cycle's strongly connected component.
+ * With look-ahead (the default schedule) in 4 row pieces on the default
+ * grid and 3 on the others (GPUK_DIST_APSP_PIECES), and without it
+ * (GPUK_DIST_SERIAL); the measuring schedules run and agree on success.
  * An (op, dtype) the backend has no rung of is one skip, with the reason.
  */
 #include "config.h"
@@ -36,9 +44,10 @@ static uint64_t next(void)   /* splitmix64: the same stream on every rank */
     return z ^ (z >> 31);
 }
 
-typedef enum kind { WHOLE, SIGNED, REAL, NEGATIVE_CYCLE } kind;
-static const char *const KIND[] = { "whole weights", "weights of both signs", "real weights",
-                                    "a negative cycle" };
+typedef enum kind { WHOLE, SIGNED, PARTIAL, REAL, NEGATIVE_CYCLE, HUGE } kind;
+static const char *const KIND[] = { "whole weights", "weights of both signs",
+                                    "weights of both signs, some pairs apart", "real weights",
+                                    "a negative cycle", "weights too large for i32" };
 
 static double none(gpuk_dtype dt) { return dt == GPUK_I32 ? GPUK_I32_INF : INFINITY; }
 
@@ -58,8 +67,12 @@ static void graph(gpuk_dtype dt, kind k, int64_t n, void *w, int64_t *cycle)
                               : (double)((r >> 40) % 101);
             else if (dt != GPUK_I32 && r % 17 == 1)
                 v = NAN;   /* also "no edge" for floats */
-            if (k == SIGNED && v != none(dt) && v == v)
+            if (k == PARTIAL && (i % 4 == 3 || j % 5 == 4))
+                v = none(dt);   /* vertices 3, 7, ... reach nothing; 4, 9, ... are never reached */
+            if ((k == SIGNED || k == PARTIAL) && v != none(dt) && v == v)
                 v += (double)(pot[i] - pot[j]);   /* cycles keep their length */
+            if (k == HUGE && v != none(dt))
+                v = (double)(r % 2 ? 1 << 24 : -(1 << 24));
             dtest_set(dt, w, i * n + j, i == j && r % 5 ? 0.0 : v);
         }
     if (k == NEGATIVE_CYCLE && n >= 3) {
@@ -139,7 +152,17 @@ static void apsp_case(gpuk_dist *d, gpuk_dtype dt, kind k, int64_t n, int64_t b,
     if (st == GPUK_OK)
         st = gpuk_dist_apsp(d, m, NULL);
     int ok;
-    if (k == NEGATIVE_CYCLE) {
+    if (k == HUGE) {
+        ok = status_is(st, GPUK_ERR_INVALID, d, name);
+        char first[512];
+        snprintf(first, sizeof first, "%s", gpuk_dist_error(d));
+        MPI_Bcast(first, (int)sizeof first, MPI_CHAR, 0, MPI_COMM_WORLD);
+        if (ok && strcmp(first, gpuk_dist_error(d)))
+            ok = 0, dtap_why("message differs from rank 0's: %s", gpuk_dist_error(d));
+        if (ok && !strstr(first, "negative weight (-16777216)"))
+            ok = 0, dtap_why("the message does not name the weight: %s", first);
+        dtap_ok(ok, "%s: GPUK_ERR_INVALID on every rank, naming the weight", name);
+    } else if (k == NEGATIVE_CYCLE) {
         ok = status_is(st, GPUK_ERR_NEGATIVE_CYCLE, d, name);
         long long v = -1;
         char first[512];
@@ -186,7 +209,8 @@ static void apsp_case(gpuk_dist *d, gpuk_dtype dt, kind k, int64_t n, int64_t b,
                      ? (n + mi.mb - 1) / mi.mb : 0;
     gpuk_dist_info di;
     gpuk_dist_get_info(d, &di);
-    int panels = di.prow * di.pcol == 1 ? 0 : (int)nk;
+    int panels = k == HUGE ? 0 : (int)nk;   /* refused before the loop */
+    (void)di;
     if (ss.panels != panels)
         dtap_why("stats: %d steps, expected %d", ss.panels, panels);
     dtap_ok(ss.panels == panels, "%s: stats (%d steps)", name, ss.panels);
@@ -226,10 +250,46 @@ static void cases_on(gpuk_dist *d, const char *grid, int all)
         for (int i = 0; i < n; i++)
             apsp_case(d, dt, WHOLE, SIZES[i][0], SIZES[i][1], grid);
         apsp_case(d, dt, SIGNED, 41, 6, grid);
+        apsp_case(d, dt, PARTIAL, 43, 5, grid);
         if (dt != GPUK_I32)
             apsp_case(d, dt, REAL, 45, 8, grid);
+        else
+            apsp_case(d, dt, HUGE, 40, 6, grid);
         apsp_case(d, dt, NEGATIVE_CYCLE, 33, 4, grid);
     }
+}
+
+/* Without look-ahead, and the two measuring schedules (m undefined after:
+ * only that every rank succeeds). */
+static void schedules(gpuk_dist *d)
+{
+    gpuk_dist_set_schedule(d, GPUK_DIST_SERIAL);
+    for (size_t t = 0; t < DTEST_N_DTYPES; t++) {
+        gpuk_dtype dt = DTEST_DTYPES[t];
+        if (!backend_has(d, GPUK_OP_APSP, dt) || !backend_has(d, GPUK_OP_MINPLUS, dt))
+            continue;
+        apsp_case(d, dt, WHOLE, 37, 5, "the default grid, serial");
+        apsp_case(d, dt, PARTIAL, 43, 5, "the default grid, serial");
+    }
+    static const gpuk_dist_schedule other[2] = { GPUK_DIST_COMM_ONLY, GPUK_DIST_COMPUTE_ONLY };
+    for (int i = 0; i < 2; i++) {
+        gpuk_dist_matrix *m = NULL;
+        int64_t n = 29;
+        float *w = dtest_alloc(GPUK_F32, n * n);
+        graph(GPUK_F32, WHOLE, n, w, NULL);
+        gpuk_status st = gpuk_dist_matrix_create(d, n, n, 4, 4, &m);
+        if (st == GPUK_OK)
+            st = gpuk_dist_scatter(d, m, 0, w, (size_t)(n * n) * 4);
+        gpuk_dist_set_schedule(d, other[i]);
+        if (st == GPUK_OK)
+            st = gpuk_dist_apsp(d, m, NULL);
+        gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
+        dtap_ok(status_is(st, GPUK_OK, d, "apsp"), "apsp f32 n=29 under the schedule %s: "
+                "GPUK_OK on every rank", i ? "COMPUTE_ONLY" : "COMM_ONLY");
+        gpuk_dist_matrix_destroy(d, m);
+        free(w);
+    }
+    gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
 }
 
 static gpuk_dist *open_grid(int p, int q)
@@ -260,8 +320,10 @@ int main(int argc, char **argv)
         gpuk_dist_get_info(d, &di);
         dtap_diag("grid %dx%d, backend %s, comm: %s", di.prow, di.pcol, di.backend, di.comm_desc);
         cases_on(d, "the default grid", 1);
+        schedules(d);
         gpuk_dist_close(d);
     }
+    setenv("GPUK_DIST_APSP_PIECES", "3", 1);   /* read at open */
     if (size > 1) {
         for (int g = 0; g < 2; g++) {
             gpuk_dist *t = open_grid(g ? size : 1, g ? 1 : size);

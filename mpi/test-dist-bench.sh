@@ -5,7 +5,9 @@
 # against the 1-rank row (and the plot, where gnuplot is); --dtype i32
 # and f64 give rows of their dtype, never compared with f32's (f64 is
 # skipped, with the reason, on a backend without f64 rungs); --op apsp
-# gives its row; bad options fail with a message.
+# gives its row, with its breakdown (serial = without look-ahead); --local
+# fills the last column; bad options fail with a message; the combined
+# table has the speed-up.
 #
 # Run by make check (MPIEXEC from configure, or mpiexec in PATH); by hand,
 # from the top of the build tree: sh ../mpi/test-dist-bench.sh
@@ -32,17 +34,17 @@ trap 'rm -rf "$tmp"' 0
 trap 'exit 1' 1 2 15
 
 for np in 1 2; do
-    $launcher $flags -n $np "$bench" -n 96 --block 16 --reps 1 --threads 1 --baseline \
+    $launcher $flags -n $np "$bench" -n 96 --block 16 --reps 1 --threads 1 --baseline --local \
         > "$tmp/r$np.txt" 2> "$tmp/e$np.txt"
     ok $? "$np rank(s): gpuk-dist-bench runs"
     diag "$tmp/r$np.txt" "$tmp/e$np.txt"
     rows=$(grep -vc '^#' "$tmp/r$np.txt")
     fields=$(grep -v '^#' "$tmp/r$np.txt" | awk '{ print NF }' | sort -u | tr '\n' ' ')
-    [ "$rows" = 2 ] && [ "$fields" = "21 " ]
-    ok $? "$np rank(s): one row per op, 21 columns each (rows $rows, fields $fields)"
-    awk -v np=$np '!/^#/ && ($4 != np || $10 <= 0 || $19 == "-" || $20 != "f32" || $21 == "-") {
-        bad = 1 } END { exit bad }' "$tmp/r$np.txt"
-    ok $? "$np rank(s): ranks column, a positive rate, the one-context comparison, dtype and rung"
+    [ "$rows" = 2 ] && [ "$fields" = "22 " ]
+    ok $? "$np rank(s): one row per op, 22 columns each (rows $rows, fields $fields)"
+    awk -v np=$np '!/^#/ && ($4 != np || $10 <= 0 || $19 == "-" || $20 != "f32" || $21 == "-" ||
+        $22 <= 0) { bad = 1 } END { exit bad }' "$tmp/r$np.txt"
+    ok $? "$np rank(s): ranks column, a positive rate, the one-context comparison, dtype, rung, local_ms"
 
     # i32: min-plus only (no backend has an i32 gemm: a comment line says so)
     $launcher $flags -n $np "$bench" -n 96 --block 16 --reps 1 --threads 1 --baseline \
@@ -92,15 +94,22 @@ else
     echo "ok $((n = n + 1)) # SKIP gnuplot is not installed"
 fi
 
-# apsp: one row, no breakdown, against gpuk_apsp in one context
-$launcher $flags -n 2 "$bench" -n 64 --block 16 --reps 1 --threads 1 --op apsp --dtype i32 \
-    --baseline > "$tmp/apsp.txt" 2>&1
-rc=$?
-diag "$tmp/apsp.txt"
-[ $rc -eq 0 ] && [ "$(grep -v '^#' "$tmp/apsp.txt" |
-                     awk '$1 == "apsp" && $10 > 0 && $13 == "-" && $19 != "-" && $20 == "i32"' |
-                     wc -l)" -eq 1 ]
-ok $? "2 ranks: --op apsp --dtype i32 gives one apsp row, its rate and vs_one"
+# apsp: one row with its breakdown, against gpuk_apsp in one context
+for np in 1 2; do
+    $launcher $flags -n $np "$bench" -n 64 --block 16 --reps 2 --threads 1 --op apsp \
+        --dtype i32 --baseline > "$tmp/apsp$np.txt" 2>&1
+    rc=$?
+    diag "$tmp/apsp$np.txt"
+    [ $rc -eq 0 ] && [ "$(grep -v '^#' "$tmp/apsp$np.txt" |
+                         awk '$1 == "apsp" && $10 > 0 && $14 > 0 && $16 > 0 && $19 != "-" &&
+                              $20 == "i32" && $22 == "-"' | wc -l)" -eq 1 ]
+    ok $? "$np rank(s): --op apsp --dtype i32 gives one apsp row: its rate, serial and compute times, vs_one"
+done
+sh "$combine" "$tmp/apsp1.txt" "$tmp/apsp2.txt" > "$tmp/table4" 2>&1
+diag "$tmp/table4"
+awk '!/^#/ && $3 == 1 && $17 != "1.00" { bad = 1 } !/^#/ && $3 == 2 && !($17 > 0) { bad = 1 }
+     !/^#/ { rows++ } END { exit bad || rows != 2 }' "$tmp/table4"
+ok $? "the combiner gives apsp's speed-up against one rank (1.00 on one)"
 
 $launcher $flags -n 1 "$bench" --op nonsense > "$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q "matmul, minplus, both or apsp" "$tmp/out"

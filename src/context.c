@@ -236,11 +236,12 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     *out = NULL;
     /* a caller built against the 0.1 or 0.2 header passes a shorter struct
      * (no stream and pinned_bytes, or no wisdom: their defaults apply); any
-     * other size is a future header's, or a struct gpuk_options_init never
-     * saw */
+     * other size is a future header's, a size no header had, or a struct
+     * gpuk_options_init never saw (gpuk_context(3)) */
     gpuk_options_init(&given);
     if (opts) {
-        if (opts->size < GK_OPTIONS_MIN || opts->size > sizeof(gpuk_options))
+        if (opts->size != GK_OPTIONS_MIN && opts->size != GK_OPTIONS_0_2 &&
+            opts->size != sizeof(gpuk_options))
             return GPUK_ERR_INVALID;
         memcpy(&given, opts, opts->size);
         given.size = sizeof given;
@@ -304,12 +305,18 @@ gpuk_status gpuk_context_open_ex(gpuk_context **out, const gpuk_options *opts,
     /* GPUK_CHECK replays every op on the CPU backend's first (naive) rung,
      * in a context of its own, even when the main one is a CPU context */
     if (ctx->check) {
+        /* every option the shadow needs is set here, from what this
+         * context resolved: the environment was read once above, and only
+         * for what the program left unset (gpuk(7), ENVIRONMENT), so the
+         * shadow must not read GPUK_DEVICE or GPUK_PINNED again */
         gpuk_options so;
         gpuk_options_init(&so);
         so.backend = "cpu";
+        so.device = 0;          /* the host: one device whatever the main ordinal */
         so.check = 0;
         so.verbose = 0;
         so.num_threads = r.num_threads;
+        so.pinned_bytes = 0;    /* host memory needs no staging */
         so.wisdom = "";   /* the shadow runs the naive rung by name */
         st = gpuk_context_open_ex(&ctx->shadow, &so, NULL);
         if (st != GPUK_OK) {

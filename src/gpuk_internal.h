@@ -159,6 +159,8 @@ void gk_report_clear(gpuk_load_report *r);
  * the reason. */
 gpuk_status gk_load(const char *request, const gpuk_init_args *init, gpuk_load_report *rep,
                     gk_plugin **plugin, gpuk_bctx **bctx, char *err, size_t errlen);
+/* dlclose and free a plugin (memory.c, below the tensors that may drop the
+ * last reference to it) */
 void gk_plugin_release(gk_plugin *p);
 
 /* --- the context --- */

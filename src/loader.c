@@ -6,7 +6,10 @@
  * an installed tree moved to another prefix still finds its own plugins),
  * the configured plugin folder (GPUK_PLUGIN_DIR), then plain
  * "backend_NAME.so" for the system loader (LD_LIBRARY_PATH, ld.so.cache).
- * Every candidate and why it was taken or rejected goes into the report.
+ * With GPUK_BACKEND_PATH_ONLY=1 the search stops after GPUK_BACKEND_PATH,
+ * so a build tree's tests never load an installed copy (gpuk(7), Finding
+ * plugins).  Every candidate and why it was taken or rejected goes into
+ * the report.
  *
  * Plugins are opened RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE: an OpenMP
  * runtime pulled in by a plugin keeps worker threads whose code must stay
@@ -434,16 +437,6 @@ static gpuk_status try_file(const char *backend, const char *path, gpuk_load_rep
     return GPUK_OK;
 }
 
-void gk_plugin_release(gk_plugin *p)
-{
-    if (!p)
-        return;
-    dlclose(p->dl);   /* RTLD_NODELETE: stays mapped */
-    free(p->rows);
-    free(p->path);
-    free(p);
-}
-
 /* Later stages of failure say more than earlier ones: a plugin found but
  * without a device beats "not found" elsewhere. */
 static int stage(gpuk_status st)
@@ -499,15 +492,35 @@ static int same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* GPUK_BACKEND_PATH_ONLY: unset, empty or 0 searches on past
+ * GPUK_BACKEND_PATH, 1 stops there; anything else is GPUK_ERR_ENV. */
+static gpuk_status env_path_only(int *only, char *err, size_t errlen)
+{
+    const char *s = getenv("GPUK_BACKEND_PATH_ONLY");
+    *only = 0;
+    if (!s || !*s || strcmp(s, "0") == 0)
+        return GPUK_OK;
+    if (strcmp(s, "1") == 0) {
+        *only = 1;
+        return GPUK_OK;
+    }
+    snprintf(err, errlen, "GPUK_BACKEND_PATH_ONLY='%s' is not 0 or 1", s);
+    return GPUK_ERR_ENV;
+}
+
 /* Find and load the plugin for a backend name.  On success *out is set. */
-static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin **out,
-                              char *err, size_t errlen)
+static gpuk_status find_named(const char *name, int only, gpuk_load_report *rep,
+                              gk_plugin **out, char *err, size_t errlen)
 {
     char file[96], path[PATH_MAX + 128], e[512];
     gpuk_status best = GPUK_ERR_BACKEND_NOT_FOUND, st;
     snprintf(file, sizeof file, "backend_%s.so", name);
-    snprintf(err, errlen, "no plugin %s found (searched GPUK_BACKEND_PATH, %s, and the system "
-             "library path)", file, GPUK_PLUGIN_DIR);
+    if (only)
+        snprintf(err, errlen, "no plugin %s found in GPUK_BACKEND_PATH, the only folders "
+                 "searched with GPUK_BACKEND_PATH_ONLY=1", file);
+    else
+        snprintf(err, errlen, "no plugin %s found (searched GPUK_BACKEND_PATH, %s, and the "
+                 "system library path)", file, GPUK_PLUGIN_DIR);
 
     const char *env = getenv("GPUK_BACKEND_PATH");
     if (env && *env) {
@@ -534,6 +547,11 @@ static gpuk_status find_named(const char *name, gpuk_load_report *rep, gk_plugin
             }
         }
         free(copy);
+    }
+    if (only) {
+        gk_report_add(rep, name, "", best, "GPUK_BACKEND_PATH_ONLY=1: no folder searched "
+                      "past GPUK_BACKEND_PATH%s", env && *env ? "" : " (which is unset)");
+        return best;
     }
 
     /* the plugins installed beside the libgpuk.so that is running come
@@ -618,7 +636,7 @@ static gpuk_status open_bctx(gk_plugin *p, const char *backend, const gpuk_init_
     return GPUK_OK;
 }
 
-static gpuk_status load_one(const char *request, const gpuk_init_args *init,
+static gpuk_status load_one(const char *request, int only, const gpuk_init_args *init,
                             gpuk_load_report *rep, gk_plugin **plugin, gpuk_bctx **bctx,
                             char *err, size_t errlen)
 {
@@ -627,7 +645,7 @@ static gpuk_status load_one(const char *request, const gpuk_init_args *init,
     if (strchr(request, '/')) {
         st = try_file(request, request, rep, &p, err, errlen);
     } else if (valid_name(request)) {
-        st = find_named(request, rep, &p, err, errlen);
+        st = find_named(request, only, rep, &p, err, errlen);
     } else {
         snprintf(err, errlen, "'%s' is not a backend: use cpu, cuda, auto, or a path to a "
                  "backend .so", request);
@@ -667,17 +685,21 @@ gpuk_status gk_load(const char *request, const gpuk_init_args *init, gpuk_load_r
 {
     *plugin = NULL;
     *bctx = NULL;
+    int only;
+    gpuk_status st = env_path_only(&only, err, errlen);
+    if (st != GPUK_OK)
+        return st;   /* the report's last line, the verdict, says why */
     if (strcmp(request, "auto") != 0)
-        return load_one(request, init, rep, plugin, bctx, err, errlen);
+        return load_one(request, only, init, rep, plugin, bctx, err, errlen);
 
     /* auto: the GPU when it loads and sees a device, else the CPU, and the
      * report says why */
     char cuda_err[512];
-    gpuk_status st = load_one("cuda", init, rep, plugin, bctx, cuda_err, sizeof cuda_err);
+    st = load_one("cuda", only, init, rep, plugin, bctx, cuda_err, sizeof cuda_err);
     if (st == GPUK_OK)
         return GPUK_OK;
     gk_report_add(rep, "auto", "", st, "cuda unavailable (%s); falling back to cpu", cuda_err);
-    st = load_one("cpu", init, rep, plugin, bctx, err, errlen);
+    st = load_one("cpu", only, init, rep, plugin, bctx, err, errlen);
     if (st != GPUK_OK) {
         char cpu_err[512];
         snprintf(cpu_err, sizeof cpu_err, "%s", err);

@@ -1,9 +1,14 @@
 /*
  * memory.c - how long memory lives: the references that keep a backend's
- * state alive while memory it allocated is still in use (a storage of the
- * context, or one exported through DLPack and freed by its consumer after
- * the context closed), and page-locked host memory for the caller
- * (gpuk_host_alloc).
+ * state and its plugin alive while memory it allocated is still in use (a
+ * storage of the context, or one exported through DLPack and freed by its
+ * consumer after the context closed), the release of a plugin once nothing
+ * uses it, and page-locked host memory for the caller (gpuk_host_alloc).
+ *
+ * The release of a plugin lives here, not in the loader that opens it,
+ * because the last reference to a storage may be dropped from tensor.c:
+ * doc/design.md, Layers, puts this file below tensors and the loader above
+ * them, and a call from here up to the loader would close a circle.
  *
  * Reference counts are atomic because a DLPack consumer may drop its
  * reference on any thread; everything else of a context stays on the one
@@ -11,8 +16,19 @@
  */
 #include "gpuk_internal.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+void gk_plugin_release(gk_plugin *p)
+{
+    if (!p)
+        return;
+    dlclose(p->dl);   /* RTLD_NODELETE (loader.c): stays mapped */
+    free(p->rows);
+    free(p->path);
+    free(p);
+}
 
 void gk_owner_unref(gk_owner *o)
 {

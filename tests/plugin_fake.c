@@ -257,7 +257,12 @@ static const fake_backend fake = { {
 #else
     .kernel_size = sizeof(fake_row),
 #endif
-} };
+    },
+#ifdef FAKE_FUTURE
+    /* named, so the member a later minor appends is visibly NULL here */
+    .added_later = NULL,
+#endif
+};
 
 #ifdef FAKE_NO_ENTRY
 GPUK_PLUGIN_EXPORT const gpuk_backend *gpuk_backend_entry_misspelled(void);

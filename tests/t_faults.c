@@ -2,12 +2,17 @@
  * t_faults - plugin and memory faults beyond t_loader's basic paths.
  *
  * Plugins: a GPUK_BACKEND_PATH entry that is a file, that is missing, that
- * is very long; a plugin file that is unreadable, empty, a directory, an
- * ELF of another machine or class, a .so cut short; and a CUDA plugin that
- * fails its probe, its init or its ABI check, under `auto` (must fall
- * back to cpu and say why) and named explicitly (must fail closed).  Each
+ * is very long; GPUK_BACKEND_PATH_ONLY, which every open here sets so that
+ * nothing installed on the machine is ever found; a plugin file that is
+ * unreadable, empty, a directory, an ELF of another machine or class, a .so
+ * cut short; and a CUDA plugin that fails its probe, its init or its ABI
+ * check, under `auto` (must fall back to cpu and say why) and named
+ * explicitly (must fail closed).  Each
  * open runs in a child process, so a crash inside the loader (dlopen
  * included) is a failed check here, not a dead test.
+ *
+ * Environment and options: a variable the program overrode is not read,
+ * even by the shadow context of GPUK_CHECK; opts.size must be a header's.
  *
  * Memory: tensors of 2^40 and 2^45 floats (4 TiB, 128 TiB) must fail with
  * GPUK_ERR_NO_MEMORY, and the context must keep working afterwards; and
@@ -50,8 +55,20 @@ typedef struct outcome {
     char report[6144];
 } outcome;
 
-/* Open a context in a child process with GPUK_BACKEND_PATH = path. */
-static outcome try_open(const char *backend, const char *path)
+/* Options a test sets beyond the backend, and variables it sets or clears
+ * (value NULL) in the child; a list ends with a NULL name. */
+typedef struct child_setup {
+    int device;
+    int check;
+    int64_t pinned_bytes;
+    const char *env[8][2];
+    size_t size;   /* opts.size, when not 0 */
+} child_setup;
+
+/* Open a context in a child process with GPUK_BACKEND_PATH = path and
+ * GPUK_BACKEND_PATH_ONLY=1, so that only the folders of path are searched
+ * whatever is installed on the machine (path NULL: both unset). */
+static outcome open_with(const char *backend, const char *path, const child_setup *cs)
 {
     outcome r;
     memset(&r, 0, sizeof r);
@@ -64,14 +81,30 @@ static outcome try_open(const char *backend, const char *path)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        if (path)
+        if (path) {
             setenv("GPUK_BACKEND_PATH", path, 1);
-        else
+            setenv("GPUK_BACKEND_PATH_ONLY", "1", 1);
+        } else {
             unsetenv("GPUK_BACKEND_PATH");
+            unsetenv("GPUK_BACKEND_PATH_ONLY");
+        }
         gpuk_options o;
         gpuk_options_init(&o);
         o.backend = backend;
         o.verbose = 0;
+        if (cs) {
+            for (int i = 0; i < 8 && cs->env[i][0]; i++) {
+                if (cs->env[i][1])
+                    setenv(cs->env[i][0], cs->env[i][1], 1);
+                else
+                    unsetenv(cs->env[i][0]);
+            }
+            o.device = cs->device;
+            o.check = cs->check;
+            o.pinned_bytes = cs->pinned_bytes;
+            if (cs->size)
+                o.size = cs->size;
+        }
         gpuk_context *c = NULL;
         gpuk_load_report *rep = NULL;
         r.st = gpuk_context_open_ex(&c, &o, &rep);
@@ -104,6 +137,11 @@ static outcome try_open(const char *backend, const char *path)
         r.signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
     }
     return r;
+}
+
+static outcome try_open(const char *backend, const char *path)
+{
+    return open_with(backend, path, NULL);
 }
 
 static int copy_file(const char *from, const char *to, long limit)
@@ -193,9 +231,9 @@ static void path_entries(void)
         describe(&r);
 
     r = try_open("cpu", file);
-    ok = !r.crashed && strstr(r.report, "not a directory") &&
-         (r.st == GPUK_ERR_BACKEND_NOT_FOUND || (r.st == GPUK_OK && !strstr(r.report, tmp)));
-    tap_ok(ok, "GPUK_BACKEND_PATH naming only a file: reported, never loaded from");
+    ok = !r.crashed && strstr(r.report, "not a directory") && r.st == GPUK_ERR_BACKEND_NOT_FOUND;
+    tap_ok(ok, "GPUK_BACKEND_PATH naming only a file: reported, never loaded from, nothing "
+           "else searched");
     if (!ok)
         describe(&r);
 
@@ -217,6 +255,128 @@ static void path_entries(void)
     tap_ok(ok, "GPUK_BACKEND_PATH entry of %zu characters: no crash, cpu still found", at);
     if (!ok)
         describe(&r);
+}
+
+/* GPUK_BACKEND_PATH_ONLY (gpuk(7), Finding plugins): 1 searches the folders
+ * of GPUK_BACKEND_PATH and nothing else, unset searches on into the
+ * installed plugin folders and the system loader's path. */
+static void path_only(void)
+{
+    char empty[512];
+    folder(empty, sizeof empty, "nothing");
+    const child_setup unset = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", NULL } }, 0 };
+    const child_setup zero = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "0" } }, 0 };
+    const child_setup bad = { -1, -1, -1, { { "GPUK_BACKEND_PATH_ONLY", "yes" } }, 0 };
+
+    /* the installed folders end in /libgpuk: the one beside libgpuk.so and
+     * the configured one; either may hold a plugin (then it is taken and
+     * the search ends there) or not */
+    outcome r = open_with("cpu", empty, &unset);
+    int ok = !r.crashed && strstr(r.report, "/libgpuk/backend_cpu.so");
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY unset: the search goes on past GPUK_BACKEND_PATH into the "
+           "installed plugin folders");
+    if (!ok)
+        describe(&r);
+    r = open_with("cpu", empty, &zero);
+    ok = !r.crashed && strstr(r.report, "/libgpuk/backend_cpu.so");
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY=0: the same as unset");
+    if (!ok)
+        describe(&r);
+
+    r = try_open("cpu", empty);
+    ok = !r.crashed && r.st == GPUK_ERR_BACKEND_NOT_FOUND &&
+         !strstr(r.report, "/libgpuk/backend_cpu.so") && !strstr(r.report, "system loader") &&
+         strstr(r.report, "GPUK_BACKEND_PATH_ONLY=1");
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY=1 and a folder without plugins: %s, nothing searched "
+           "past it, and the report says why", gpuk_strerror(GPUK_ERR_BACKEND_NOT_FOUND));
+    if (!ok)
+        describe(&r);
+
+    r = try_open("cpu", cpu_dir);
+    ok = !r.crashed && r.st == GPUK_OK && strcmp(r.path, cpu_so) == 0;
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY=1: the cpu plugin of GPUK_BACKEND_PATH is taken");
+    if (!ok)
+        describe(&r);
+
+    char path[9000];
+    snprintf(path, sizeof path, "%s:%s", empty, cpu_dir);
+    r = try_open("auto", path);
+    ok = !r.crashed && r.st == GPUK_OK && strcmp(r.backend, "cpu") == 0 &&
+         strstr(r.report, "falling back to cpu");
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY=1: auto finds no cuda plugin there and falls back to cpu");
+    if (!ok)
+        describe(&r);
+
+    r = open_with("cpu", cpu_dir, &bad);
+    ok = !r.crashed && r.st == GPUK_ERR_ENV && strstr(r.report, "GPUK_BACKEND_PATH_ONLY='yes'");
+    tap_ok(ok, "GPUK_BACKEND_PATH_ONLY=yes: %s naming the variable, never silently ignored",
+           gpuk_strerror(GPUK_ERR_ENV));
+    if (!ok)
+        describe(&r);
+}
+
+/* A variable is read only for a setting the program left unset (gpuk(7),
+ * ENVIRONMENT), the shadow context of GPUK_CHECK included: it once read
+ * GPUK_DEVICE and GPUK_PINNED again for itself. */
+static void env_overridden(void)
+{
+    const child_setup set = { 0, 1, 0, { { "GPUK_PINNED", "abc" }, { "GPUK_DEVICE", "abc" } },
+                              0 };
+    outcome r = open_with("cpu", cpu_dir, &set);
+    int ok = !r.crashed && r.st == GPUK_OK;
+    tap_ok(ok, "check = 1, device and pinned_bytes set by the program: GPUK_DEVICE=abc and "
+           "GPUK_PINNED=abc are not read");
+    if (!ok)
+        describe(&r);
+    const child_setup device = { -1, 1, 0, { { "GPUK_DEVICE", "abc" } }, 0 };
+    r = open_with("cpu", cpu_dir, &device);
+    ok = !r.crashed && r.st == GPUK_ERR_ENV && strstr(r.report, "GPUK_DEVICE");
+    tap_ok(ok, "check = 1, device left unset: GPUK_DEVICE=abc is %s", gpuk_strerror(GPUK_ERR_ENV));
+    if (!ok)
+        describe(&r);
+    const child_setup pinned = { 0, 1, -1, { { "GPUK_PINNED", "abc" } }, 0 };
+    r = open_with("cpu", cpu_dir, &pinned);
+    ok = !r.crashed && r.st == GPUK_ERR_ENV && strstr(r.report, "GPUK_PINNED");
+    tap_ok(ok, "check = 1, pinned_bytes left unset: GPUK_PINNED=abc is %s",
+           gpuk_strerror(GPUK_ERR_ENV));
+    if (!ok)
+        describe(&r);
+}
+
+/* opts.size: the size of a header's gpuk_options (0.1: up to verbose, 0.2:
+ * up to pinned_bytes, this header's) opens; any other is GPUK_ERR_INVALID
+ * (gpuk_context(3)), so a struct gpuk_options_init never saw is caught */
+static void options_sizes(void)
+{
+    const size_t good[] = { offsetof(gpuk_options, stream), offsetof(gpuk_options, wisdom),
+                            sizeof(gpuk_options) };
+    const size_t bad[] = { offsetof(gpuk_options, stream) - 1, offsetof(gpuk_options, stream) + 1,
+                           offsetof(gpuk_options, wisdom) - 4, sizeof(gpuk_options) + 8 };
+    int ok = 1;
+    char seen[256] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        child_setup cs = { -1, -1, -1, { { NULL } }, good[i] };
+        outcome r = open_with("cpu", cpu_dir, &cs);
+        if (r.crashed || r.st != GPUK_OK) {
+            ok = 0;
+            describe(&r);
+        }
+        at += (size_t)snprintf(seen + at, sizeof seen - at, "%s%zu", i ? ", " : "", good[i]);
+    }
+    tap_ok(ok, "opts.size of each header's gpuk_options opens (%s bytes)", seen);
+    ok = 1;
+    at = 0;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        child_setup cs = { -1, -1, -1, { { NULL } }, bad[i] };
+        outcome r = open_with("cpu", cpu_dir, &cs);
+        if (r.crashed || r.st != GPUK_ERR_INVALID) {
+            ok = 0;
+            describe(&r);
+        }
+        at += (size_t)snprintf(seen + at, sizeof seen - at, "%s%zu", i ? ", " : "", bad[i]);
+    }
+    tap_ok(ok, "any other opts.size is %s (%s bytes)", gpuk_strerror(GPUK_ERR_INVALID), seen);
 }
 
 static void broken_files(void)
@@ -377,8 +537,8 @@ static void cleanup(const char *dir)
 {
     /* only what this test made: fixed names under its own mkdtemp folder */
     static const char *const sub[] = { "unreadable", "empty", "arch", "class", "truncated",
-                                       "isdir", "fake_probefail", "fake_initfail", "fake_abi1",
-                                       "fake_noentry" };
+                                       "isdir", "nothing", "fake_probefail", "fake_initfail",
+                                       "fake_abi1", "fake_noentry" };
     char p[700];
     for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
         snprintf(p, sizeof p, "%s/%s/backend_cpu.so", dir, sub[i]);
@@ -421,6 +581,9 @@ int main(void)
     tap_diag("cpu plugin %s; test plugins in %s; scratch %s", cpu_so, fake_dir, tmp);
 
     path_entries();
+    path_only();
+    env_overridden();
+    options_sizes();
     broken_files();
     auto_versus_named("fake_probefail", GPUK_ERR_NO_DEVICE, "no fake device present");
     auto_versus_named("fake_initfail", GPUK_ERR_NO_DEVICE, "init failed");

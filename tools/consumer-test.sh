@@ -265,9 +265,11 @@ if command -v ldd > /dev/null 2>&1; then
 fi
 
 # ---------------------------------------------------------------- run it
-# no GPUK_BACKEND_PATH, no LD_LIBRARY_PATH: only what was installed
+# no GPUK_BACKEND_PATH (nor GPUK_BACKEND_PATH_ONLY, which would then find
+# nothing), no LD_LIBRARY_PATH: only what was installed
 runit() {   # runit BACKEND -> status of the consumer; output in $tmp/run.log
-    env -u GPUK_BACKEND_PATH -u LD_LIBRARY_PATH -u GPUK_VERBOSE -u GPUK_CHECK \
+    env -u GPUK_BACKEND_PATH -u GPUK_BACKEND_PATH_ONLY -u LD_LIBRARY_PATH -u GPUK_VERBOSE \
+        -u GPUK_CHECK \
         GPUK_BACKEND="$1" "$tmp/consumer" > "$tmp/run.log" 2>&1
 }
 from_tree() { grep -q "^plugin=$P/" "$tmp/run.log"; }
@@ -297,7 +299,7 @@ if [ -f "$P/backend_cuda.so" ]; then
 fi
 
 # the installed tool, on the installed library
-env -u GPUK_BACKEND_PATH -u GPUK_BACKEND LD_LIBRARY_PATH="$L" \
+env -u GPUK_BACKEND_PATH -u GPUK_BACKEND_PATH_ONLY -u GPUK_BACKEND LD_LIBRARY_PATH="$L" \
     "$root$bindir/gpuk-info" --backend cpu --quiet > "$tmp/info.log" 2>&1
 st=$?
 [ $st -eq 0 ] && grep -q "$P/backend_cpu.so" "$tmp/info.log"

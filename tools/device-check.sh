@@ -18,13 +18,13 @@
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
 #        pytest    the Python package's suite against this build (NumPy, and
 #                  PyTorch and CuPy where the machine has them)
-#        dist      gpuk-dist-bench (MPI build): 1 GPU rank at n=16384 against one
-#                  context (--baseline), the CPU on 1 rank x 16 threads and 4 x 4 at
-#                  n=4096 (blocks of 512 and 1024, or $DIST_BLOCKS; the same local
-#                  rung on both sides, min-plus regtile, matmul openblas and simd, or
-#                  $DIST_CPU_OPS as op:rung; the 4 ranks unbound and bound to 4 cores
-#                  each; $DIST_ROUNDS rounds, summed up by medians), and
-#                  examples/apsp on a 16384-node grid; $DIST_ARGS passed on
+#        dist      the distributed layer on 1, 2 and 4 GPUs (MPI build, NCCL): matmul
+#                  and min-plus at 16384 and 32768 with and without the overlap fix,
+#                  gpuk_dist_apsp in i32 at 32768 and 65536 with and without
+#                  look-ahead, examples/apsp on 65536 vertices against Dijkstra;
+#                  about 6 minutes on 4 H100s (do_dist says what each file is)
+#        distcpu   the same layer on the CPU: 1 rank x 16 threads against 4 x 4 at
+#                  n=4096 ($DIST_BLOCKS, $DIST_CPU_OPS, $DIST_ROUNDS, $DIST_ARGS)
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
 #                  $BASE_SRC (a carried, bootstrapped source tree of an earlier
 #                  commit), built side by side and run alternately twice in this one
@@ -133,18 +133,116 @@ do_pytest() {
   cd "$src/python" &&
   PYTHONUNBUFFERED=1 GPUK_LIBRARY=$build/src/.libs/libgpuk.so python3 -m pytest -q -rs tests
 }
+# The GPU scaling of the distributed layer (doc/distributed.md, "Overlap on
+# GPUs", "Measuring"), one rank a GPU over NCCL, on 1, 2 and 4 GPUs:
+#   summa-new-P.txt   matmul and min-plus at 16384 and 32768 with the overlap
+#                     fix (3 panel buffers, high-priority broadcast stream),
+#                     the breakdown, and --local (the local ops alone)
+#   summa-old-P.txt   the same without it (GPUK_DIST_DEPTH=2
+#                     GPUK_DIST_COMM_PRIORITY=normal, the loop as before)
+#   summa-one-*.txt   each half of the fix alone, 2 GPUs, n = 32768
+#   summa-b2048-2.txt  the fix with blocks of 2048 (a deeper local op)
+#   apsp-P.txt        gpuk_dist_apsp in i32 at 32768 and 65536: ms with
+#                     look-ahead, serial_ms without it, in the same run
+#   example-apsp-4.txt  examples/apsp on a 256x256 grid (65536 vertices) in
+#                     i32 on 4 GPUs, checked against Dijkstra, a path shown
+#   *-combined.txt    speed-up and efficiency against the 1-GPU rows
+#   smi.csv           SM clock, power and temperature every 500 ms
+# $DIST_REPS (3) runs per time, $DIST_BUDGET (420) seconds: a run whose
+# time limit would end past it is skipped, with a line saying so.  Needs 4 GPUs; with fewer,
+# the rank counts above the GPUs are skipped.  $DIST_SIZES, $DIST_APSP_SIZES
+# and $DIST_GRID change the sizes, $DIST_BLOCK (1024) the block (the
+# single-size runs take the last of $DIST_SIZES; the deeper run, twice the
+# block).
 do_dist() {
-  local b=$build/mpi/gpuk-dist-bench d=$logs/dist rc=0
+  local b=$build/mpi/gpuk-dist-bench d=$logs/dist rc=0 t0=$(date +%s)
   [ -x "$b" ] || { echo "dist: $b was not built (no MPI at configure time)"; return 2; }
+  mkdir -p "$d"
+  local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
+  local reps=${DIST_REPS:-3} gpus p f
+  local sizes=${DIST_SIZES:-16384,32768} big=${DIST_SIZES##*,} apsp=${DIST_APSP_SIZES:-32768,65536}
+  local grid=${DIST_GRID:-256x256} blk=${DIST_BLOCK:-1024}
+  big=${big:-32768}
+  gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+  nvidia-smi topo -m > "$d/topo.txt" 2>&1
+  nvidia-smi --query-gpu=index,clocks.sm,clocks.mem,power.draw,temperature.gpu \
+    --format=csv -lms 500 > "$d/smi.csv" 2>&1 &
+  local smi=$!
+  # go NAME TIMEOUT CMD...: run it if its TIMEOUT still fits in the budget
+  # (so the step ends within it whatever happens); log to $d/NAME.txt
+  go() {
+    local name=$1 limit=$2; shift 2
+    if [ $(( $(date +%s) - t0 + limit )) -gt "${DIST_BUDGET:-420}" ]; then
+      echo "dist: $name skipped: its $limit s do not fit in what is left of" \
+        "${DIST_BUDGET:-420} s"
+      echo "# $name skipped: the time budget was spent" > "$d/$name.txt"
+      return 0
+    fi
+    local s=$(date +%s)
+    timeout "$limit" "$@" > "$d/$name.txt" 2> "$d/$name.err" || { rc=1; echo "dist: $name failed"; }
+    echo "dist: $name $(( $(date +%s) - s )) s"
+  }
+  local old="-x GPUK_DIST_DEPTH=2 -x GPUK_DIST_COMM_PRIORITY=normal"
+  # the most needed first: SUMMA with and without the fix, apsp, the example
+  for p in 1 2 4; do
+    [ "$p" -le "$gpus" ] || { echo "dist: $p ranks skipped: $gpus GPU(s)"; continue; }
+    if [ $p = 1 ]; then
+      go summa-new-1 90 $mpx -n 1 "$b" -n $sizes --block $blk --reps $reps --no-breakdown \
+        ${DIST_ARGS:-}
+      continue
+    fi
+    go summa-new-$p 120 $mpx -n $p "$b" -n $sizes --block $blk --reps $reps --local ${DIST_ARGS:-}
+    go summa-old-$p 100 $mpx $old -n $p "$b" -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
+  done
+  for p in 1 2 4; do
+    [ "$p" -le "$gpus" ] || continue
+    local bd=; [ $p = 1 ] && bd=--no-breakdown
+    go apsp-$p 150 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
+      --no-warmup $bd ${DIST_ARGS:-}
+  done
+  if [ "$gpus" -ge 4 ]; then
+    local nv=$(( ${grid%x*} * ${grid#*x} ))
+    go example-apsp-4 90 $mpx -n 4 "$build/examples/apsp/apsp" --grid $grid --dtype i32 \
+      --block $blk --sources 8 --pair 1,$nv --pair $(( nv / 3 )),$(( nv / 2 ))
+  fi
+  if [ "$gpus" -ge 2 ]; then   # which half of the fix does what; a deeper panel
+    go summa-one-depth3 60 $mpx -x GPUK_DIST_COMM_PRIORITY=normal -n 2 "$b" -n $big \
+      --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
+    go summa-one-priority 60 $mpx -x GPUK_DIST_DEPTH=2 -n 2 "$b" -n $big \
+      --block $blk --reps $reps --no-breakdown --no-header ${DIST_ARGS:-}
+    go summa-b2048-2 60 $mpx -n 2 "$b" -n $big --block $((blk * 2)) --reps $reps --local \
+      --no-header ${DIST_ARGS:-}
+  fi
+  kill "$smi" 2> /dev/null
+  wait "$smi" 2> /dev/null
+  local comb="sh $src/mpi/gpuk-dist-bench-combine.sh"
+  $comb "$d"/summa-new-*.txt > "$d/summa-new-combined.txt" 2>&1
+  $comb "$d"/summa-new-1.txt "$d"/summa-old-*.txt > "$d/summa-old-combined.txt" 2>&1
+  $comb "$d"/apsp-*.txt > "$d/apsp-combined.txt" 2>&1
+  for f in summa-new-combined summa-old-combined apsp-combined; do
+    echo "== $f"; cat "$d/$f.txt"
+  done
+  for f in summa-new-2 summa-new-4 summa-old-2 summa-old-4 summa-one-depth3 summa-one-priority \
+      summa-b2048-2 apsp-2 apsp-4 example-apsp-4; do
+    [ -f "$d/$f.txt" ] && { echo "== $f"; cat "$d/$f.txt"; }
+  done
+  echo "dist: $(( $(date +%s) - t0 )) s in all"
+  return $rc
+}
+
+# The CPU side of the distributed layer: 1 rank x 16 threads against 4 x 4
+# at n=4096 (blocks of 512 and 1024, or $DIST_BLOCKS; the same local rung
+# on both sides, min-plus regtile, matmul openblas and simd, or
+# $DIST_CPU_OPS as op:rung; the 4 ranks unbound and bound to 4 cores each;
+# $DIST_ROUNDS rounds, summed up by medians); $DIST_ARGS passed on.
+do_distcpu() {
+  local b=$build/mpi/gpuk-dist-bench d=$logs/distcpu rc=0
+  [ -x "$b" ] || { echo "distcpu: $b was not built (no MPI at configure time)"; return 2; }
   mkdir -p "$d"
   local launch="mpiexec --allow-run-as-root --oversubscribe"
   local mpx="$launch --bind-to none"
-  $mpx -n 1 "$b" -n 16384 --block 1024 --baseline ${DIST_ARGS:-} > "$d/gpu-1.txt" || rc=1
-  # the CPU: 1 x 16 against 4 x 4 threads, each op on one local rung on
-  # both sides (auto's choice depends on the thread count), two block sizes;
-  # the 4 ranks unbound, and bound to 4 cores each.  $DIST_ROUNDS rounds
-  # (default 1) of all of it, interleaved: on a shared host one 1 x 16 run
-  # can be 25% off the others, so the combiner's medians are the measure.
+  # on a shared host one 1 x 16 run can be 25% off the others, so the
+  # combiner's medians over interleaved rounds are the measure
   local blk tag op r sfx bound="--map-by slot:PE=4 --bind-to core"
   for r in $(seq 1 "${DIST_ROUNDS:-1}"); do
     sfx=; [ "$r" = 1 ] || sfx=-r$r
@@ -170,9 +268,7 @@ do_dist() {
         "$d/cpu-$tag"-4x4-bound*.txt > "$d/cpu-$tag-bound-combined.txt" || rc=1
     done
   done
-  cat "$d"/gpu-1.txt "$d"/cpu-*-combined.txt
-  $mpx -n 1 "$build/examples/apsp/apsp" --grid 128x128 > "$d/apsp-1.txt" 2>&1 || rc=1
-  cat "$d/apsp-1.txt"
+  cat "$d"/cpu-*-combined.txt
   return $rc
 }
 
@@ -199,7 +295,7 @@ do_compare() {
 note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
 for s in $steps; do
   case $s in
-    env|build|check|sanitize|bench|textclf|compare|pytest|dist) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
+    env|build|check|sanitize|bench|textclf|compare|pytest|dist|distcpu) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
     *) note "unknown step $s" ;;
   esac
 done

@@ -7,3 +7,11 @@ tools_gpuk_info_LDADD = src/libgpuk.la
 EXTRA_DIST += tools/consumer-test.sh tools/quickstart.sh tools/device-check.sh
 installcheck-local:
 	$(SHELL) $(srcdir)/tools/consumer-test.sh --installed $(top_builddir)
+
+# gpuk-ladders: the plugins' kernel tables without a device, for
+# tools/gen-docs.sh, which writes and checks the ladders of README.md and
+# gpuk(7) (not installed)
+noinst_PROGRAMS += tools/gpuk-ladders
+tools_gpuk_ladders_SOURCES = tools/gpuk-ladders.c
+tools_gpuk_ladders_LDADD = $(DL_LIBS)
+EXTRA_DIST += tools/gen-docs.sh

@@ -42,6 +42,7 @@
  * events of its own (the user's timer is left alone).
  */
 #include "cuda_internal.h"
+#include "tc_common.cuh"
 #include "minplus.cuh"
 
 namespace {
@@ -515,6 +516,10 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_tile_rate<double, true>(b, value);
     case GPUK_PEAK_MMA_F64_GFLOPS:
         return peak_dmma_rate(b, value);
+    case GPUK_PEAK_MMA_BF16_GFLOPS:
+    case GPUK_PEAK_MMA_F16_GFLOPS:
+    case GPUK_PEAK_MMA_TF32_GFLOPS:
+        return gkc_peak_tc(b, kind, value);   /* back-to-back wgmma (peak_tc.cu) */
     default:
         break;   /* a kind this backend has no micro-kernel for */
     }

@@ -17,6 +17,7 @@
 #define F64 GPUK_DT_F64
 /* the memory-bound families: one templated function a rung serves both */
 #define F32_F64 (GPUK_DT_F32 | GPUK_DT_F64)
+#define H16 (GPUK_DT_F16 | GPUK_DT_BF16)
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -45,6 +46,11 @@ GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_ad
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
 GKC_KERNEL(gkc_gemv_float4); GKC_KERNEL(gkc_apsp_naive);
+/* the tensor-core rungs (tc_common.cuh) */
+GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_hgemm_mma_async);
+GKC_KERNEL(gkc_hgemm_wgmma_tma); GKC_KERNEL(gkc_hgemm_wgmma_ws);
+GKC_KERNEL(gkc_hgemm_wgmma_persistent); GKC_KERNEL(gkc_hgemm_wgmma_cluster);
+GKC_KERNEL(gkc_hgemm_cublas); GKC_KERNEL(gkc_matmul_wgmma_tf32);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -67,6 +73,8 @@ const gpuk_kernel gkc_kernels[] = {
      "warptile_db with A transposed by 4-byte copies: 16 live fragment registers instead of 40, fewer dispatch stalls", NULL},
     {GPUK_OP_MATMUL, F32, "warptile_wide", 0, gkc_matmul_warptile_wide,
      "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads, in a column snake", NULL},
+    {GPUK_OP_MATMUL, F32, "wgmma_tf32", TF32 | MMA, gkc_matmul_wgmma_tf32,
+     "wgmma_persistent on TF32 computing c^T = b^T a^T (tf32 wgmma reads only K-major tiles), b^T from registers rounded to nearest (sm_90a with 16-byte aligned rows, else cublas_tf32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
@@ -232,6 +240,34 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_GEMV, F32_F64, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv / cublasDgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
     {GPUK_OP_GEMM, F64, "cublas", DEF | LIB | MMA, gkc_gemm_cublas, "cuBLAS DGEMM computing C^T = op(B)^T op(A)^T, alpha and beta in double", NULL},
+
+    /* f16 and bf16 matrix products on the tensor cores (issue 27): one
+     * ladder for MATMUL, BATCHED_MATMUL and GEMM (H16: both dtypes), f32
+     * accumulation, c in f32 or the inputs' dtype (tc_common.cuh).  The
+     * wgmma rungs need compute capability 9.0 and 16-byte aligned rows;
+     * elsewhere they run mma_async, which without such rows runs
+     * mma_ldmatrix.  Then the TF32 rung of f32 matmul. */
+#define TC_LADDER(op) \
+    {op, H16, "wmma", MMA, gkc_hgemm_wmma, \
+     "16x16x16 wmma fragments, f32 accumulation: 64x64 tiles of 4 warps, element loads into shared memory", NULL}, \
+    {op, H16, "mma_ldmatrix", MMA, gkc_hgemm_mma_ldmatrix, \
+     "mma.sync m16n8k16 fed by ldmatrix, 64x32 warp tiles in 128x128 blocks: 4 mma per fragment load, no round trip for the epilogue", NULL}, \
+    {op, H16, "mma_async", MMA, gkc_hgemm_mma_async, \
+     "mma_ldmatrix through a 3-stage cp.async pipeline, XOR-swizzled shared tiles (no padding, no bank conflicts): copies fly while slices compute (16-byte aligned rows, else mma_ldmatrix)", NULL}, \
+    {op, H16, "wgmma_tma", MMA, gkc_hgemm_wgmma_tma, \
+     "Hopper wgmma from shared memory fed by TMA boxes on mbarriers, one warpgroup a 128x128 tile: no fragment loads, no copy instructions (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_ws", MMA, gkc_hgemm_wgmma_ws, \
+     "a TMA producer warpgroup and two wgmma consumers on 128x256 tiles, full/empty mbarriers, setmaxnreg: nothing waits for the tensor cores (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_persistent", MMA, gkc_hgemm_wgmma_persistent, \
+     "wgmma_ws with one block an SM looping over tiles in L2-friendly bands: the next tile loads while the last one is written (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_cluster", MMA, gkc_hgemm_wgmma_cluster, \
+     "wgmma_persistent in 2-block clusters on vertical tile pairs, each block's half of B multicast to both: a third less L2 traffic (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "cublas", DEF | LIB | MMA, gkc_hgemm_cublas, \
+     "cublasGemmEx (strided batched for a batch), 16-bit inputs, f32 compute, c in f32 or 16-bit", NULL}
+    TC_LADDER(GPUK_OP_MATMUL),
+    TC_LADDER(GPUK_OP_BATCHED_MATMUL),
+    TC_LADDER(GPUK_OP_GEMM),
+#undef TC_LADDER
 
     /* apsp.cu */
     {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,

@@ -270,26 +270,41 @@ static int64_t pop(heap *h, double *key)
     return top;
 }
 
+/* The arcs by tail (by_head 0) or by head: a counting sort of the arc
+ * list; the arcs of vertex x are order[first[x] .. first[x + 1]).  0, or
+ * -1 out of memory (both NULL). */
+static int index_arcs(const graph *g, int by_head, int64_t **first_out, int64_t **order_out)
+{
+    const int32_t *key = by_head ? g->v : g->u;
+    int64_t *first = calloc((size_t)g->n + 1, sizeof *first), *order = malloc((size_t)g->m * 8 + 8);
+    int64_t *fill = malloc((size_t)g->n * sizeof *fill + 8);
+    *first_out = *order_out = NULL;
+    if (!first || !order || !fill) {
+        free(first), free(order), free(fill);
+        return -1;
+    }
+    for (int64_t e = 0; e < g->m; e++)
+        first[key[e] + 1]++;
+    for (int64_t i = 0; i < g->n; i++)
+        first[i + 1] += first[i];
+    memcpy(fill, first, (size_t)g->n * sizeof *fill);
+    for (int64_t e = 0; e < g->m; e++)
+        order[fill[key[e]]++] = e;
+    free(fill);
+    *first_out = first, *order_out = order;
+    return 0;
+}
+
 void graph_dijkstra(const graph *g, int64_t s, double *dist)
 {
-    /* arcs by tail: a counting sort of the arc list */
-    int64_t *first = calloc((size_t)g->n + 1, sizeof *first), *order = malloc((size_t)g->m * 8 + 8);
+    int64_t *first = NULL, *order = NULL;
     heap h = { malloc((size_t)(g->m + 1) * 8), malloc((size_t)(g->m + 1) * 8), 0 };
     for (int64_t i = 0; i < g->n; i++)
         dist[i] = INFINITY;
-    if (!first || !order || !h.v || !h.key) {
+    if (index_arcs(g, 0, &first, &order) || !h.v || !h.key) {
         free(first), free(order), free(h.v), free(h.key);
         return;   /* leaves every distance infinite: the check then fails loudly */
     }
-    for (int64_t e = 0; e < g->m; e++)
-        first[g->u[e] + 1]++;
-    for (int64_t i = 0; i < g->n; i++)
-        first[i + 1] += first[i];
-    int64_t *fill = malloc((size_t)g->n * sizeof *fill);
-    memcpy(fill, first, (size_t)g->n * sizeof *fill);
-    for (int64_t e = 0; e < g->m; e++)
-        order[fill[g->u[e]]++] = e;
-    free(fill);
     dist[s] = 0;
     push(&h, s, 0);
     while (h.n > 0) {
@@ -307,4 +322,65 @@ void graph_dijkstra(const graph *g, int64_t s, double *dist)
         }
     }
     free(first), free(order), free(h.v), free(h.key);
+}
+
+/* ---------------------------------------------------------------- paths */
+
+int graph_path_from_row(const graph *g, int64_t s, int64_t t, const double *dist, double tol,
+                        int64_t *path, int64_t cap, int64_t *len)
+{
+    int64_t *first = NULL, *order = NULL;
+    *len = 0;
+    if (!isfinite(dist[t]))
+        return 0;
+    /* next[x]: the vertex after x on a tight path to t; breadth first from t */
+    int64_t *next = malloc((size_t)g->n * sizeof *next), *queue = malloc((size_t)g->n * 8);
+    if (!next || !queue || index_arcs(g, 1, &first, &order)) {
+        free(next), free(queue), free(first), free(order);
+        return -2;
+    }
+    for (int64_t x = 0; x < g->n; x++)
+        next[x] = -2;   /* not reached */
+    int64_t head = 0, tail = 0;
+    next[t] = -1, queue[tail++] = t;
+    while (head < tail && next[s] == -2) {
+        int64_t v = queue[head++];
+        for (int64_t k = first[v]; k < first[v + 1]; k++) {
+            int64_t e = order[k], u = g->u[e];
+            double want = dist[v], got = dist[u] + g->w[e];
+            if (next[u] == -2 && isfinite(dist[u]) && fabs(got - want) <= tol * fabs(want))
+                next[u] = v, queue[tail++] = u;
+        }
+    }
+    int rc = 0;
+    if (next[s] != -2) {
+        for (int64_t x = s; x != -1; x = next[x]) {
+            if (*len == cap) {
+                rc = -1;
+                break;
+            }
+            path[(*len)++] = x;
+        }
+    }
+    free(next), free(queue), free(first), free(order);
+    return rc;
+}
+
+double graph_path_length(const graph *g, const int64_t *path, int64_t len)
+{
+    int64_t *first = NULL, *order = NULL;
+    if (len < 2)
+        return 0;
+    if (index_arcs(g, 0, &first, &order))
+        return NAN;
+    double sum = 0;
+    for (int64_t i = 0; i + 1 < len && !isinf(sum); i++) {
+        double w = INFINITY;
+        for (int64_t k = first[path[i]]; k < first[path[i] + 1]; k++)
+            if (g->v[order[k]] == path[i + 1] && g->w[order[k]] < w)
+                w = g->w[order[k]];
+        sum += w;
+    }
+    free(first), free(order);
+    return sum;
 }

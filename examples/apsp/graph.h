@@ -1,7 +1,8 @@
 /*
  * graph.h - the graphs of examples/apsp: generated (a road-like grid, a
- * random geometric graph) or read from a DIMACS shortest-path file, and
- * Dijkstra's algorithm, which checks the distributed result.
+ * random geometric graph) or read from a DIMACS shortest-path file;
+ * Dijkstra's algorithm, which checks the result; and paths rebuilt from a
+ * row of distances.
  */
 #ifndef APSP_GRAPH_H
 #define APSP_GRAPH_H
@@ -36,5 +37,19 @@ void graph_free(graph *g);
 /* Shortest distances from s to every vertex (INFINITY where unreachable),
  * in double precision: the reference for one row of the result. */
 void graph_dijkstra(const graph *g, int64_t s, double *dist);
+
+/* A shortest path from s to t rebuilt from row s of the distance matrix
+ * (dist[v] = d(s, v), INFINITY where unreachable) and the arcs, where no
+ * predecessors were kept: breadth first back from t along the arcs u -> v
+ * that are tight, dist[u] + w = dist[v] within tol |dist[v]| (0 for whole
+ * weights), which reaches s whenever t is reachable from it.  path[0] = s
+ * ... path[*len - 1] = t, the fewest arcs among tight paths; *len = 0 when
+ * t is unreachable.  0; -1 when cap is too small; -2 out of memory. */
+int graph_path_from_row(const graph *g, int64_t s, int64_t t, const double *dist, double tol,
+                        int64_t *path, int64_t cap, int64_t *len);
+
+/* The length of a path, each step along the lightest arc between its two
+ * vertices; INFINITY when a step has no arc (0 for fewer than 2 vertices). */
+double graph_path_length(const graph *g, const int64_t *path, int64_t len);
 
 #endif

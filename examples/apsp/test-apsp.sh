@@ -1,8 +1,12 @@
 #!/bin/sh
-# test-apsp.sh - TAP test of examples/apsp: the generated graphs and a
-# DIMACS file on 1 rank (without mpiexec) and on several, each checked
-# against Dijkstra by the program itself; the same graph gives the same
-# squaring count on any number of ranks; every kind of bad file is an
+# test-apsp.sh - TAP test of examples/apsp, in whichever build it is (with
+# MPI: gpuk_dist_apsp on 1 rank without mpiexec and on 3 and 4; without:
+# one context, gpuk_apsp): Floyd-Warshall (the default) and squaring on
+# the generated graphs and a DIMACS file, in f32 and i32, each checked
+# against Dijkstra by the program itself; squaring needs the same number
+# of squarings on any number of ranks; queried pairs give the distance and
+# a path whose arcs add up to it (from the predecessors on one context,
+# from a row of distances on the MPI build); every kind of bad file is an
 # error naming the file and the line, on every rank count.
 #
 # Run by make check (MPIEXEC from configure); by hand, from the top of
@@ -15,16 +19,28 @@ apsp=$builddir/examples/apsp/apsp
 . "${GPUK_TEST_SRCDIR:-$(dirname "$0")/../../tests}/tap-lib.sh"
 
 if [ ! -x "$apsp" ]; then
-    echo "1..0 # SKIP $apsp was not built (it needs the MPI build)"
+    echo "1..0 # SKIP $apsp was not built"
     exit 0
 fi
-. "$(dirname "$0")/../../mpi/launcher.sh"
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apsp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' 0
 trap 'exit 1' 1 2 15
 
-# run NP ARGS...: apsp on NP ranks (1: directly, as an MPI singleton)
+"$apsp" --help > "$tmp/help" 2>&1
+ok $? "--help prints the usage and exits 0"
+ranks="1"
+if grep -q "this build: MPI" "$tmp/help"; then
+    build=mpi
+    . "$(dirname "$0")/../../mpi/launcher.sh"
+    [ $have_launcher = yes ] && ranks="1 3 4"
+else
+    build=one
+    grep -q "this build: one context" "$tmp/help"
+    ok $? "the build without MPI says it runs on one context"
+fi
+diag "$tmp/help"
+
+# run NP ARGS...: apsp on NP ranks (1: directly; an MPI singleton in the MPI build)
 run() {
     np=$1
     shift
@@ -34,20 +50,26 @@ run() {
         $launcher $flags -n "$np" "$apsp" "$@"
     fi
 }
-ranks="1"
-[ $have_launcher = yes ] && ranks="1 3 4"
 
 # ---------------------------------------------------------------- generated graphs
 for np in $ranks; do
-    run $np --grid 13x17 --block 8 --sources 6 > "$tmp/grid$np" 2>&1
-    ok $? "road-like grid 13x17 on $np rank(s): distances match Dijkstra"
-    grep -q "right" "$tmp/grid$np" && grep -q "converged after" "$tmp/grid$np"
-    ok $? "  ... it converged before the bound and says it was checked"
-    diag "$tmp/grid$np"
+    run $np --grid 13x17 --block 8 --sources 6 > "$tmp/fw$np" 2>&1
+    ok $? "road-like grid 13x17, Floyd-Warshall on $np rank(s): distances match Dijkstra"
+    grep -q "^Floyd-Warshall: " "$tmp/fw$np" && grep -q "right" "$tmp/fw$np"
+    ok $? "  ... Floyd-Warshall is the default, and it says it was checked"
+    diag "$tmp/fw$np"
+    run $np --grid 13x17 --block 8 --sources 6 --dtype i32 > "$tmp/fwi$np" 2>&1
+    ok $? "the same grid in i32 on $np rank(s): distances match Dijkstra"
+    diag "$tmp/fwi$np"
+    run $np --grid 13x17 --block 8 --sources 6 --method squaring > "$tmp/sq$np" 2>&1
+    ok $? "the same grid by squaring on $np rank(s): distances match Dijkstra"
+    grep -q "converged after" "$tmp/sq$np"
+    ok $? "  ... it converged before the bound"
+    diag "$tmp/sq$np"
 done
-c1=$(grep -o 'converged after [0-9]*' "$tmp/grid1")
+c1=$(grep -o 'converged after [0-9]*' "$tmp/sq1")
 for np in $ranks; do
-    [ "$(grep -o 'converged after [0-9]*' "$tmp/grid$np")" = "$c1" ]
+    [ "$(grep -o 'converged after [0-9]*' "$tmp/sq$np")" = "$c1" ]
     ok $? "the grid needs the same squarings on $np rank(s) ($c1)"
 done
 for np in $ranks; do
@@ -77,10 +99,29 @@ a 4 6 2
 EOF
 for np in $ranks; do
     [ $np = 4 ] && continue
-    run $np --file "$tmp/small.gr" --block 2 --sources 7 > "$tmp/gr$np" 2>&1
-    ok $? "DIMACS file on $np rank(s): distances match Dijkstra from 7 sampled sources"
-    diag "$tmp/gr$np"
+    for method in fw squaring; do
+        run $np --file "$tmp/small.gr" --block 2 --sources 7 --method $method \
+            --pair 1,6 --pair 4,5 --pair 1,7 --pair 3,3 > "$tmp/gr$np-$method" 2>&1
+        ok $? "DIMACS file, $method on $np rank(s): distances match Dijkstra from 7 sources"
+        f=$tmp/gr$np-$method
+        diag "$f"
+        grep -q "^pair 1 -> 6: distance 12.5, path of 3 arcs (.*): 1 2 5 6$" "$f" &&
+            grep -q "^pair 4 -> 5: distance 13.5, path of 3 arcs (.*): 4 1 2 5$" "$f" &&
+            grep -q "^pair 1 -> 7: no path$" "$f" &&
+            grep -q "^pair 3 -> 3: distance 0, path of 0 arcs (.*): 3$" "$f"
+        ok $? "  ... the queried pairs: 1->6 12.5 by 1 2 5 6, 4->5 13.5 by 4 1 2 5, 1->7 none, 3->3 0"
+    done
 done
+if [ $build = one ]; then
+    grep -q "^pair 1 -> 6: .*(from the predecessors)" "$tmp/gr1-fw"
+    ok $? "one context: Floyd-Warshall's paths come from gpuk_apsp's predecessors"
+fi
+"$apsp" --file "$tmp/small.gr" --dtype i32 > "$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "i32 needs whole weights" "$tmp/out"
+ok $? "--dtype i32 on weights with decimals: exit 2, says so"
+"$apsp" --file "$tmp/small.gr" --pair 1,8 > "$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "vertices are 1 to 7" "$tmp/out"
+ok $? "--pair outside the graph: exit 2, names the range"
 
 # ---------------------------------------------------------------- bad files
 # bad NAME LINE TEXT: a file whose line LINE is wrong, and the message's words
@@ -125,5 +166,8 @@ ok $? "a file that does not exist: exit 2, names it"
 "$apsp" --grid 3x3 --geometric 9 > "$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q "give one graph" "$tmp/out"
 ok $? "two graphs at once: exit 2 with the usage"
+"$apsp" --grid 3x3 --method dijkstra > "$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "fw or squaring" "$tmp/out"
+ok $? "an unknown method: exit 2, names the two"
 
 tap_done

@@ -2,7 +2,8 @@
 """Compare libgpuk's text classifier (examples/textclf) with PyTorch.
 
 Builds the same network in PyTorch from the same weight file (FORMAT.md),
-runs the same batch of token ids on the GPU, and compares:
+runs the same batch of token ids on the GPU (on the CPU where PyTorch sees
+no GPU), and compares:
 
   * the probabilities: max |p_libgpuk - p_torch| must be <= --tol (1e-4),
     and the predicted classes identical;
@@ -13,14 +14,17 @@ runs the same batch of token ids on the GPU, and compares:
     the same way textclf times itself.
 
 libgpuk's output comes from running the textclf binary (--textclf PATH, on
---backend cuda by default), or from a probabilities file written earlier
-with `textclf --out` (--probs FILE, no libgpuk timing then).
+--backend NAME, by default textclf's own choice: $GPUK_BACKEND, else auto,
+which is CUDA where it runs and the CPU elsewhere), or from a probabilities
+file written earlier with `textclf --out` (--probs FILE, no libgpuk timing
+then).  PyTorch runs on --device, by default cuda where PyTorch sees a GPU
+and cpu elsewhere, so the script runs as it is on a machine without one.
 
 A markdown report goes to --markdown FILE (and a summary to stdout).
 Exit status: 0 pass, 1 mismatch or a failed run, 2 cannot run here (no
 PyTorch, no GPU, bad files or arguments).
 
-Example, from the top of a build tree on the GPU machine:
+Example, from the top of a build tree:
 
   export GPUK_BACKEND_PATH=$PWD/backends/cpu/.libs:$PWD/backends/cuda/.libs
   examples/textclf/textclf --generate --model m.gktm --input i.gktb
@@ -128,8 +132,10 @@ def run_textclf(args):
     fd, out = tempfile.mkstemp(suffix=".gktp")
     os.close(fd)
     cmd = [args.textclf, "--model", args.model, "--input", args.input,
-           "--backend", args.backend, "--out", out, "--show", "0",
+           "--out", out, "--show", "0",
            "--repeat", str(args.repeat), "--warmup", str(args.warmup)]
+    if args.backend:
+        cmd += ["--backend", args.backend]
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True)
@@ -348,8 +354,10 @@ def main():
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--textclf", help="the textclf binary to run (libtool wrapper is fine)")
     src.add_argument("--probs", help="a GKTP file written by textclf --out")
-    ap.add_argument("--backend", default="cuda", help="libgpuk backend for textclf (cuda)")
-    ap.add_argument("--device", default="cuda", help="PyTorch device (cuda)")
+    ap.add_argument("--backend", help="libgpuk backend for textclf (default: textclf's "
+                    "own, $GPUK_BACKEND else auto)")
+    ap.add_argument("--device", help="PyTorch device (default: cuda where PyTorch sees "
+                    "a GPU, else cpu)")
     ap.add_argument("--tol", type=float, default=1e-4, help="max abs difference (1e-4)")
     ap.add_argument("--repeat", type=int, default=50, help="timed runs (median taken)")
     ap.add_argument("--warmup", type=int, default=5, help="untimed runs first")
@@ -376,6 +384,8 @@ def main():
             print("torch_compare: PyTorch is not installed here (pip install torch); "
                   "--python-reference checks the files without it", file=sys.stderr)
             return 2
+        if args.device is None:
+            args.device = "cuda" if torch.cuda.is_available() else "cpu"
         if args.device.startswith("cuda") and not torch.cuda.is_available():
             print("torch_compare: PyTorch sees no CUDA device; use --device cpu to compare "
                   "on the CPU", file=sys.stderr)
@@ -447,7 +457,8 @@ def main():
     if g_times or t_times:
         md.append("\n## Time per batch (ms)\n")
         theirs = f"PyTorch ({args.device})" if torch is not None else "PyTorch (not run)"
-        md.append(f"| stage | libgpuk ({args.backend}) | {theirs} |")
+        ours = backend_line.split()[1] if backend_line else (args.backend or "default")
+        md.append(f"| stage | libgpuk ({ours}) | {theirs} |")
         md.append("| --- | --- | --- |")
         for s in STAGES:
             md.append(f"| {s} | {fmt_ms(g_times.get(s))} | {fmt_ms(t_times.get(s))} |")

@@ -45,10 +45,12 @@ typedef enum gpuk_dist_comm {
 } gpuk_dist_comm;
 
 /* Order of the panel broadcasts and the local ops (gpuk_dist_set_schedule).
- * The last two exist to measure overlap; they leave c undefined. */
+ * The last two exist to measure overlap; they leave c (apsp: m) undefined. */
 typedef enum gpuk_dist_schedule {
-    GPUK_DIST_OVERLAP = 0,      /* the next panel's broadcast runs during this panel's op */
-    GPUK_DIST_SERIAL = 1,       /* broadcast, wait, op, one panel after another */
+    GPUK_DIST_OVERLAP = 0,      /* the next panel's broadcast runs during this panel's op
+                                   (apsp: with look-ahead) */
+    GPUK_DIST_SERIAL = 1,       /* broadcast, wait, op, one panel after another (apsp: each
+                                   step's phases one after another) */
     GPUK_DIST_COMM_ONLY = 2,    /* the broadcasts alone (c undefined) */
     GPUK_DIST_COMPUTE_ONLY = 3  /* the local ops alone, on whatever the panels hold (c undefined) */
 } gpuk_dist_schedule;
@@ -120,7 +122,8 @@ typedef struct gpuk_dist_stats {
     double flops;        /* this rank's share of the work: 2 m n k / ranks on average
                             (an add and a min count as two for min-plus) */
     double bytes;        /* panel bytes this rank sent or received */
-    int panels;          /* steps of the SUMMA loop (0: the grid is 1 x 1, one local op) */
+    int panels;          /* steps of the loop (matmul, min-plus: 0 on a 1 x 1 grid, one local
+                            op; apsp: ceil(n / b) on every grid) */
 } gpuk_dist_stats;
 
 gpuk_status gpuk_dist_get_stats(gpuk_dist *d, gpuk_dist_stats *stats);
@@ -230,14 +233,16 @@ gpuk_status gpuk_dist_minplus(gpuk_dist *d, const gpuk_dist_matrix *a, const gpu
  * GPUK_I32_INF when j cannot be reached, m[i,i] = 0 unless a cycle
  * through i is shorter.  The panels are folded with gpuk_minplus_update
  * (variant names its rung; NULL: auto) and the diagonal blocks closed
- * with gpuk_apsp.  Floats may differ from gpuk_apsp in rounding (sums of
- * whole numbers below 2^24 in f32, 2^53 in f64, are exact); i32 is exact
- * while every path sum lies in [-2^30, GPUK_I32_INF], with one difference
- * from gpuk_apsp: min-plus adds GPUK_I32_INF like any number, so with
- * negative weights an unreachable pair may read GPUK_I32_INF + w (w < 0)
- * instead of GPUK_I32_INF.  A negative cycle is GPUK_ERR_NEGATIVE_CYCLE on
- * every rank, naming the lowest vertex whose m[v,v] ended negative.  No
- * predecessors yet. */
+ * with gpuk_apsp; with the default schedule step K + 1's panels travel
+ * while step K's update runs (look-ahead).  Floats may differ from
+ * gpuk_apsp in rounding (sums of whole numbers below 2^24 in f32, 2^53 in
+ * f64, are exact).  i32 gives gpuk_apsp's integers, GPUK_I32_INF "no
+ * path" beside negative weights too: with weights >= 0 always; with a
+ * negative weight while (n - 1)(M + 3 W) < GPUK_I32_INF (M the largest
+ * weight, W the largest |negative weight|), else GPUK_ERR_INVALID on
+ * every rank before any work.  A negative cycle is
+ * GPUK_ERR_NEGATIVE_CYCLE on every rank, naming the lowest vertex whose
+ * m[v,v] ended negative.  No predecessors. */
 gpuk_status gpuk_dist_apsp(gpuk_dist *d, gpuk_dist_matrix *m, const char *variant);
 
 #ifdef __cplusplus

@@ -1,0 +1,342 @@
+/*
+ * hgemm_ws.cu - rungs 5-7 of the f16/bf16 matrix-product ladder (issue 27):
+ * wgmma_ws, wgmma_persistent and wgmma_cluster, one kernel template with
+ * the step of each rung as a launch choice or a template argument.  Built
+ * for sm_90a alone; elsewhere, and for operands TMA cannot describe, each
+ * runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
+ * hgemm_wgmma.cu and tc_hopper.cuh.
+ *
+ * The kernel: a 128x256 output tile, k in slices of 64 through 4 stages of
+ * 48 KB, 3 warpgroups.  Warpgroup 0 is the producer: one thread waits for
+ * a stage to be empty, arms its full barrier with the slice's bytes and
+ * asks TMA for the slice, then moves on to the next stage, never waiting
+ * for the tensor cores.  Warpgroups 1 and 2 are consumers: each waits for
+ * a stage to be full, issues 4 wgmma m64n256k16 (its 64 rows of the tile,
+ * all 256 columns), and as soon as the batch before it has finished
+ * (wgmma.wait_group 1: one batch stays in flight) tells the producer the
+ * stage that batch read is empty.  Full barriers count the producer's one
+ * arrival plus the bytes; empty barriers one arrival per consumer warp.
+ * Each barrier is used round after round; the r-th round waits on phase
+ * parity r & 1 (tc_bar_wait).  The producer needs few registers and the
+ * consumers 128 accumulators each: setmaxnreg moves them, 40 for the
+ * producer and 232 for the consumers (the 384 x 168 a block starts with).
+ *
+ * wgmma_ws (rung 5), over wgmma_tma: nothing waits any more.  The copies
+ * run 3 slices ahead of the tensor cores without a block-wide barrier, a
+ * consumer never waits for its own wgmma except to free a stage, and two
+ * consumers keep the SM's tensor cores fed from one tile twice the size
+ * (B is read once for 128 rows of A, not 64).  One tile per block.
+ *
+ * wgmma_persistent (rung 6): one block per SM, looping over tiles, so the
+ * producer runs on into the next tile's slices while the consumers write
+ * the last tile out: the epilogue and the start of a tile overlap instead
+ * of costing each block its ramp.  Tiles go in bands of 16 rows of tiles
+ * (2048 rows of c), down a band's column of tiles before the next column,
+ * so the tiles running at once share fewer rows of a and columns of b and
+ * L2 serves more of their reads.
+ *
+ * wgmma_cluster (rung 7): blocks in clusters of 2 on tiles one above the
+ * other, which need the same slice of B.  Each block asks TMA for half of
+ * it, multicast to both blocks' shared memory (and barriers): L2 sends
+ * each byte of B once for two tiles, 2/3 of the bytes a pair asked for
+ * before.  A stage is empty only when the consumers of both blocks have
+ * read it (empty barriers count the consumer warps of the cluster, which
+ * arrive on both blocks' barriers), and the cluster meets at the start
+ * (barriers initialised before the peer's copies arrive) and at the end
+ * (no block leaves while its peer may still arrive on its barriers).  The
+ * second block of a pair past the last row of tiles computes a real tile
+ * it does not store, so that its peer still gets its half of B.
+ *
+ * bench/NOTES.md, "Tensor cores": the predictions (80%, 83% and 100% of
+ * cuBLAS at 8192^3 on an H100) and the measurements.
+ */
+#include "tc_hopper.cuh"
+
+namespace {
+
+constexpr int BM = 128, BN = 256, BK = 64, STAGES = 4, NT = 384, CONSUMERS = 2;
+constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE_BYTES = A_BYTES + B_BYTES;
+constexpr int BOX = 64 * 128;   /* bytes of a 64-row box of an MN-major tile */
+constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
+/* setmaxnreg moves registers within the block's own allocation: the
+ * producer's 128 threads give back what the consumers' 256 take, so the
+ * kernel must start at exactly the 168 its launch bounds allow (the host
+ * checks, and runs mma_async otherwise rather than hang in setmaxnreg). */
+constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232, LAUNCH_REGS = 65536 / NT / 8 * 8;
+static_assert((LAUNCH_REGS - PRODUCER_REGS) * 128 >= (CONSUMER_REGS - LAUNCH_REGS) * 256,
+              "hgemm_ws: the consumers would take more registers than the producer frees");
+constexpr int64_t BAND = 16;    /* rows of tiles a band of the persistent order holds */
+
+/* The producer thread: every slice of every unit of this block, in order. */
+template <int TA, int TB, int CL>
+__device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap *mb,
+                                        const gkc_tc &p, const tc_sched &sc, unsigned char *smem,
+                                        uint64_t *full, uint64_t *empty, unsigned rank, int nk)
+{
+    uint32_t it = 0;   /* slices so far: stage it % STAGES, round it / STAGES */
+    for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
+        int64_t z, um, nt;
+        tc_unit_at(sc, u, z, um, nt);
+        int64_t mt = um * CL + rank;
+        if (mt >= sc.tiles_m)
+            mt = sc.tiles_m - 1;   /* a spare block: real data, never stored */
+        int i0 = (int)(mt * BM), j0 = (int)(nt * BN);
+        int za = p.sa ? (int)z : 0, zb = p.sb ? (int)z : 0;
+        /* the bytes a slice brings: boxes wholly past the edge are not
+         * asked for (tc_hopper.cuh), by this block or by its peer, which
+         * shares the column of tiles and so skips the same boxes of B */
+        bool a2 = !TA || i0 + 64 < p.m;
+        int bytes = A_BYTES - (a2 ? 0 : BOX);
+        for (int q = 0; q < (TB ? CL : BN / 64); q++) {
+            int width = TB ? BN / CL : 64;
+            if (j0 + width * q < p.n)
+                bytes += width * BK * 2;
+        }
+        for (int kt = 0; kt < nk; kt++, it++) {
+            int s = it % STAGES, k0 = kt * BK;
+            tc_bar_wait(&empty[s], ((it / STAGES) & 1) ^ 1);
+            uint64_t *bar = &full[s];
+            unsigned char *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
+            tc_bar_expect(bar, bytes);
+            if (TA) {
+                tc_tma_load(sa, ma, bar, i0, k0, za);
+                if (a2)
+                    tc_tma_load(sa + BOX, ma, bar, i0 + 64, k0, za);
+            } else {
+                tc_tma_load(sa, ma, bar, k0, i0, za);
+            }
+            if (CL == 1) {
+                if (TB) {
+                    tc_tma_load(sb, mb, bar, k0, j0, zb);
+                } else {
+#pragma unroll
+                    for (int q = 0; q < BN / 64; q++)
+                        if (j0 + 64 * q < p.n)
+                            tc_tma_load(sb + BOX * q, mb, bar, j0 + 64 * q, k0, zb);
+                }
+            } else {
+                /* this block's share of B, to every block of the cluster */
+                const uint16_t all = (uint16_t)((1u << CL) - 1);
+                if (TB) {
+                    if (j0 + (int)rank * (BN / CL) < p.n)
+                        tc_tma_load_mc(sb + rank * (B_BYTES / CL), mb, bar, k0,
+                                       j0 + (int)rank * (BN / CL), zb, all);
+                } else {
+#pragma unroll
+                    for (int q = 0; q < BN / 64 / CL; q++) {
+                        int box = (int)rank * (BN / 64 / CL) + q;
+                        if (j0 + 64 * box < p.n)
+                            tc_tma_load_mc(sb + BOX * box, mb, bar, j0 + 64 * box, k0, zb, all);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* A consumer warp is done with a stage: one arrival on its empty barrier
+ * in every block of the cluster (wait_group is warp-synchronous, so lane
+ * 0 arrives for a warp whose wgmma have all finished). */
+template <int CL>
+__device__ __forceinline__ void release(uint64_t *bar)
+{
+    if ((threadIdx.x & 31) != 0)
+        return;
+    if (CL == 1) {
+        tc_bar_arrive(bar);
+    } else {
+#pragma unroll
+        for (unsigned r = 0; r < CL; r++)
+            tc_bar_arrive_cluster(bar, r);
+    }
+}
+
+/* Consumer c (0 or 1): rows 64c .. 64c + 63 of each of the block's tiles. */
+template <class T, int TA, int TB, int CL>
+__device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, unsigned char *smem,
+                                        uint64_t *full, uint64_t *empty, int c, unsigned rank,
+                                        int nk)
+{
+    int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
+    uint32_t it = 0;
+    float acc[128];
+    for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
+        int64_t z, um, nt;
+        tc_unit_at(sc, u, z, um, nt);
+        int64_t mt = um * CL + rank;
+        int prev = 0;
+        for (int kt = 0; kt < nk; kt++, it++) {
+            int s = it % STAGES;
+            tc_bar_wait(&full[s], (it / STAGES) & 1);
+            unsigned char *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
+            tc_wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < BK / 16; kk++) {
+                uint64_t da = TA ? tc_desc(sa + BOX * c + 2048 * kk, BOX, 1024)
+                                 : tc_desc(sa + BOX * c + 32 * kk, 16, 1024);
+                uint64_t db = TB ? tc_desc(sb + 32 * kk, 16, 1024)
+                                 : tc_desc(sb + 2048 * kk, BOX, 1024);
+                /* imm-trans: a stored [k][m] and b stored [k][n] are MN-major */
+                tc_wgmma_n256<T, TA, 1 - TB>(acc, da, db, kt > 0 || kk > 0);
+            }
+            tc_wgmma_commit();
+            tc_wgmma_wait<1>();   /* the batch of slice kt - 1 has finished */
+            if (kt > 0)
+                release<CL>(&empty[prev]);
+            prev = s;
+        }
+        tc_wgmma_wait<0>();
+        release<CL>(&empty[prev]);
+        tc_fence_acc(acc);
+        if (mt >= sc.tiles_m)
+            continue;
+        tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g, nt * BN + 2 * t,
+                         acc);
+    }
+}
+
+template <class T, int TA, int TB, int CL>
+__global__ void __launch_bounds__(NT, 1)
+    hgemm_ws(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb,
+             gkc_tc p, tc_sched sc)
+{
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
+    unsigned char *smem = tc_align1024(smem_raw);
+    unsigned rank = CL > 1 ? tc_cluster_rank() : 0;
+    int nk = (int)gkc_cdiv(p.k, BK);
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++) {
+            tc_bar_init(&full[s], 1);
+            tc_bar_init(&empty[s], CONSUMERS * 4 * CL);
+        }
+        tc_bar_init_fence();
+    }
+    if (CL > 1)
+        tc_cluster_sync();
+    else
+        __syncthreads();
+    if (threadIdx.x < 128) {
+        tc_regs_down<PRODUCER_REGS>();
+        if (threadIdx.x == 0)
+            produce<TA, TB, CL>(&ma, &mb, p, sc, smem, full, empty, rank, nk);
+    } else {
+        tc_regs_up<CONSUMER_REGS>();
+        consume<T, TA, TB, CL>(p, sc, smem, full, empty, threadIdx.x / 128 - 1, rank, nk);
+    }
+    if (CL > 1)
+        tc_cluster_sync();
+}
+
+template <class T, int TA, int TB, int CL>
+gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
+                   bool persistent, const char *variant, int *fits)
+{
+    auto kern = hgemm_ws<T, TA, TB, CL>;
+    *fits = 0;
+    cudaFuncAttributes fa;
+    GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma: cudaFuncGetAttributes");
+    if (fa.numRegs != LAUNCH_REGS)
+        return GPUK_OK;
+    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM),
+             "wgmma: cudaFuncSetAttribute");
+    tc_sched sc;
+    sc.tiles_m = gkc_cdiv(p.m, BM);
+    sc.tiles_n = gkc_cdiv(p.n, BN);
+    sc.units_m = gkc_cdiv(sc.tiles_m, CL);
+    sc.units = p.batch * sc.units_m * sc.tiles_n;
+    sc.group = persistent ? BAND / CL : 1;
+    int64_t slots = sc.units < INT32_MAX / CL ? sc.units : INT32_MAX / CL;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = CL;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)(slots * CL));
+    cfg.blockDim = dim3(NT);
+    cfg.dynamicSmemBytes = SMEM;
+    cfg.stream = b->stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = CL > 1 ? 1 : 0;
+    if (persistent) {
+        /* as many blocks (clusters) as fit at once: one block an SM */
+        int64_t fit = gkc_sms(b);
+        if (CL > 1) {
+            int n = 0;
+            GKC_CUDA(b, cudaOccupancyMaxActiveClusters(&n, kern, &cfg),
+                     "wgmma_cluster: cudaOccupancyMaxActiveClusters");
+            fit = n;
+        }
+        if (fit < 1)
+            return GPUK_OK;
+        if (slots > fit)
+            slots = fit;
+        cfg.gridDim = dim3((unsigned)(slots * CL));
+    }
+    *fits = 1;
+    GKC_CUDA(b, cudaLaunchKernelEx(&cfg, kern, ma, mb, p, sc), variant);
+    GKC_LAUNCHED(b, p.op, variant);
+    return GPUK_OK;
+}
+
+template <class T, int CL>
+gpuk_status by_layout(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
+                      bool persistent, const char *variant, int *fits)
+{
+    if (p.ta)
+        return p.tb ? launch<T, 1, 1, CL>(b, p, ma, mb, persistent, variant, fits)
+                    : launch<T, 1, 0, CL>(b, p, ma, mb, persistent, variant, fits);
+    return p.tb ? launch<T, 0, 1, CL>(b, p, ma, mb, persistent, variant, fits)
+                : launch<T, 0, 0, CL>(b, p, ma, mb, persistent, variant, fits);
+}
+
+/* The rung: CL blocks a cluster, persistent or one tile a block; a
+ * cluster that cannot be placed at all runs the rung without clusters,
+ * and a kernel that cannot start (its registers) runs mma_async. */
+template <int CL>
+gpuk_status run(gpuk_bctx *b, const gpuk_args *args, bool persistent, const char *variant)
+{
+    gkc_tc p;
+    int done;
+    GKC_TRY(gkc_tc_begin(b, args, variant, &p, &done));
+    if (done)
+        return GPUK_OK;
+    int ok = 0, fits = 0;
+    CUtensorMap ma, mb;
+    if (gkc_tc_hopper(b))
+        GKC_TRY(gkc_tc_maps16(b, p, BM, BN / CL, &ma, &mb, &ok));
+    if (!ok)
+        return gkc_tc_mma_async(b, p, variant);
+    gpuk_status st = p.bf16 ? by_layout<__nv_bfloat16, CL>(b, p, ma, mb, persistent, variant, &fits)
+                            : by_layout<__half, CL>(b, p, ma, mb, persistent, variant, &fits);
+    if (st != GPUK_OK || fits)
+        return st;
+    if (CL > 1) {
+        GKC_TRY(gkc_tc_maps16(b, p, BM, BN, &ma, &mb, &ok));
+        if (ok) {
+            st = p.bf16 ? by_layout<__nv_bfloat16, 1>(b, p, ma, mb, persistent, variant, &fits)
+                        : by_layout<__half, 1>(b, p, ma, mb, persistent, variant, &fits);
+            if (st != GPUK_OK || fits)
+                return st;
+        }
+    }
+    return gkc_tc_mma_async(b, p, variant);
+}
+
+}  // namespace
+
+GKC_KERNEL(gkc_hgemm_wgmma_ws)
+{
+    return run<1>(b, args, false, "wgmma_ws");
+}
+
+GKC_KERNEL(gkc_hgemm_wgmma_persistent)
+{
+    return run<1>(b, args, true, "wgmma_persistent");
+}
+
+GKC_KERNEL(gkc_hgemm_wgmma_cluster)
+{
+    return run<2>(b, args, true, "wgmma_cluster");
+}
