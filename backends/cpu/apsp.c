@@ -28,9 +28,8 @@
 
 #define AP_INF32 ((int32_t)GPUK_I32_INF)
 
-/* The three element types, each with its infinity and its relaxation
- * step, so the loops below exist once: AP_TYPES(X) is X(suffix, C type). */
-#define AP_TYPES(X) X(f32, float) X(f64, double) X(i32, int32_t)
+/* The three element types of the (min, +) ops, each with its infinity
+ * and its relaxation step, so the loops below exist once (dtype.h). */
 
 static inline float ap_inf_f32(void) { return INFINITY; }
 static inline double ap_inf_f64(void) { return INFINITY; }
@@ -64,7 +63,7 @@ static inline int ap_sum_i32(int32_t x, int32_t y, int32_t *s)
 
 /* d = clean(w) (in place when d is w), the diagonal min(., 0), and pred's
  * start: i where an edge leaves i, else -1. */
-#define AP_INIT(sfx, T)                                                                \
+#define AP_INIT(DT, T, sfx, ...)                                                       \
     static void ap_init_##sfx(int64_t n, const T *w, T *d, int32_t *pred)              \
     {                                                                                  \
         for (int64_t i = 0; i < n; i++)                                                \
@@ -77,11 +76,11 @@ static inline int ap_sum_i32(int32_t x, int32_t y, int32_t *s)
                     pred[i * n + j] = i != j && v < ap_inf_##sfx() ? (int32_t)i : -1;  \
             }                                                                          \
     }
-AP_TYPES(AP_INIT)
+CPU_MINPLUS_DTYPES(AP_INIT)
 #undef AP_INIT
 
 /* One row i of step k: relax d[i][*] through k. */
-#define AP_ROW(sfx, T)                                                                 \
+#define AP_ROW(DT, T, sfx, ...)                                                           \
     static inline void ap_row_##sfx(int64_t n, int64_t i, int64_t k, T *d, int32_t *pred) \
     {                                                                                  \
         T dik = d[i * n + k];                                                          \
@@ -96,11 +95,11 @@ AP_TYPES(AP_INIT)
             }                                                                          \
         }                                                                              \
     }
-AP_TYPES(AP_ROW)
+CPU_MINPLUS_DTYPES(AP_ROW)
 #undef AP_ROW
 
 /* The first vertex with a negative diagonal, or -1. */
-#define AP_CYCLE(sfx, T)                                                               \
+#define AP_CYCLE(DT, T, sfx, ...)                                                      \
     static int64_t ap_cycle_##sfx(int64_t n, const T *d)                               \
     {                                                                                  \
         for (int64_t i = 0; i < n; i++)                                                \
@@ -108,7 +107,7 @@ AP_TYPES(AP_ROW)
                 return i;                                                              \
         return -1;                                                                     \
     }
-AP_TYPES(AP_CYCLE)
+CPU_MINPLUS_DTYPES(AP_CYCLE)
 #undef AP_CYCLE
 
 static gpuk_status ap_cycle_fail(gpuk_bctx *b, const char *rung, int64_t v, double dvv)
@@ -119,7 +118,7 @@ static gpuk_status ap_cycle_fail(gpuk_bctx *b, const char *rung, int64_t v, doub
 }
 
 /* The whole algorithm in one dtype; threads > 1 splits each step's rows. */
-#define AP_RUN(sfx, T)                                                                 \
+#define AP_RUN(DT, T, sfx, ...)                                                        \
     static gpuk_status ap_run_##sfx(gpuk_bctx *b, const gpuk_args *args, int threads,  \
                                     const char *rung)                                  \
     {                                                                                  \
@@ -137,30 +136,22 @@ static gpuk_status ap_cycle_fail(gpuk_bctx *b, const char *rung, int64_t v, doub
         int64_t v = ap_cycle_##sfx(n, d);                                              \
         return v < 0 ? GPUK_OK : ap_cycle_fail(b, rung, v, (double)d[v * n + v]);      \
     }
-AP_TYPES(AP_RUN)
+CPU_MINPLUS_DTYPES(AP_RUN)
 #undef AP_RUN
 
 /* Row k of step k is left as it is: relaxing it through k would add
  * d[k][k] = 0 (or, with a negative cycle through k, make the cycle's
  * effect depend on the order of rows; the result is meaningless then
  * anyway).  Skipping it is what lets the rows of a step run in any order. */
-static gpuk_status ap_dispatch(gpuk_bctx *b, const gpuk_args *args, int threads, const char *rung)
-{
-    switch (args->dtype) {
-    case GPUK_F32: return ap_run_f32(b, args, threads, rung);
-    case GPUK_F64: return ap_run_f64(b, args, threads, rung);
-    case GPUK_I32: return ap_run_i32(b, args, threads, rung);
-    default: break;
+#define AP_RUNGS(DT, T, sfx, ...)                                                      \
+    CPU_INSTANCE(apsp_naive, sfx)                                                      \
+    {                                                                                  \
+        return ap_run_##sfx(b, args, 1, "naive");                                      \
+    }                                                                                  \
+    CPU_INSTANCE(apsp_omp, sfx)                                                        \
+    {                                                                                  \
+        return ap_run_##sfx(b, args, b->nthreads, "omp");                              \
     }
-    return cpu_fail(b, GPUK_ERR_DTYPE, "apsp/%s: no path for dtype %d", rung, (int)args->dtype);
-}
-
-CPU_KERNEL(apsp_naive)
-{
-    return ap_dispatch(b, args, 1, "naive");
-}
-
-CPU_KERNEL(apsp_omp)
-{
-    return ap_dispatch(b, args, b->nthreads, "omp");
-}
+CPU_MINPLUS_DTYPES(AP_RUNGS)
+CPU_BY_DTYPE(apsp_naive, CPU_MINPLUS_DTYPES)
+CPU_BY_DTYPE(apsp_omp, CPU_MINPLUS_DTYPES)

@@ -77,20 +77,36 @@ enum cpu_isa cpu_detect_isa(void)
     if (best == CPU_ISA_AVX2 && __builtin_cpu_supports("avx512f"))
         best = CPU_ISA_AVX512;
 #endif
-    /* a request for a narrower ISA is honoured; a wider one is not */
-    const char *env = getenv("GPUK_CPU_ISA");
-    if (env) {
-        enum cpu_isa want = best;
-        if (strcmp(env, "scalar") == 0)
-            want = CPU_ISA_SCALAR;
-        else if (strcmp(env, "avx2") == 0)
-            want = CPU_ISA_AVX2;
-        else if (strcmp(env, "avx512") == 0)
-            want = CPU_ISA_AVX512;
-        if (want < best)
-            best = want;
-    }
     return best;
+}
+
+/* The names GPUK_CPU_ISA accepts, in the order of enum cpu_isa. */
+static const char *const isa_env_names[] = {"scalar", "avx2", "avx512"};
+
+gpuk_status cpu_choose_isa(enum cpu_isa *isa, int verbose, char *msg, size_t msglen)
+{
+    enum cpu_isa best = cpu_detect_isa();
+    const char *env = getenv("GPUK_CPU_ISA");
+    *isa = best;
+    if (!env || !*env)
+        return GPUK_OK;
+    size_t n = sizeof isa_env_names / sizeof isa_env_names[0];
+    size_t want = 0;
+    while (want < n && strcmp(env, isa_env_names[want]) != 0)
+        want++;
+    if (want == n) {
+        /* gpuk(7), ENVIRONMENT: an unparsable value is an error, never ignored */
+        snprintf(msg, msglen, "GPUK_CPU_ISA=%s: use scalar, avx2 or avx512", env);
+        return GPUK_ERR_ENV;
+    }
+    /* a narrower set is honoured (to test those paths here); a wider one
+     * than the processor runs keeps what it has */
+    if ((enum cpu_isa)want <= best)
+        *isa = (enum cpu_isa)want;
+    else if (verbose >= 1)
+        fprintf(stderr, "gpuk: cpu: GPUK_CPU_ISA=%s asks for more than this processor has; "
+                        "its kernels use %s\n", env, cpu_isa_name(best));
+    return GPUK_OK;
 }
 
 /* The "model name" and "cpu MHz" lines of /proc/cpuinfo (Linux/x86); on
@@ -134,8 +150,14 @@ gpuk_status cpu_probe(gpuk_probe_result *out)
     out->status = GPUK_OK;
     out->device_count = 1;
     cpu_describe(&out->devices[0]);
+    /* the set a context would use; an unparsable GPUK_CPU_ISA is init's
+     * error to report, so the probe names the processor's own */
+    enum cpu_isa isa;
+    char msg[160];
+    if (cpu_choose_isa(&isa, 0, msg, sizeof msg) != GPUK_OK)
+        isa = cpu_detect_isa();
     snprintf(out->reason, sizeof out->reason, "host CPU, %d cores, SIMD %s",
-             out->devices[0].multiprocessors, cpu_isa_name(cpu_detect_isa()));
+             out->devices[0].multiprocessors, cpu_isa_name(isa));
     return GPUK_OK;
 }
 
@@ -164,7 +186,11 @@ gpuk_status cpu_init(const gpuk_init_args *args, gpuk_bctx **out, char *msg,
     }
     if (b->nthreads < 1)
         b->nthreads = 1;
-    b->isa = cpu_detect_isa();
+    gpuk_status st = cpu_choose_isa(&b->isa, args->verbose, msg, msglen);
+    if (st != GPUK_OK) {
+        free(b);
+        return st;
+    }
     *out = b;
     return GPUK_OK;
 }

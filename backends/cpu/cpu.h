@@ -14,8 +14,17 @@
 #include <time.h>
 #include <gpuk/backend.h>
 
+#include "dtype.h" /* kernels written once for every type */
+
 #ifdef _OPENMP
 #include <omp.h>
+/* This thread's number in its team, and the team's size (usable in the
+ * kernel macros of dtype.h, where #ifdef cannot be). */
+#define CPU_THREAD_NUM() omp_get_thread_num()
+#define CPU_NUM_THREADS() omp_get_num_threads()
+#else
+#define CPU_THREAD_NUM() 0
+#define CPU_NUM_THREADS() 1
 #endif
 
 /* The instruction set the SIMD rungs use, picked once per context. */
@@ -40,69 +49,100 @@ gpuk_status cpu_fail(gpuk_bctx *b, gpuk_status st, const char *fmt, ...)
 /* 64-byte aligned scratch memory; NULL (and a message in b) on failure. */
 void *cpu_scratch(gpuk_bctx *b, size_t bytes, const char *what);
 
-/* The best ISA this CPU runs, honouring GPUK_CPU_ISA (scalar|avx2|avx512)
- * when it asks for less (so the narrower paths can be tested anywhere). */
+/* The widest ISA this processor runs. */
 enum cpu_isa cpu_detect_isa(void);
+/* The ISA a context uses: the widest, or less when GPUK_CPU_ISA (scalar,
+ * avx2, avx512) asks for less, so the narrower paths can be tested
+ * anywhere; a request for more keeps the widest (a line on stderr when
+ * verbose >= 1).  Another value is GPUK_ERR_ENV with a message in msg. */
+gpuk_status cpu_choose_isa(enum cpu_isa *isa, int verbose, char *msg, size_t msglen);
 const char *cpu_isa_name(enum cpu_isa isa);
 
-/* Tensor access: element pointer of a row of a 2-D operand, and the leading
- * dimension (stride of the first index).  Core guarantees unit stride in
- * the last dimension. */
-#define T_F32(t) ((float *)(t)->data)
+/* Tensor access: the leading dimension (stride of the first index) of a
+ * 2-D operand, whose last stride core guarantees is 1; element pointers
+ * are T_PTR(t, T) (dtype.h). */
 #define T_LD(t) ((t)->stride[0])
 
 /* The number of elements of an operand. */
 #define T_NUMEL(t) gpuk_tdesc_numel(t)
 
-/* ---- shared building blocks ---- */
+/* ---- shared building blocks, one declaration per type of the list ---- */
 
-/* c[m,n] (ldc) = a[m,k] (lda) . b[k,n] (ldb) (+ bias[n] if bias != NULL),
- * one matmul rung per function; batched.c calls these per batch. */
-typedef gpuk_status (*cpu_sgemm_fn)(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                                    const float *a, int64_t lda,
-                                    const float *bm, int64_t ldb,
-                                    const float *bias, float *c, int64_t ldc);
-gpuk_status cpu_sgemm_naive(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                            const float *a, int64_t lda, const float *bm, int64_t ldb,
-                            const float *bias, float *c, int64_t ldc);
-gpuk_status cpu_sgemm_blocked(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                              const float *a, int64_t lda, const float *bm, int64_t ldb,
-                              const float *bias, float *c, int64_t ldc);
-gpuk_status cpu_sgemm_simd(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                           const float *a, int64_t lda, const float *bm, int64_t ldb,
-                           const float *bias, float *c, int64_t ldc);
+/*
+ * matmul.c, matmul_packed.c: c[m,n] (ldc) = a[m,k] (lda) . b[k,n] (ldb)
+ * (+ bias[n] if bias != NULL), one matmul rung per function
+ * (cpu_gemm_<rung>_<type>); batched matmul runs them per batch entry.
+ *
+ * cpu_gemm_packed_<type>: the packed engine behind matmul's simd rung,
+ * general enough for gemm: element (i,p) of a is a[i*a_rs + p*a_cs], (p,j)
+ * of b is b[p*b_rs + j*b_cs]; c = alpha a.b + beta c (+ bias[j]); beta == 0
+ * does not read c.
+ *
+ * cpu_reduce_rows_<type> (reduce.c): out[o,i] = sum (or mean) over l of
+ * x[o,l,i], vectorised and threaded (the simd rung of reduce, also
+ * meanpool's and the read ceiling's).
+ *
+ * cpu_copy_<type> (elementwise.c): dst[0..n) = src[0..n), vectorised,
+ * threaded, streaming stores for large n (copy's simd rung and the copy
+ * ceiling).
+ */
+#define CPU_SHARED_DECLS(DT, T, S, ...)                                                     \
+    typedef gpuk_status (*cpu_gemm_fn_##S)(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,    \
+                                           const T *a, int64_t lda, const T *bm, int64_t ldb, \
+                                           const T *bias, T *c, int64_t ldc);                \
+    gpuk_status cpu_gemm_naive_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, const T *a, \
+                                   int64_t lda, const T *bm, int64_t ldb, const T *bias,     \
+                                   T *c, int64_t ldc);                                       \
+    gpuk_status cpu_gemm_blocked_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,          \
+                                     const T *a, int64_t lda, const T *bm, int64_t ldb,      \
+                                     const T *bias, T *c, int64_t ldc);                      \
+    gpuk_status cpu_gemm_simd_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, const T *a, \
+                                  int64_t lda, const T *bm, int64_t ldb, const T *bias,      \
+                                  T *c, int64_t ldc);                                        \
+    gpuk_status cpu_gemm_openblas_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,         \
+                                      const T *a, int64_t lda, const T *bm, int64_t ldb,     \
+                                      const T *bias, T *c, int64_t ldc);                     \
+    gpuk_status cpu_gemm_packed_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,           \
+                                    const T *a, int64_t a_rs, int64_t a_cs, const T *bm,     \
+                                    int64_t b_rs, int64_t b_cs, T alpha, T beta,             \
+                                    const T *bias, T *c, int64_t ldc);                       \
+    void cpu_reduce_rows_##S(gpuk_bctx *b, const T *x, int64_t outer, int64_t len,           \
+                             int64_t inner, T *out, int mean);                               \
+    void cpu_copy_##S(gpuk_bctx *b, T *dst, const T *src, int64_t n);
+CPU_FLOAT_DTYPES(CPU_SHARED_DECLS)
+
 #ifdef HAVE_OPENBLAS
-gpuk_status cpu_sgemm_openblas(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                               const float *a, int64_t lda, const float *bm, int64_t ldb,
-                               const float *bias, float *c, int64_t ldc);
-/* Tell OpenBLAS how many threads to use (the context's count). */
-void cpu_openblas_threads(gpuk_bctx *b);
+/* Around every OpenBLAS call: enter gives it the context's thread count
+ * and returns what leave must restore.  OpenBLAS's OpenMP build sizes its
+ * team by the calling thread's omp_get_max_threads(), which
+ * openblas_set_num_threads sets; without leave, the backend's count would
+ * stay the caller's own OpenMP default after the call. */
+int cpu_openblas_enter(gpuk_bctx *b);
+void cpu_openblas_leave(int saved);
+/* Does a size fit the int of a cblas argument? */
+static inline int cpu_fits_int(int64_t v)
+{
+    return v >= 0 && v <= INT32_MAX;
+}
 #endif
 
-/* The packed engine behind matmul's simd rung (matmul.c), general enough
- * for gemm: element (i,p) of a is a[i*a_rs + p*a_cs], (p,j) of b is
- * b[p*b_rs + j*b_cs]; c = alpha a.b + beta c (+ bias[j]); beta == 0 does
- * not read c. */
-gpuk_status cpu_sgemm_packed(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, const float *a,
-                             int64_t a_rs, int64_t a_cs, const float *bm, int64_t b_rs,
-                             int64_t b_cs, float alpha, float beta, const float *bias, float *c,
-                             int64_t ldc);
-
-/* The packed, blocked, threaded driver of matmul's simd rung (matmul.c),
- * shared with min-plus packed: C[m,n] is cut into one block per thread; each
- * thread packs KC x NC blocks of b into NR-wide panels and MC x KC blocks
- * of a into MR-tall panels and calls `tile` on every MR x NR tile of C
- * with the packed panels: first is nonzero on the first k-block, j is the
- * tile's first column. */
-typedef void (*cpu_tile_fn)(const void *ctx, int64_t kc, const float *ap, const float *bp,
-                            float *c, int64_t ldc, int mr, int nr, int first, int64_t j);
+/* The packed, blocked, threaded driver of matmul's simd rung
+ * (matmul_packed.c), shared with min-plus packed, for elements of any
+ * size: C[m,n] is cut into one block per thread; each thread packs
+ * KC x NC blocks of b into NR-wide panels and MC x KC blocks of a into
+ * MR-tall panels and calls `tile` on every MR x NR tile of C with the
+ * packed panels: first is nonzero on the first k-block, j is the tile's
+ * first column. */
+typedef void (*cpu_tile_fn)(const void *ctx, int64_t kc, const void *ap, const void *bp,
+                            void *c, int64_t ldc, int mr, int nr, int first, int64_t j);
 struct cpu_packed {
     int64_t m, n, k;
-    const float *a;
+    size_t esize;         /* bytes of an element */
+    const void *a;
     int64_t a_rs, a_cs;   /* element (i,p) of a: a[i*a_rs + p*a_cs] */
-    const float *b;
+    const void *b;
     int64_t b_rs, b_cs;   /* element (p,j) of b: b[p*b_rs + j*b_cs] */
-    float *c;
+    void *c;
     int64_t ldc;
     int mr, nr;           /* the tile the micro-kernel computes */
     cpu_tile_fn tile;
@@ -110,24 +150,10 @@ struct cpu_packed {
 };
 gpuk_status cpu_packed_run(gpuk_bctx *b, const struct cpu_packed *pp);
 
-/* Packing for the register micro-kernels (matmul.c, min-plus packed), with
- * the strides above.  cpu_pack_a: rows [i0,i0+mc) x k-range [p0,p0+kc)
- * into MR-tall panels (each k-step of a panel is MR consecutive floats);
- * cpu_pack_b_panel: the NR-wide panel from column j0 (each k-step NR
- * consecutive floats).  Rows/columns past the edge are zero. */
-void cpu_pack_a(const float *a, int64_t rs, int64_t cs, int64_t i0, int64_t mc, int64_t p0,
-                int64_t kc, int mr, float *ap);
-void cpu_pack_b_panel(const float *bm, int64_t rs, int64_t cs, int64_t p0, int64_t kc,
-                      int64_t j0, int64_t n, int nr, float *bp);
-
-/* reduce.c: out[o,i] = sum (or mean) over l of x[o,l,i], vectorised and
- * threaded (the simd rung of reduce, also meanpool's). */
-void cpu_reduce_rows(gpuk_bctx *b, const float *x, int64_t outer, int64_t len, int64_t inner,
-                     float *out, int mean);
-
-/* elementwise.c: dst[0..n) = src[0..n), vectorised, threaded, streaming
- * stores for large n (copy's simd rung and the copy ceiling). */
-void cpu_copy_f32(gpuk_bctx *b, float *dst, const float *src, int64_t n);
+/* blas.c: the BLAS convention for alpha == 0, shared by every gemv and
+ * gemm rung: when the call's alpha is 0, writes out[rows, cols] = beta out
+ * (0 when beta is 0, never reading it) and returns 1; else returns 0. */
+int cpu_alpha_zero(const gpuk_args *args, int64_t rows, int64_t cols);
 
 /* ---- peak.c ---- */
 gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value);

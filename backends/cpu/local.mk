@@ -2,12 +2,13 @@
 pkglib_LTLIBRARIES += backends/cpu/backend_cpu.la
 backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/cpu.h \
+	backends/cpu/dtype.h \
+	backends/cpu/simd.h \
 	backends/cpu/backend.c \
 	backends/cpu/table.c \
 	backends/cpu/matmul.c \
-	backends/cpu/batched.c \
+	backends/cpu/matmul_packed.c \
 	backends/cpu/minplus.c \
-	backends/cpu/minplus_i32.c \
 	backends/cpu/transpose.c \
 	backends/cpu/reduce.c \
 	backends/cpu/elementwise.c \

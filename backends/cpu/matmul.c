@@ -1,13 +1,18 @@
 /*
- * matmul.c - c[m,n] = a[m,k] . b[k,n] (+ bias[n]) on the CPU, as a ladder:
+ * matmul.c - the matmul family on the CPU (tests/ops/matmul.c,
+ * gpuk_matmul(3)): matmul c[m,n] = a[m,k] . b[k,n] (+ bias[n]), batched
+ * matmul, and gemm c = alpha op(a) op(b) + beta c, as one ladder, in f32
+ * and f64 from one source (dtype.h):
  *
  *   naive     the textbook triple loop with a register accumulator
  *   blocked   cache tiles, i-k-j order: B and C are read along rows
  *   simd      packed panels + AVX2/AVX-512 register micro-kernels, OpenMP
- *   openblas  cblas_sgemm (the vendor library, for comparison)
+ *             (the engine is in matmul_packed.c)
+ *   openblas  cblas_sgemm / cblas_dgemm (the vendor library, for comparison)
  *
- * Each rung is a cpu_sgemm_fn on raw pointers (batched.c reuses them) plus
- * a thin kernel that unpacks gpuk_args.
+ * Each rung is a cpu_gemm_<rung>_<type> function on raw pointers (batched
+ * matmul runs them per batch entry) plus a thin kernel that unpacks
+ * gpuk_args.
  */
 #include "config.h"
 
@@ -16,449 +21,316 @@
 
 #include "cpu.h"
 
-/* Rung 1: one dot product per output, in a register accumulator that
- * starts at the bias.  B is read down a column, a stride of ldb
- * floats per step, so almost every load misses the cache for large n. */
-gpuk_status cpu_sgemm_naive(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                            const float *a, int64_t lda, const float *bm, int64_t ldb,
-                            const float *bias, float *c, int64_t ldc)
-{
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            float acc = bias ? bias[j] : 0.0f;
-            for (int64_t p = 0; p < k; p++)
-                acc += a[i * lda + p] * bm[p * ldb + j];
-            c[i * ldc + j] = acc;
-        }
-    return GPUK_OK;
-}
+#ifdef HAVE_OPENBLAS
+#include <cblas.h>
+#endif
 
-/* C = bias (or 0) for every row: the k == 0 answer, and the starting value
- * of the blocked rung.  Never reads C, which may hold anything. */
-static void sgemm_init_c(int64_t m, int64_t n, const float *bias, float *c, int64_t ldc)
-{
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            c[i * ldc + j] = bias ? bias[j] : 0.0f;
-}
+/* Rung 1: one dot product per output, in a register accumulator that
+ * starts at the bias.  B is read down a column, a stride of ldb elements
+ * per step, so almost every load misses the cache for large n. */
+#define GEMM_NAIVE(DT, T, S, ...)                                                           \
+    gpuk_status cpu_gemm_naive_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,           \
+                                   const T *a, int64_t lda, const T *bm, int64_t ldb,       \
+                                   const T *bias, T *c, int64_t ldc)                        \
+    {                                                                                       \
+        for (int64_t i = 0; i < m; i++)                                                     \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                T acc = bias ? bias[j] : 0;                                                 \
+                for (int64_t p = 0; p < k; p++)                                             \
+                    acc += a[i * lda + p] * bm[p * ldb + j];                                \
+                c[i * ldc + j] = acc;                                                       \
+            }                                                                               \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    /* C = bias (or 0) for every row: the k == 0 answer, and the starting                   \
+     * value of the blocked rung.  Never reads C, which may hold anything. */              \
+    static void gemm_init_c_##S(int64_t m, int64_t n, const T *bias, T *c, int64_t ldc)     \
+    {                                                                                       \
+        for (int64_t i = 0; i < m; i++)                                                     \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                c[i * ldc + j] = bias ? bias[j] : 0;                                        \
+    }
+CPU_FLOAT_DTYPES(GEMM_NAIVE)
 
 /* Rung 2: tiles of 64 x 256 x 256 (rows x k x columns) so a tile of B
- * (256 KiB) stays in L2 while 64 rows of C and A pass over it, and i-k-j
- * order inside: the innermost loop walks a row of B and a row of C with
- * unit stride, which the compiler vectorises (baseline SSE, `omp simd`)
- * and the prefetcher can follow.  One thread. */
+ * (256 KiB of floats, 512 KiB of doubles) stays in L2 while 64 rows of C
+ * and A pass over it, and i-k-j order inside: the innermost loop walks a
+ * row of B and a row of C with unit stride, which the compiler vectorises
+ * (baseline SSE, `omp simd`) and the prefetcher can follow.  One thread. */
 #define BLK_M 64
 #define BLK_K 256
 #define BLK_N 256
 
-gpuk_status cpu_sgemm_blocked(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                              const float *a, int64_t lda, const float *bm, int64_t ldb,
-                              const float *bias, float *c, int64_t ldc)
-{
-    sgemm_init_c(m, n, bias, c, ldc);
-    for (int64_t j0 = 0; j0 < n; j0 += BLK_N) {
-        int64_t j1 = j0 + BLK_N < n ? j0 + BLK_N : n;
-        for (int64_t p0 = 0; p0 < k; p0 += BLK_K) {
-            int64_t p1 = p0 + BLK_K < k ? p0 + BLK_K : k;
-            for (int64_t i0 = 0; i0 < m; i0 += BLK_M) {
-                int64_t i1 = i0 + BLK_M < m ? i0 + BLK_M : m;
-                for (int64_t i = i0; i < i1; i++) {
-                    float *restrict crow = c + i * ldc;
-                    for (int64_t p = p0; p < p1; p++) {
-                        const float aip = a[i * lda + p];
-                        const float *restrict brow = bm + p * ldb;
-#pragma omp simd
-                        for (int64_t j = j0; j < j1; j++)
-                            crow[j] += aip * brow[j];
-                    }
-                }
-            }
-        }
+#define GEMM_BLOCKED(DT, T, S, ...)                                                         \
+    gpuk_status cpu_gemm_blocked_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,         \
+                                     const T *a, int64_t lda, const T *bm, int64_t ldb,     \
+                                     const T *bias, T *c, int64_t ldc)                      \
+    {                                                                                       \
+        gemm_init_c_##S(m, n, bias, c, ldc);                                                \
+        for (int64_t j0 = 0; j0 < n; j0 += BLK_N) {                                         \
+            int64_t j1 = j0 + BLK_N < n ? j0 + BLK_N : n;                                   \
+            for (int64_t p0 = 0; p0 < k; p0 += BLK_K) {                                     \
+                int64_t p1 = p0 + BLK_K < k ? p0 + BLK_K : k;                               \
+                for (int64_t i0 = 0; i0 < m; i0 += BLK_M) {                                 \
+                    int64_t i1 = i0 + BLK_M < m ? i0 + BLK_M : m;                           \
+                    for (int64_t i = i0; i < i1; i++) {                                     \
+                        T *restrict crow = c + i * ldc;                                     \
+                        for (int64_t p = p0; p < p1; p++) {                                 \
+                            const T aip = a[i * lda + p];                                   \
+                            const T *restrict brow = bm + p * ldb;                          \
+                            _Pragma("omp simd") for (int64_t j = j0; j < j1; j++)           \
+                                crow[j] += aip * brow[j];                                   \
+                        }                                                                   \
+                    }                                                                       \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+        return GPUK_OK;                                                                     \
     }
-    return GPUK_OK;
-}
+CPU_FLOAT_DTYPES(GEMM_BLOCKED)
 
-/*
- * Rung 3: simd.  The BLIS/GotoBLAS structure:
- *   - a KC x NC block of B (256 x up to 4096) is packed into NR-wide
- *     panels (each k-step of a panel is NR contiguous floats), shared by
- *     all threads, which pack a slice each;
- *   - each thread packs an MC x KC block of its rows of A (192 x 256) into
- *     MR-tall panels, kept in L2;
- *   - a micro-kernel holds an MR x NR tile of C in vector registers and
- *     runs the whole KC loop with one broadcast per row of A and NR/W
- *     vector loads of B per step, so every loaded value feeds MR or NR/W
- *     FMAs instead of one.
- * Micro-kernels: AVX-512 12 x 32 (24 zmm accumulators), AVX2 6 x 16 (12
- * ymm accumulators), picked per context from the CPU's features.  Tiles
- * at the edges are padded with zeros when packed and written back through
- * a small buffer.  The summation order within each k-block is still k
- * ascending, so the error bound is that of the naive loop.
- * (Tried: one independent block of C per thread, B blocks of 512 columns
- * in each core's L2, no barriers.  On 16 Xeon cores it packed 4x more and
- * ran n = 2048 at 740-940 GFLOP/s against 1090-1140 for this shared-B
- * form; on 2 cores they tied.)
- */
-#define SIMD_KC 256
-#define SIMD_MC 192
-#define SIMD_NC 4096
-
-/* What a micro-kernel does with its tile: on the first k-block
- * c = alpha*acc (+ beta*c when beta != 0) (+ bias[j]); on later blocks
- * c += alpha*acc.  matmul uses alpha = 1, beta = 0; gemm (blas.c) all. */
-struct sg_epi {
-    float alpha, beta;
-    const float *bias; /* NULL or bias[j0..] of this tile */
-};
-
-/* The epilogue for one row segment of a tile, scalar (edges, portable). */
-static void tile_store_edge(const float *t, int nrfull, float *c, int64_t ldc, int mr, int nr,
-                            int first, const struct sg_epi *e)
-{
-    for (int i = 0; i < mr; i++)
-        for (int j = 0; j < nr; j++) {
-            float v = e->alpha * t[i * nrfull + j];
-            float *cij = &c[i * ldc + j];
-            if (first) {
-                if (e->beta != 0.0f)
-                    v += e->beta * *cij;
-                *cij = e->bias ? v + e->bias[j] : v;
-            } else
-                *cij += v;
-        }
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-
-__attribute__((target("avx512f"))) static void
-sgemm_avx512_12x32(int64_t kc, const float *ap, const float *bp, float *c, int64_t ldc, int mr,
-                   int nr, int first, const struct sg_epi *e)
-{
-    __m512 acc[12][2];
-#pragma GCC unroll 12
-    for (int i = 0; i < 12; i++)
-        acc[i][0] = acc[i][1] = _mm512_setzero_ps();
-    for (int64_t p = 0; p < kc; p++) {
-        __m512 b0 = _mm512_load_ps(bp), b1 = _mm512_load_ps(bp + 16);
-#pragma GCC unroll 12
-        for (int i = 0; i < 12; i++) {
-            __m512 av = _mm512_set1_ps(ap[i]);
-            acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
-            acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
-        }
-        ap += 12;
-        bp += 32;
-    }
-    if (mr == 12 && nr == 32) {
-        __m512 al = _mm512_set1_ps(e->alpha), be = _mm512_set1_ps(e->beta);
-        __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-        if (first && e->bias) {
-            bias0 = _mm512_loadu_ps(e->bias);
-            bias1 = _mm512_loadu_ps(e->bias + 16);
-        }
-        int scaled = e->alpha != 1.0f, readc = !first || e->beta != 0.0f;
-#pragma GCC unroll 12
-        for (int i = 0; i < 12; i++) {
-            float *ci = c + i * ldc;
-            __m512 v0 = scaled ? _mm512_mul_ps(al, acc[i][0]) : acc[i][0];
-            __m512 v1 = scaled ? _mm512_mul_ps(al, acc[i][1]) : acc[i][1];
-            if (readc) {
-                __m512 c0 = _mm512_loadu_ps(ci), c1 = _mm512_loadu_ps(ci + 16);
-                if (first) {
-                    c0 = _mm512_mul_ps(be, c0);
-                    c1 = _mm512_mul_ps(be, c1);
-                }
-                v0 = _mm512_add_ps(v0, c0);
-                v1 = _mm512_add_ps(v1, c1);
-            }
-            if (first) {
-                v0 = _mm512_add_ps(v0, bias0);
-                v1 = _mm512_add_ps(v1, bias1);
-            }
-            _mm512_storeu_ps(ci, v0);
-            _mm512_storeu_ps(ci + 16, v1);
-        }
-        return;
-    }
-    float t[12 * 32];
-    for (int i = 0; i < 12; i++) {
-        _mm512_storeu_ps(t + i * 32, acc[i][0]);
-        _mm512_storeu_ps(t + i * 32 + 16, acc[i][1]);
-    }
-    tile_store_edge(t, 32, c, ldc, mr, nr, first, e);
-}
-
-__attribute__((target("avx2,fma"))) static void
-sgemm_avx2_6x16(int64_t kc, const float *ap, const float *bp, float *c, int64_t ldc, int mr,
-                int nr, int first, const struct sg_epi *e)
-{
-    __m256 acc[6][2];
-#pragma GCC unroll 6
-    for (int i = 0; i < 6; i++)
-        acc[i][0] = acc[i][1] = _mm256_setzero_ps();
-    for (int64_t p = 0; p < kc; p++) {
-        __m256 b0 = _mm256_load_ps(bp), b1 = _mm256_load_ps(bp + 8);
-#pragma GCC unroll 6
-        for (int i = 0; i < 6; i++) {
-            __m256 av = _mm256_broadcast_ss(ap + i);
-            acc[i][0] = _mm256_fmadd_ps(av, b0, acc[i][0]);
-            acc[i][1] = _mm256_fmadd_ps(av, b1, acc[i][1]);
-        }
-        ap += 6;
-        bp += 16;
-    }
-    float t[6 * 16];
-    for (int i = 0; i < 6; i++) {
-        _mm256_storeu_ps(t + i * 16, acc[i][0]);
-        _mm256_storeu_ps(t + i * 16 + 8, acc[i][1]);
-    }
-    tile_store_edge(t, 16, c, ldc, mr, nr, first, e);
-}
-#endif
-
-/* The portable micro-kernel (4 x 8) for CPUs without AVX2: same packing,
- * the compiler's own vectorisation. */
-static void sgemm_scalar_4x8(int64_t kc, const float *ap, const float *bp, float *c,
-                             int64_t ldc, int mr, int nr, int first, const struct sg_epi *e)
-{
-    float t[4 * 8] = {0};
-    for (int64_t p = 0; p < kc; p++) {
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 8; j++)
-                t[i * 8 + j] += ap[i] * bp[j];
-        ap += 4;
-        bp += 8;
-    }
-    tile_store_edge(t, 8, c, ldc, mr, nr, first, e);
-}
-
-typedef void (*ukernel_fn)(int64_t kc, const float *ap, const float *bp, float *c, int64_t ldc,
-                           int mr, int nr, int first, const struct sg_epi *e);
-
-void cpu_pack_a(const float *a, int64_t rs, int64_t cs, int64_t i0, int64_t mc, int64_t p0,
-                int64_t kc, int mr_, float *ap)
-{
-    for (int64_t ir = 0; ir < mc; ir += mr_) {
-        int rows = mc - ir < mr_ ? (int)(mc - ir) : mr_;
-        const float *src = a + (i0 + ir) * rs + p0 * cs;
-        /* k-step by k-step: the panel is written sequentially while the
-         * MR source rows are read as MR sequential streams */
-        for (int64_t p = 0; p < kc; p++) {
-            float *dst = ap + p * mr_;
-            int i = 0;
-            for (; i < rows; i++)
-                dst[i] = src[i * rs + p * cs];
-            for (; i < mr_; i++)
-                dst[i] = 0.0f;
-        }
-        ap += kc * mr_;
-    }
-}
-
-void cpu_pack_b_panel(const float *bm, int64_t rs, int64_t cs, int64_t p0, int64_t kc,
-                      int64_t j0, int64_t n, int nr_, float *bp)
-{
-    int cols = n - j0 < nr_ ? (int)(n - j0) : nr_;
-    for (int64_t p = 0; p < kc; p++) {
-        const float *src = bm + (p0 + p) * rs + j0 * cs;
-        float *dst = bp + p * nr_;
-        int j = 0;
-        if (cs == 1)
-            for (; j < cols; j++)
-                dst[j] = src[j];
-        else
-            for (; j < cols; j++)
-                dst[j] = src[j * cs];
-        for (; j < nr_; j++)
-            dst[j] = 0.0f;
-    }
-}
-
-/* Products smaller than this (multiply-adds) run on one thread. */
-#define SIMD_PAR_MIN ((int64_t)1 << 18)
-
-gpuk_status cpu_packed_run(gpuk_bctx *b, const struct cpu_packed *pp)
-{
-    int64_t m = pp->m, n = pp->n, k = pp->k;
-    int MR = pp->mr, NR = pp->nr;
-    int nt = m * n * k < SIMD_PAR_MIN ? 1 : b->nthreads;
-    /* Threads split the rows of C when there are enough of them, else the
-     * columns; each packs the rows of A it needs itself. */
-    int tm = m >= (int64_t)nt * MR * 2 ? nt : 1, tn = nt / tm;
-    int64_t nc_max = n < SIMD_NC ? n : SIMD_NC;
-    int64_t kc_max = k < SIMD_KC ? k : SIMD_KC;
-    int64_t mc_max = SIMD_MC / MR * MR; /* whole panels per A block */
-    int64_t npanels = (nc_max + NR - 1) / NR;
-    float *bpk = cpu_scratch(b, (size_t)(npanels * NR * kc_max) * sizeof(float), "packed B");
-    float *apk = bpk ? cpu_scratch(b, (size_t)nt * (size_t)(mc_max * kc_max) * sizeof(float),
-                                   "packed A")
-                     : NULL;
-    if (!apk) {
-        free(bpk);
-        return GPUK_ERR_NO_MEMORY;
-    }
-#pragma omp parallel num_threads(nt)
-    {
-        int id = 0;
-#ifdef _OPENMP
-        id = omp_get_thread_num();
-#endif
-        int ti = id % tm, tj = id / tm;
-        /* this thread's rows [r0, r1): whole MR tiles */
-        int64_t mt = (m + MR - 1) / MR;
-        int64_t r0 = mt * ti / tm * MR, r1 = mt * (ti + 1) / tm * MR;
-        r1 = r1 < m ? r1 : m;
-        float *ap = apk + (size_t)id * (size_t)(mc_max * kc_max);
-        for (int64_t jc = 0; jc < n; jc += SIMD_NC) {
-            int64_t nc = n - jc < SIMD_NC ? n - jc : SIMD_NC;
-            int64_t np = (nc + NR - 1) / NR;
-            /* this thread's column panels [q0, q1) */
-            int64_t q0 = np * tj / tn, q1 = np * (tj + 1) / tn;
-            for (int64_t pc = 0; pc < k; pc += SIMD_KC) {
-                int64_t kc = k - pc < SIMD_KC ? k - pc : SIMD_KC;
-                /* all threads pack the shared B block, a slice each */
-#pragma omp for schedule(static)
-                for (int64_t q = 0; q < np; q++)
-                    cpu_pack_b_panel(pp->b, pp->b_rs, pp->b_cs, pc, kc, jc + q * NR, n, NR,
-                                     bpk + q * NR * kc);
-                for (int64_t ic = r0; ic < r1; ic += mc_max) {
-                    int64_t mc = r1 - ic < mc_max ? r1 - ic : mc_max;
-                    cpu_pack_a(pp->a, pp->a_rs, pp->a_cs, ic, mc, pc, kc, MR, ap);
-                    for (int64_t q = q0; q < q1; q++) {
-                        int64_t j = jc + q * NR;
-                        int nr = n - j < NR ? (int)(n - j) : NR;
-                        for (int64_t ir = 0; ir < mc; ir += MR) {
-                            int mr = mc - ir < MR ? (int)(mc - ir) : MR;
-                            pp->tile(pp->ctx, kc, ap + ir * kc, bpk + q * NR * kc,
-                                     pp->c + (ic + ir) * pp->ldc + j, pp->ldc, mr, nr, pc == 0, j);
-                        }
-                    }
-                }
-                /* the B block is repacked next round only when all are done */
-#pragma omp barrier
-            }
-        }
-    }
-    free(apk);
-    free(bpk);
-    return GPUK_OK;
-}
-
-/* The matmul/gemm tile: the micro-kernel with its epilogue. */
-struct sg_ctx {
-    ukernel_fn uk;
-    float alpha, beta;
-    const float *bias;
-};
-
-static void sgemm_tile(const void *ctx, int64_t kc, const float *ap, const float *bp, float *c,
-                       int64_t ldc, int mr, int nr, int first, int64_t j)
-{
-    const struct sg_ctx *g = ctx;
-    struct sg_epi e = {g->alpha, g->beta, g->bias ? g->bias + j : NULL};
-    g->uk(kc, ap, bp, c, ldc, mr, nr, first, &e);
-}
-
-gpuk_status cpu_sgemm_packed(gpuk_bctx *b, int64_t m, int64_t n, int64_t k, const float *a,
-                             int64_t a_rs, int64_t a_cs, const float *bm, int64_t b_rs,
-                             int64_t b_cs, float alpha, float beta, const float *bias, float *c,
-                             int64_t ldc)
-{
-    if (k == 0) {
-        for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                float v = beta != 0.0f ? beta * c[i * ldc + j] : 0.0f;
-                c[i * ldc + j] = bias ? v + bias[j] : v;
-            }
-        return GPUK_OK;
-    }
-    struct sg_ctx g = {sgemm_scalar_4x8, alpha, beta, bias};
-    struct cpu_packed pp = {m, n, k, a, a_rs, a_cs, bm, b_rs, b_cs, c, ldc, 4, 8, sgemm_tile, &g};
-#if defined(__x86_64__) || defined(__i386__)
-    if (b->isa == CPU_ISA_AVX512)
-        g.uk = sgemm_avx512_12x32, pp.mr = 12, pp.nr = 32;
-    else if (b->isa == CPU_ISA_AVX2)
-        g.uk = sgemm_avx2_6x16, pp.mr = 6, pp.nr = 16;
-#endif
-    return cpu_packed_run(b, &pp);
-}
-
-gpuk_status cpu_sgemm_simd(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                           const float *a, int64_t lda, const float *bm, int64_t ldb,
-                           const float *bias, float *c, int64_t ldc)
-{
-    return cpu_sgemm_packed(b, m, n, k, a, lda, 1, bm, ldb, 1, 1.0f, 0.0f, bias, c, ldc);
-}
+/* Rung 3 (simd) is cpu_gemm_simd_<type>, in matmul_packed.c. */
 
 #ifdef HAVE_OPENBLAS
-#include <cblas.h>
-
-void cpu_openblas_threads(gpuk_bctx *b)
+int cpu_openblas_enter(gpuk_bctx *b)
 {
+#ifdef _OPENMP
+    int saved = omp_get_max_threads();
+#else
+    int saved = 0;
+#endif
     openblas_set_num_threads(b->nthreads);
+    return saved;
 }
+
+void cpu_openblas_leave(int saved)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(saved);
+#else
+    (void)saved;
+#endif
+}
+#endif
 
 /* Rung 4: OpenBLAS.  The bias is written into C first and accumulated with
  * beta = 1.  cblas rejects (and prints about) leading dimensions below the
  * row length, which a view with overlapping rows can have: those calls go
  * to the simd rung instead. */
-gpuk_status cpu_sgemm_openblas(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,
-                               const float *a, int64_t lda, const float *bm, int64_t ldb,
-                               const float *bias, float *c, int64_t ldc)
-{
-    if (k == 0) {
-        sgemm_init_c(m, n, bias, c, ldc);
-        return GPUK_OK;
+#ifdef HAVE_OPENBLAS
+#define GEMM_OPENBLAS(DT, T, S, ...)                                                        \
+    gpuk_status cpu_gemm_openblas_##S(gpuk_bctx *b, int64_t m, int64_t n, int64_t k,        \
+                                      const T *a, int64_t lda, const T *bm, int64_t ldb,    \
+                                      const T *bias, T *c, int64_t ldc)                     \
+    {                                                                                       \
+        if (k == 0) {                                                                       \
+            gemm_init_c_##S(m, n, bias, c, ldc);                                            \
+            return GPUK_OK;                                                                 \
+        }                                                                                   \
+        if (m == 1)                                                                         \
+            lda = k;                                                                        \
+        if (k == 1)                                                                         \
+            ldb = n;                                                                        \
+        if (m == 1)                                                                         \
+            ldc = n;                                                                        \
+        if (lda < k || ldb < n || ldc < n || !cpu_fits_int(m) || !cpu_fits_int(n) ||        \
+            !cpu_fits_int(k) || !cpu_fits_int(lda) || !cpu_fits_int(ldb) || !cpu_fits_int(ldc)) \
+            return cpu_gemm_simd_##S(b, m, n, k, a, lda, bm, ldb, bias, c, ldc);            \
+        T beta = 0;                                                                         \
+        if (bias) {                                                                         \
+            gemm_init_c_##S(m, n, bias, c, ldc);                                            \
+            beta = 1;                                                                       \
+        }                                                                                   \
+        int saved_threads = cpu_openblas_enter(b);                                          \
+        CPU_CBLAS(S, gemm)(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, \
+                           1, a, (int)lda, bm, (int)ldb, beta, c, (int)ldc);                \
+        cpu_openblas_leave(saved_threads);                                                  \
+        return GPUK_OK;                                                                     \
     }
-    if (m == 1)
-        lda = k;
-    if (k == 1)
-        ldb = n;
-    if (m == 1)
-        ldc = n;
-    if (lda < k || ldb < n || ldc < n || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX ||
-        lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
-        return cpu_sgemm_simd(b, m, n, k, a, lda, bm, ldb, bias, c, ldc);
-    float beta = 0.0f;
-    if (bias) {
-        sgemm_init_c(m, n, bias, c, ldc);
-        beta = 1.0f;
-    }
-    cpu_openblas_threads(b);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
-                (int)lda, bm, (int)ldb, beta, c, (int)ldc);
-    return GPUK_OK;
-}
+CPU_FLOAT_DTYPES(GEMM_OPENBLAS)
 #endif
 
-/* The kernels: unpack the canonical MATMUL operands and call a rung. */
-static gpuk_status matmul_run(gpuk_bctx *b, const gpuk_args *args, cpu_sgemm_fn fn)
-{
-    const gpuk_tdesc *a = &args->in[0], *bm = &args->in[1], *c = &args->out;
-    const float *bias = args->has_bias ? T_F32(&args->in[2]) : NULL;
-    return fn(b, a->shape[0], bm->shape[1], a->shape[1], T_F32(a), T_LD(a), T_F32(bm),
-              T_LD(bm), bias, T_F32(c), T_LD(c));
-}
+/* ---- matmul: unpack the canonical operands and call a rung ---- */
 
-CPU_KERNEL(matmul_naive)
-{
-    return matmul_run(b, args, cpu_sgemm_naive);
-}
+#define MATMUL_RUNG(DT, T, S, rung)                                                         \
+    CPU_INSTANCE(matmul_##rung, S)                                                          \
+    {                                                                                       \
+        const gpuk_tdesc *a = &args->in[0], *bm = &args->in[1], *c = &args->out;           \
+        const T *bias = args->has_bias ? T_PTR(&args->in[2], T) : NULL;                     \
+        return cpu_gemm_##rung##_##S(b, a->shape[0], bm->shape[1], a->shape[1], T_PTR(a, T), \
+                                     T_LD(a), T_PTR(bm, T), T_LD(bm), bias, T_PTR(c, T),    \
+                                     T_LD(c));                                              \
+    }
+CPU_FLOAT_DTYPES(MATMUL_RUNG, naive)
+CPU_BY_DTYPE(matmul_naive, CPU_FLOAT_DTYPES)
+CPU_FLOAT_DTYPES(MATMUL_RUNG, blocked)
+CPU_BY_DTYPE(matmul_blocked, CPU_FLOAT_DTYPES)
+CPU_FLOAT_DTYPES(MATMUL_RUNG, simd)
+CPU_BY_DTYPE(matmul_simd, CPU_FLOAT_DTYPES)
+#ifdef HAVE_OPENBLAS
+CPU_FLOAT_DTYPES(MATMUL_RUNG, openblas)
+CPU_BY_DTYPE(matmul_openblas, CPU_FLOAT_DTYPES)
+#endif
 
-CPU_KERNEL(matmul_blocked)
-{
-    return matmul_run(b, args, cpu_sgemm_blocked);
-}
+/* ---- batched matmul: c[i] = a[i or 0] . b[i or 0] ----
+ * for a[B,m,k], b[B,k,n], c[B,m,n] (a broadcast operand has batch stride
+ * 0).  Each rung runs one matmul rung per batch entry. */
 
-CPU_KERNEL(matmul_simd)
-{
-    return matmul_run(b, args, cpu_sgemm_simd);
-}
+/* One matmul per batch entry through the given rung. */
+#define BMM_RUN(DT, T, S, ...)                                                              \
+    static gpuk_status bmm_run_##S(gpuk_bctx *b, const gpuk_args *args, cpu_gemm_fn_##S fn) \
+    {                                                                                       \
+        const gpuk_tdesc *a = &args->in[0], *bm = &args->in[1], *c = &args->out;           \
+        int64_t nb = c->shape[0], m = c->shape[1], n = c->shape[2], k = a->shape[2];        \
+        for (int64_t i = 0; i < nb; i++) {                                                  \
+            gpuk_status st = fn(b, m, n, k, T_PTR(a, T) + i * a->stride[0], a->stride[1],   \
+                                T_PTR(bm, T) + i * bm->stride[0], bm->stride[1], NULL,      \
+                                T_PTR(c, T) + i * c->stride[0], c->stride[1]);              \
+            if (st != GPUK_OK)                                                              \
+                return st;                                                                  \
+        }                                                                                   \
+        return GPUK_OK;                                                                     \
+    }
+CPU_FLOAT_DTYPES(BMM_RUN)
+
+#define BMM_RUNG(DT, T, S, rung)                                                            \
+    CPU_INSTANCE(bmm_##rung, S)                                                             \
+    {                                                                                       \
+        return bmm_run_##S(b, args, cpu_gemm_##rung##_##S);                                 \
+    }
+/* Rungs 1 and 2: the naive and the blocked matmul per batch entry. */
+CPU_FLOAT_DTYPES(BMM_RUNG, naive)
+CPU_BY_DTYPE(bmm_naive, CPU_FLOAT_DTYPES)
+CPU_FLOAT_DTYPES(BMM_RUNG, blocked)
+CPU_BY_DTYPE(bmm_blocked, CPU_FLOAT_DTYPES)
+#ifdef HAVE_OPENBLAS
+/* Rung 4: cblas_sgemm / cblas_dgemm per batch entry. */
+CPU_FLOAT_DTYPES(BMM_RUNG, openblas)
+CPU_BY_DTYPE(bmm_openblas, CPU_FLOAT_DTYPES)
+#endif
+
+/* Rung 3: the packed SIMD matmul per batch entry.  A large product is
+ * split among the threads (they share its packed B panel in cache); small
+ * products, where a parallel region costs more than the work, go one per
+ * thread instead, each thread running the engine alone. */
+#define BMM_SPLIT_MIN ((int64_t)1 << 21) /* multiply-adds per product */
+
+#define BMM_SIMD(DT, T, S, ...)                                                             \
+    CPU_INSTANCE(bmm_simd, S)                                                               \
+    {                                                                                       \
+        const gpuk_tdesc *a = &args->in[0], *bm = &args->in[1], *c = &args->out;           \
+        int64_t nb = c->shape[0], m = c->shape[1], n = c->shape[2], k = a->shape[2];        \
+        if (b->nthreads == 1 || nb == 1 || m * n * (k > 0 ? k : 1) >= BMM_SPLIT_MIN)        \
+            return bmm_run_##S(b, args, cpu_gemm_simd_##S);                                 \
+        gpuk_status first_err = GPUK_OK;                                                    \
+        _Pragma("omp parallel num_threads(b->nthreads)")                                    \
+        {                                                                                   \
+            /* a private one-thread context: the engine's parallel regions                  \
+             * then run on this thread alone */                                             \
+            gpuk_bctx one = *b;                                                             \
+            one.nthreads = 1;                                                               \
+            _Pragma("omp for schedule(dynamic, 1)")                                         \
+            for (int64_t i = 0; i < nb; i++) {                                              \
+                gpuk_status st = cpu_gemm_simd_##S(                                         \
+                    &one, m, n, k, T_PTR(a, T) + i * a->stride[0], a->stride[1],            \
+                    T_PTR(bm, T) + i * bm->stride[0], bm->stride[1], NULL,                  \
+                    T_PTR(c, T) + i * c->stride[0], c->stride[1]);                          \
+                if (st != GPUK_OK) {                                                        \
+                    _Pragma("omp critical(gpuk_cpu_bmm_err)")                               \
+                    if (first_err == GPUK_OK) {                                             \
+                        first_err = st;                                                     \
+                        memcpy(b->err, one.err, sizeof b->err);                             \
+                    }                                                                       \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+        return first_err;                                                                   \
+    }
+CPU_GENERIC(bmm_simd, CPU_FLOAT_DTYPES, BMM_SIMD)
+
+/* ---- gemm: c[m,n] = alpha op(a) op(b) + beta c ---- */
+
+#define GEMM_NAIVE_RUNG(DT, T, S, ...)                                                      \
+    CPU_INSTANCE(gemm_naive, S)                                                             \
+    {                                                                                       \
+        const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;         \
+        int64_t m = tc->shape[0], n = tc->shape[1];                                         \
+        int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];                            \
+        const T *a = T_PTR(ta, T), *bm = T_PTR(tb, T);                                      \
+        T *c = T_PTR(tc, T);                                                                \
+        int64_t lda = T_LD(ta), ldb = T_LD(tb), ldc = T_LD(tc);                             \
+        T alpha = CPU_ALPHA(S, args), beta = CPU_BETA(S, args);                             \
+        if (cpu_alpha_zero(args, m, n))                                                     \
+            return GPUK_OK;                                                                 \
+        for (int64_t i = 0; i < m; i++)                                                     \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                T acc = 0;                                                                  \
+                for (int64_t p = 0; p < k; p++) {                                           \
+                    T av = args->trans_a ? a[p * lda + i] : a[i * lda + p];                 \
+                    T bv = args->trans_b ? bm[j * ldb + p] : bm[p * ldb + j];               \
+                    acc += av * bv;                                                         \
+                }                                                                           \
+                T *cij = &c[i * ldc + j];                                                   \
+                *cij = beta == 0 ? alpha * acc : alpha * acc + beta * *cij;                 \
+            }                                                                               \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(gemm_naive, CPU_FLOAT_DTYPES, GEMM_NAIVE_RUNG)
+
+/* gemm simd: the packed micro-kernel engine of matmul; transposes are only
+ * a different stride when packing, alpha and beta are applied when a tile
+ * is written. */
+#define GEMM_SIMD_RUNG(DT, T, S, ...)                                                       \
+    CPU_INSTANCE(gemm_simd, S)                                                              \
+    {                                                                                       \
+        const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;         \
+        int64_t m = tc->shape[0], n = tc->shape[1];                                         \
+        int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];                            \
+        int64_t lda = T_LD(ta), ldb = T_LD(tb);                                             \
+        if (cpu_alpha_zero(args, m, n))                                                     \
+            return GPUK_OK;                                                                 \
+        return cpu_gemm_packed_##S(b, m, n, k, T_PTR(ta, T), args->trans_a ? 1 : lda,       \
+                                   args->trans_a ? lda : 1, T_PTR(tb, T),                   \
+                                   args->trans_b ? 1 : ldb, args->trans_b ? ldb : 1,        \
+                                   CPU_ALPHA(S, args), CPU_BETA(S, args), NULL,             \
+                                   T_PTR(tc, T), T_LD(tc));                                 \
+    }
+CPU_GENERIC(gemm_simd, CPU_FLOAT_DTYPES, GEMM_SIMD_RUNG)
 
 #ifdef HAVE_OPENBLAS
-CPU_KERNEL(matmul_openblas)
-{
-    return matmul_run(b, args, cpu_sgemm_openblas);
-}
+#define GEMM_OPENBLAS_RUNG(DT, T, S, ...)                                                   \
+    CPU_INSTANCE(gemm_openblas, S)                                                          \
+    {                                                                                       \
+        const gpuk_tdesc *ta = &args->in[0], *tb = &args->in[1], *tc = &args->out;         \
+        int64_t m = tc->shape[0], n = tc->shape[1];                                         \
+        int64_t k = args->trans_a ? ta->shape[0] : ta->shape[1];                            \
+        int64_t lda = T_LD(ta), ldb = T_LD(tb), ldc = T_LD(tc);                             \
+        /* stored shapes: a [m,k] or [k,m]; b [k,n] or [n,k] */                             \
+        int64_t a_rows = ta->shape[0], a_cols = ta->shape[1];                               \
+        int64_t b_rows = tb->shape[0], b_cols = tb->shape[1];                               \
+        if (a_rows == 1)                                                                    \
+            lda = a_cols;                                                                   \
+        if (b_rows == 1)                                                                    \
+            ldb = b_cols;                                                                   \
+        if (m == 1)                                                                         \
+            ldc = n;                                                                        \
+        if (cpu_alpha_zero(args, m, n))                                                     \
+            return GPUK_OK;                                                                 \
+        if (k == 0 || lda < a_cols || ldb < b_cols || ldc < n || !cpu_fits_int(m) ||        \
+            !cpu_fits_int(n) || !cpu_fits_int(k) || !cpu_fits_int(lda) ||                   \
+            !cpu_fits_int(ldb) || !cpu_fits_int(ldc))                                       \
+            return gemm_simd_##S(b, args);                                                  \
+        T *c = T_PTR(tc, T), beta = CPU_BETA(S, args);                                      \
+        if (beta == 0)                                                                      \
+            for (int64_t i = 0; i < m; i++)                                                 \
+                memset(c + i * ldc, 0, (size_t)n * sizeof(T));                              \
+        int saved_threads = cpu_openblas_enter(b);                                          \
+        CPU_CBLAS(S, gemm)(CblasRowMajor, args->trans_a ? CblasTrans : CblasNoTrans,        \
+                           args->trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n,       \
+                           (int)k, CPU_ALPHA(S, args), T_PTR(ta, T), (int)lda,              \
+                           T_PTR(tb, T), (int)ldb, beta, c, (int)ldc);                      \
+        cpu_openblas_leave(saved_threads);                                                  \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(gemm_openblas, CPU_FLOAT_DTYPES, GEMM_OPENBLAS_RUNG)
 #endif

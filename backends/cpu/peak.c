@@ -17,6 +17,11 @@
  *   add+min i32  the same on 32-bit integers (vpaddd + vpminsd): the
  *            inner step of i32 min-plus.  There is no 16-bit rung on this
  *            backend, so no i16x2 ceiling either.
+ *   fma f64, add+min f64  the same chains on doubles (vfmadd...pd, vaddpd +
+ *            vminpd), the ceilings of the f64 matmul and min-plus rungs.
+ *
+ * The chains are written once for every (type, ISA) from the vector
+ * traits of simd.h, as the kernels are.
  *
  * The vector width (AVX-512, AVX2, scalar) is the context's ISA.  Each
  * timed run lasts at least 30 ms (repeated back to back), the best of a
@@ -30,10 +35,7 @@
 
 #include "cpu.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CPU_X86 1
-#endif
+#include "simd.h"
 
 static double now_s(void)
 {
@@ -129,7 +131,7 @@ static gpuk_status peak_copy(gpuk_bctx *b, double *value)
 static float read_sum(gpuk_bctx *b, const float *x, size_t n)
 {
     float s = 0.0f;
-    cpu_reduce_rows(b, x, 1, (int64_t)n, 1, &s, 0);
+    cpu_reduce_rows_f32(b, x, 1, (int64_t)n, 1, &s, 0);
     return s;
 }
 
@@ -165,161 +167,174 @@ static gpuk_status peak_read(gpuk_bctx *b, double *value)
 /* ---- register-resident chains ---- */
 
 #define PEAK_CHAINS 24
+/* The i32 chains are 16: with 24 GCC kept a copy of every chain on the
+ * stack, a store a step, and the ceiling came out at 155 Gop/s on 2 Zen 4
+ * cores where regtile ran at 190; with 16 it is 232, the 2 x 16 lanes x
+ * 2 ops x 3.64 GHz x 2 cores of a step a cycle (an add and a min, one
+ * cycle each: 16 chains keep 8 times the latency in flight). */
+#define PEAK_CHAINS_I32 16
+#define CHAINS_f32 PEAK_CHAINS
+#define CHAINS_f64 PEAK_CHAINS
+#define CHAINS_i32 PEAK_CHAINS_I32
 #define PEAK_STEPS 20000L /* one call's steps; runs are repeated to fill PEAK_MIN_S */
 
-/* One thread's chains; returns a value derived from every chain so the
- * compiler keeps them.  `addmin` picks x = min(x + y, z) over x = x*y + z. */
-static float chains_scalar(int addmin, long steps)
-{
-    float x[PEAK_CHAINS];
-    for (int i = 0; i < PEAK_CHAINS; i++)
-        x[i] = 1.0f + 0.001f * (float)i;
-    const float y = addmin ? 0.5f : 0.999f, z = addmin ? 3.0f : 0.001f;
-    for (long s = 0; s < steps; s++)
-#pragma GCC unroll 24
-        for (int i = 0; i < PEAK_CHAINS; i++)
-            x[i] = addmin ? (x[i] + y < z ? x[i] + y : z) : x[i] * y + z;
-    float r = 0.0f;
-    for (int i = 0; i < PEAK_CHAINS; i++)
-        r += x[i];
-    return r;
-}
+/* What a chain step is: x = x*y + z (FMA, 2 flops a lane) or x = min(x +
+ * y, z) (add+min, 2 ops a lane: the inner step of min-plus). */
+enum chain_kind { CHAIN_FMA, CHAIN_ADDMIN };
 
-#ifdef CPU_X86
-#define CHAIN_BODY(VEC, SET1, FMA, ADD, MIN, STORE, W)                            \
-    VEC x[PEAK_CHAINS];                                                           \
-    for (int i = 0; i < PEAK_CHAINS; i++)                                         \
-        x[i] = SET1(1.0f + 0.001f * (float)i);                                    \
-    const VEC y = SET1(addmin ? 0.5f : 0.999f), z = SET1(addmin ? 3.0f : 0.001f); \
-    if (addmin)                                                                   \
-        for (long s = 0; s < steps; s++) {                                        \
-            _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)        \
-                x[i] = MIN(ADD(x[i], y), z);                                      \
-        }                                                                         \
-    else                                                                          \
-        for (long s = 0; s < steps; s++) {                                        \
-            _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)        \
-                x[i] = FMA(x[i], y, z);                                           \
-        }                                                                         \
-    float out[W], r = 0.0f;                                                       \
-    for (int i = 0; i < PEAK_CHAINS; i++) {                                       \
-        STORE(out, x[i]);                                                         \
-        for (int l = 0; l < (W); l++)                                             \
-            r += out[l];                                                          \
-    }                                                                             \
-    return r;
-
-__attribute__((target("avx2,fma"))) static float chains_avx2(int addmin, long steps)
-{
-    CHAIN_BODY(__m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_add_ps, _mm256_min_ps,
-               _mm256_storeu_ps, 8)
-}
-
-__attribute__((target("avx512f"))) static float chains_avx512(int addmin, long steps)
-{
-    CHAIN_BODY(__m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_add_ps, _mm512_min_ps,
-               _mm512_storeu_ps, 16)
-}
-#endif
-
-/* The integer chains, x = min(x + y, z) on int32 lanes: y = 1 and z
- * above any value reached, both from memory the compiler cannot see
- * through, so every step stays an add and a min. */
+/* One thread's chains in type T; returns a value derived from every chain
+ * so the compiler keeps them.  y and z come from memory the compiler
+ * cannot see through, so every step stays the operation it names: for
+ * the floats y = 0.999 and z = 0.001 (FMA, a fixed point near 1) or y =
+ * 0.5 and z = 3 (add+min); for i32, y = 1 and z above any value reached. */
+static volatile double chain_fma_y = 0.999, chain_fma_z = 0.001;
+static volatile double chain_min_y = 0.5, chain_min_z = 3.0;
 static volatile int32_t chain_i32_y = 1, chain_i32_z = 0x3FFFFFFF;
 
-static float chains_i32_scalar(int mode, long steps)
+#define CHAIN_SCALAR(DT, T, S, ...)                                                         \
+    static float chains_##S##_scalar(enum chain_kind kind, long steps)                      \
+    {                                                                                       \
+        T x[PEAK_CHAINS];                                                                   \
+        for (int i = 0; i < PEAK_CHAINS; i++)                                               \
+            x[i] = (T)(1.0 + 0.001 * i);                                                    \
+        const T y = (T)(kind == CHAIN_ADDMIN ? chain_min_y : chain_fma_y);                  \
+        const T z = (T)(kind == CHAIN_ADDMIN ? chain_min_z : chain_fma_z);                  \
+        for (long s = 0; s < steps; s++)                                                    \
+            _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)                  \
+                x[i] = kind == CHAIN_ADDMIN ? (x[i] + y < z ? x[i] + y : z) : x[i] * y + z; \
+        float r = 0.0f;                                                                     \
+        for (int i = 0; i < PEAK_CHAINS; i++)                                               \
+            r += (float)x[i];                                                               \
+        return r;                                                                           \
+    }
+CPU_FLOAT_DTYPES(CHAIN_SCALAR)
+
+static float chains_i32_scalar(enum chain_kind kind, long steps)
 {
-    (void)mode;
-    int32_t x[PEAK_CHAINS];
+    (void)kind;
+    int32_t x[PEAK_CHAINS_I32];
     const int32_t y = chain_i32_y, z = chain_i32_z;
-    for (int i = 0; i < PEAK_CHAINS; i++)
+    for (int i = 0; i < PEAK_CHAINS_I32; i++)
         x[i] = i;
     for (long s = 0; s < steps; s++)
-#pragma GCC unroll 24
-        for (int i = 0; i < PEAK_CHAINS; i++)
+#pragma GCC unroll 16
+        for (int i = 0; i < PEAK_CHAINS_I32; i++)
             x[i] = x[i] + y < z ? x[i] + y : z;
     float r = 0.0f;
-    for (int i = 0; i < PEAK_CHAINS; i++)
+    for (int i = 0; i < PEAK_CHAINS_I32; i++)
         r += (float)x[i];
     return r;
 }
 
 #ifdef CPU_X86
-#define CHAIN_I32_BODY(VEC, SET1, ADD, MIN, STORE, W)                             \
-    VEC x[PEAK_CHAINS];                                                           \
-    for (int i = 0; i < PEAK_CHAINS; i++)                                         \
-        x[i] = SET1(i);                                                           \
-    const VEC y = SET1(chain_i32_y), z = SET1(chain_i32_z);                       \
-    for (long s = 0; s < steps; s++) {                                            \
-        _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)            \
-            x[i] = MIN(ADD(x[i], y), z);                                          \
-    }                                                                             \
-    int32_t out[W];                                                               \
-    float r = 0.0f;                                                               \
-    for (int i = 0; i < PEAK_CHAINS; i++) {                                       \
-        STORE((void *)out, x[i]);                                                 \
-        for (int l = 0; l < (W); l++)                                             \
-            r += (float)out[l];                                                   \
-    }                                                                             \
-    return r;
+/* The vector chains of (type, ISA), from the vector traits of simd.h. */
+#define CHAIN_VEC(T, S, I)                                                                  \
+    __attribute__((target(CPU_V(S, I, TARGET)))) static float chains_##S##_##I(             \
+        enum chain_kind kind, long steps)                                                   \
+    {                                                                                       \
+        CPU_V(S, I, VEC) x[PEAK_CHAINS];                                                    \
+        for (int i = 0; i < PEAK_CHAINS; i++)                                               \
+            x[i] = CPU_V(S, I, SET1)((T)(1.0 + 0.001 * i));                                 \
+        if (kind == CHAIN_ADDMIN) {                                                         \
+            const CPU_V(S, I, VEC) y = CPU_V(S, I, SET1)((T)chain_min_y);                   \
+            const CPU_V(S, I, VEC) z = CPU_V(S, I, SET1)((T)chain_min_z);                   \
+            for (long s = 0; s < steps; s++) {                                              \
+                _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)              \
+                    x[i] = CPU_V(S, I, MIN)(CPU_V(S, I, ADD)(x[i], y), z);                  \
+            }                                                                               \
+        } else {                                                                            \
+            const CPU_V(S, I, VEC) y = CPU_V(S, I, SET1)((T)chain_fma_y);                   \
+            const CPU_V(S, I, VEC) z = CPU_V(S, I, SET1)((T)chain_fma_z);                   \
+            for (long s = 0; s < steps; s++) {                                              \
+                _Pragma("GCC unroll 24") for (int i = 0; i < PEAK_CHAINS; i++)              \
+                    x[i] = CPU_V(S, I, FMA)(x[i], y, z);                                    \
+            }                                                                               \
+        }                                                                                   \
+        T out[CPU_V(S, I, W)];                                                              \
+        float r = 0.0f;                                                                     \
+        for (int i = 0; i < PEAK_CHAINS; i++) {                                             \
+            CPU_V(S, I, STOREU)(out, x[i]);                                                 \
+            for (int l = 0; l < CPU_V(S, I, W); l++)                                        \
+                r += (float)out[l];                                                         \
+        }                                                                                   \
+        return r;                                                                           \
+    }
+CPU_FLOAT_VECS(CHAIN_VEC)
 
-__attribute__((target("avx2"))) static float chains_i32_avx2(int mode, long steps)
-{
-    (void)mode;
-    CHAIN_I32_BODY(__m256i, _mm256_set1_epi32, _mm256_add_epi32, _mm256_min_epi32,
-                   _mm256_storeu_si256, 8)
-}
-
-__attribute__((target("avx512f"))) static float chains_i32_avx512(int mode, long steps)
-{
-    (void)mode;
-    CHAIN_I32_BODY(__m512i, _mm512_set1_epi32, _mm512_add_epi32, _mm512_min_epi32,
-                   _mm512_storeu_si512, 16)
-}
+/* The integer chains, x = min(x + y, z) on int32 lanes (vpaddd + vpminsd). */
+#define CHAIN_I32(I)                                                                        \
+    __attribute__((target(CPU_V(i32, I, TARGET)))) static float chains_i32_##I(             \
+        enum chain_kind kind, long steps)                                                   \
+    {                                                                                       \
+        (void)kind;                                                                         \
+        CPU_V(i32, I, VEC) x[PEAK_CHAINS_I32];                                                  \
+        for (int i = 0; i < PEAK_CHAINS_I32; i++)                                               \
+            x[i] = CPU_V(i32, I, SET1)(i);                                                  \
+        const CPU_V(i32, I, VEC) y = CPU_V(i32, I, SET1)(chain_i32_y);                      \
+        const CPU_V(i32, I, VEC) z = CPU_V(i32, I, SET1)(chain_i32_z);                      \
+        for (long s = 0; s < steps; s++) {                                                  \
+            _Pragma("GCC unroll 16") for (int i = 0; i < PEAK_CHAINS_I32; i++)                  \
+                x[i] = CPU_V(i32, I, MIN)(CPU_V(i32, I, ADD)(x[i], y), z);                  \
+        }                                                                                   \
+        int32_t out[CPU_V(i32, I, W)];                                                      \
+        float r = 0.0f;                                                                     \
+        for (int i = 0; i < PEAK_CHAINS_I32; i++) {                                             \
+            CPU_V(i32, I, STOREU)(out, x[i]);                                               \
+            for (int l = 0; l < CPU_V(i32, I, W); l++)                                      \
+                r += (float)out[l];                                                         \
+        }                                                                                   \
+        return r;                                                                           \
+    }
+CHAIN_I32(avx512)
+CHAIN_I32(avx2)
+#define CHAIN_PICK(S, I) (fn = chains_##S##_##I, width = CPU_V(S, I, W))
+#else
+#define CHAIN_PICK(S, I) (void)0
 #endif
 
+typedef float (*chain_fn)(enum chain_kind, long);
+
 /* One parallel region running `steps` steps on every thread; seconds. */
-static double chains_time(gpuk_bctx *b, float (*fn)(int, long), int addmin, long steps,
+static double chains_time(gpuk_bctx *b, chain_fn fn, enum chain_kind kind, long steps,
                           volatile float *sink)
 {
     double t0 = now_s();
     float acc = 0.0f;
 #pragma omp parallel num_threads(b->nthreads) reduction(+ : acc)
-    acc += fn(addmin, steps);
+    acc += fn(kind, steps);
     double dt = now_s() - t0;
     *sink += acc;
     return dt;
 }
 
-/* mode: 0 FMA, 1 add+min f32, 2 add+min i32 */
-static gpuk_status peak_chains(gpuk_bctx *b, int mode, double *value)
-{
-    int width = 1, addmin = mode;
-    float (*fn)(int, long) = mode == 2 ? chains_i32_scalar : chains_scalar;
-#ifdef CPU_X86
-    if (b->isa == CPU_ISA_AVX512) {
-        fn = mode == 2 ? chains_i32_avx512 : chains_avx512;
-        width = 16;
-    } else if (b->isa == CPU_ISA_AVX2) {
-        fn = mode == 2 ? chains_i32_avx2 : chains_avx2;
-        width = 8;
+/* The ceiling of one (type, kind) of chains on every thread, in G per s. */
+#define CHAIN_RUN(S)                                                                        \
+    static gpuk_status peak_chains_##S(gpuk_bctx *b, enum chain_kind kind, double *value)  \
+    {                                                                                       \
+        chain_fn fn = chains_##S##_scalar;                                                  \
+        int width = 1;                                                                      \
+        if (b->isa == CPU_ISA_AVX512)                                                       \
+            CHAIN_PICK(S, avx512);                                                          \
+        else if (b->isa == CPU_ISA_AVX2)                                                    \
+            CHAIN_PICK(S, avx2);                                                            \
+        volatile float sink = 0.0f;                                                         \
+        /* warm up (wakes the threads), then size the run to PEAK_MIN_S */                  \
+        chains_time(b, fn, kind, PEAK_STEPS, &sink);                                        \
+        long steps = PEAK_STEPS * (long)peak_repeats(chains_time(b, fn, kind, PEAK_STEPS, &sink)); \
+        double best = 0.0;                                                                  \
+        for (int rep = 0; rep < 3; rep++) {                                                 \
+            double dt = chains_time(b, fn, kind, steps, &sink);                             \
+            /* 2 ops per lane-step either way: FMA = 2 flops, add+min = 2 ops */            \
+            double ops = 2.0 * (double)width * CHAINS_##S * (double)steps * b->nthreads;   \
+            if (ops / dt > best)                                                            \
+                best = ops / dt;                                                            \
+        }                                                                                   \
+        *value = best * 1e-9;                                                               \
+        return GPUK_OK;                                                                     \
     }
-#endif
-    volatile float sink = 0.0f;
-    /* warm up (wakes the threads), then size the run to PEAK_MIN_S */
-    chains_time(b, fn, addmin, PEAK_STEPS, &sink);
-    long steps = PEAK_STEPS * (long)peak_repeats(chains_time(b, fn, addmin, PEAK_STEPS, &sink));
-    double best = 0.0;
-    for (int rep = 0; rep < 3; rep++) {
-        double dt = chains_time(b, fn, addmin, steps, &sink);
-        /* 2 ops per lane-step either way: FMA = 2 flops, add+min = 2 ops */
-        double ops = 2.0 * (double)width * PEAK_CHAINS * (double)steps * b->nthreads;
-        if (ops / dt > best)
-            best = ops / dt;
-    }
-    *value = best * 1e-9;
-    return GPUK_OK;
-}
+CHAIN_RUN(f32)
+CHAIN_RUN(f64)
+CHAIN_RUN(i32)
 
 gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
 {
@@ -327,11 +342,15 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
     case GPUK_PEAK_COPY_GBS:
         return peak_copy(b, value);
     case GPUK_PEAK_FMA_GFLOPS:
-        return peak_chains(b, 0, value);
+        return peak_chains_f32(b, CHAIN_FMA, value);
     case GPUK_PEAK_ADDMIN_GOPS:
-        return peak_chains(b, 1, value);
+        return peak_chains_f32(b, CHAIN_ADDMIN, value);
+    case GPUK_PEAK_FMA_F64_GFLOPS:
+        return peak_chains_f64(b, CHAIN_FMA, value);
+    case GPUK_PEAK_ADDMIN_F64_GOPS:
+        return peak_chains_f64(b, CHAIN_ADDMIN, value);
     case GPUK_PEAK_ADDMIN_I32_GOPS:
-        return peak_chains(b, 2, value);
+        return peak_chains_i32(b, CHAIN_ADDMIN, value);
     case GPUK_PEAK_READ_GBS:
         return peak_read(b, value);
     case GPUK_PEAK_H2D_GBS:

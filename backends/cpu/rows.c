@@ -1,7 +1,10 @@
 /*
- * rows.c - the row-wise ops of the text classifier of examples/textclf:
- * softmax along the last dimension, embedding gather, mean pooling over
- * tokens.
+ * rows.c - the rows family on the CPU (tests/ops/rows.c): softmax along
+ * the last dimension and the embedding gather, two row-wise ops of the
+ * text classifier of examples/textclf (its mean pooling is a reduction,
+ * in reduce.c), in f32 and f64 from one source (dtype.h).  Softmax takes
+ * its exponentials in the type's own precision; embedding's ids are i32
+ * whatever the table's type.
  *
  *   naive      plain loops
  *   simd, omp  OpenMP over rows, vector loops inside a row
@@ -12,104 +15,71 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "simd.h"
 
 /* ---- softmax: x[rows,n] -> out[rows,n], in place allowed ---- */
 
 /* naive: three passes per row (max, exp and sum, divide).  Subtracting the
  * row max keeps exp from overflowing; exp values are stored in out first,
  * which is safe in place because x[j] is read before out[j] is written. */
-CPU_KERNEL(softmax_naive)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    int64_t rows = tx->shape[0], n = tx->shape[1];
-    const float *x = T_F32(tx);
-    float *o = T_F32(&args->out);
-    for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n;
-        float *orow = o + r * n;
-        float mx = -INFINITY;
-        for (int64_t j = 0; j < n; j++)
-            mx = xr[j] > mx ? xr[j] : mx;
-        float sum = 0.0f;
-        for (int64_t j = 0; j < n; j++) {
-            float e = expf(xr[j] - mx);
-            orow[j] = e;
-            sum += e;
-        }
-        for (int64_t j = 0; j < n; j++)
-            orow[j] /= sum;
+#define SOFTMAX_NAIVE(DT, T, S, ...)                                                        \
+    CPU_INSTANCE(softmax_naive, S)                                                          \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t r = 0; r < rows; r++) {                                                \
+            const T *xr = x + r * n;                                                        \
+            T *orow = o + r * n;                                                            \
+            T mx = -INFINITY;                                                               \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                mx = xr[j] > mx ? xr[j] : mx;                                               \
+            T sum = 0;                                                                      \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                T e = CPU_EXP(S)(xr[j] - mx);                                               \
+                orow[j] = e;                                                                \
+                sum += e;                                                                   \
+            }                                                                               \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                orow[j] /= sum;                                                             \
+        }                                                                                   \
+        return GPUK_OK;                                                                     \
     }
-    return GPUK_OK;
-}
+CPU_GENERIC(softmax_naive, CPU_FLOAT_DTYPES, SOFTMAX_NAIVE)
 
 /* ---- embedding: out[t,:] = table[ids[t],:] ---- */
 
 /* naive: one row copy per token (ids already checked by core). */
-CPU_KERNEL(embedding_naive)
-{
-    const gpuk_tdesc *tt = &args->in[0];
-    int64_t d = tt->shape[1], ntok = args->in[1].shape[0];
-    const float *table = T_F32(tt);
-    const int32_t *ids = (const int32_t *)args->in[1].data;
-    float *o = T_F32(&args->out);
-    for (int64_t t = 0; t < ntok; t++)
-        for (int64_t j = 0; j < d; j++)
-            o[t * d + j] = table[(int64_t)ids[t] * d + j];
-    return GPUK_OK;
-}
-
-/* ---- meanpool: x[b,t,d] -> out[b,d], the mean over t ---- */
-
-/* naive: per output, walk t with a stride of d floats.  t == 0 gives NaN. */
-CPU_KERNEL(meanpool_naive)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    int64_t nb = tx->shape[0], t = tx->shape[1], d = tx->shape[2];
-    const float *x = T_F32(tx);
-    float *o = T_F32(&args->out);
-    for (int64_t bi = 0; bi < nb; bi++)
-        for (int64_t j = 0; j < d; j++) {
-            float acc = 0.0f;
-            for (int64_t s = 0; s < t; s++)
-                acc += x[(bi * t + s) * d + j];
-            o[bi * d + j] = t ? acc / (float)t : NAN;
-        }
-    return GPUK_OK;
-}
+#define EMBEDDING_NAIVE(DT, T, S, ...)                                                      \
+    CPU_INSTANCE(embedding_naive, S)                                                        \
+    {                                                                                       \
+        const gpuk_tdesc *tt = &args->in[0];                                                \
+        int64_t d = tt->shape[1], ntok = args->in[1].shape[0];                              \
+        const T *table = T_PTR(tt, T);                                                      \
+        const int32_t *ids = T_PTR(&args->in[1], const int32_t);                            \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t t = 0; t < ntok; t++)                                                  \
+            for (int64_t j = 0; j < d; j++)                                                 \
+                o[t * d + j] = table[(int64_t)ids[t] * d + j];                              \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(embedding_naive, CPU_FLOAT_DTYPES, EMBEDDING_NAIVE)
 
 /* ---- the threaded rungs ---- */
 
 /* Rows below this many elements in total run on one thread. */
 #define ROWS_PAR_MIN 32768
 
-/* The scalar row of the simd rung (CPUs without AVX2): exponentials
- * summed as they are stored, then a multiply by the reciprocal of the sum
- * instead of a divide per element. */
-static void softmax_row_scalar(const float *xr, float *orow, int64_t n)
-{
-    float mx = -INFINITY;
-    for (int64_t j = 0; j < n; j++)
-        mx = xr[j] > mx ? xr[j] : mx;
-    float sum = 0.0f;
-    for (int64_t j = 0; j < n; j++) {
-        float e = expf(xr[j] - mx);
-        orow[j] = e;
-        sum += e;
-    }
-    float inv = 1.0f / sum;
-    for (int64_t j = 0; j < n; j++)
-        orow[j] *= inv;
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-
+#ifdef CPU_X86
 /*
- * A vector exp for softmax's arguments (x - max <= 0, or NaN): the
+ * Vector exponentials for softmax's arguments (x - max <= 0, or NaN): the
  * classic reduction x = k ln2 + r with |r| <= ln2/2 (ln2 split in two
- * parts so k ln2 is exact), exp(r) by the degree-6 polynomial of Cephes'
- * expf (about 1 ulp), then 2^k put into the exponent field.  Below
- * -87.3 the result underflows to 0; NaN stays NaN.
+ * parts so k ln2 is exact), exp(r) by a polynomial, then 2^k put into the
+ * exponent field.  NaN stays NaN.
+ *
+ * f32: the degree-6 polynomial of Cephes' expf (about 1 ulp); below -87.3
+ * the result is flushed to 0.
  */
 #define EXP_BODY(VEC, VECI, SET1, ADD, MUL, FMA, ROUND, CVT, SHL, ADDI, SET1I, CAST, LT, BLEND) \
     VEC k = ROUND(MUL(x, SET1(1.44269504088896341f)));                                      \
@@ -126,7 +96,7 @@ static void softmax_row_scalar(const float *xr, float *orow, int64_t n)
     VEC y = MUL(p, CAST(e));                                                                \
     return BLEND(y, SET1(0.0f), LT(x, SET1(-87.3f)));
 
-__attribute__((target("avx512f"))) static inline __m512 exp_avx512(__m512 x)
+__attribute__((target("avx512f"))) static inline __m512 exp_f32_avx512(__m512 x)
 {
 #define R512(v) _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 #define LT512(a, b) _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ)
@@ -136,7 +106,7 @@ __attribute__((target("avx512f"))) static inline __m512 exp_avx512(__m512 x)
              _mm512_castsi512_ps, LT512, BL512)
 }
 
-__attribute__((target("avx2,fma"))) static inline __m256 exp_avx2(__m256 x)
+__attribute__((target("avx2,fma"))) static inline __m256 exp_f32_avx2(__m256 x)
 {
 #define R256(v) _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 #define LT256(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OQ)
@@ -146,111 +116,159 @@ __attribute__((target("avx2,fma"))) static inline __m256 exp_avx2(__m256 x)
              _mm256_castsi256_ps, LT256, BL256)
 }
 
-/* One row: vector max, vector exp stored and summed, vector scale; the
- * tails go through masks. */
-__attribute__((target("avx512f"))) static void softmax_row_avx512(const float *xr, float *orow,
-                                                                  int64_t n)
+/*
+ * f64: exp(r) by its Taylor polynomial to degree 13 (the first term left
+ * out is below 0.35^14 / 14! = 4e-18 relative, a small fraction of an
+ * ulp), evaluated by Horner with FMAs.  k comes out of the rounding as a
+ * double, and 2^k is made without a 64-bit conversion (AVX-512F and AVX2
+ * have none): adding 1.5 2^52 + 1023 puts k + 1023 in the low bits, and a
+ * shift moves them into the exponent field.  Results below 2^-1022 are
+ * subnormal, which no exponent field holds, so 2^k is applied in two
+ * halves, each a normal number: the first product is exact, the second
+ * rounds once.  Below -745.2 (and at -inf) the result is 0.
+ */
+#define EXP64_BODY(VEC, SET1, ADD, MUL, FMA, ROUND, FLOOR, BITS, FROMBITS, SHL, LT, BLEND)  \
+    const VEC magic = SET1(6755399441055744.0 + 1023.0);                                    \
+    VEC k = ROUND(MUL(x, SET1(1.4426950408889634)));                                        \
+    VEC r = FMA(k, SET1(-6.93147180369123816490e-01), x);                                   \
+    r = FMA(k, SET1(-1.90821492927058770002e-10), r);                                       \
+    VEC p = SET1(1.0 / 6227020800.0);                                                       \
+    p = FMA(p, r, SET1(1.0 / 479001600.0));                                                 \
+    p = FMA(p, r, SET1(1.0 / 39916800.0));                                                  \
+    p = FMA(p, r, SET1(1.0 / 3628800.0));                                                   \
+    p = FMA(p, r, SET1(1.0 / 362880.0));                                                    \
+    p = FMA(p, r, SET1(1.0 / 40320.0));                                                     \
+    p = FMA(p, r, SET1(1.0 / 5040.0));                                                      \
+    p = FMA(p, r, SET1(1.0 / 720.0));                                                       \
+    p = FMA(p, r, SET1(1.0 / 120.0));                                                       \
+    p = FMA(p, r, SET1(1.0 / 24.0));                                                        \
+    p = FMA(p, r, SET1(1.0 / 6.0));                                                         \
+    p = FMA(p, r, SET1(0.5));                                                               \
+    p = FMA(p, r, SET1(1.0));                                                               \
+    p = FMA(p, r, SET1(1.0));                                                               \
+    VEC k1 = FLOOR(MUL(k, SET1(0.5))), k2 = ADD(k, MUL(k1, SET1(-1.0)));                    \
+    VEC s1 = FROMBITS(SHL(BITS(ADD(k1, magic)), 52));                                       \
+    VEC s2 = FROMBITS(SHL(BITS(ADD(k2, magic)), 52));                                       \
+    VEC y = MUL(MUL(p, s1), s2);                                                            \
+    return BLEND(y, SET1(0.0), LT(x, SET1(-745.2)));
+
+__attribute__((target("avx512f"))) static inline __m512d exp_f64_avx512(__m512d x)
 {
-    __m512 vmx = _mm512_set1_ps(-INFINITY);
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16)
-        vmx = _mm512_max_ps(_mm512_loadu_ps(xr + j), vmx);
-    float mx = _mm512_reduce_max_ps(vmx);
-    for (; j < n; j++)
-        mx = xr[j] > mx ? xr[j] : mx;
-    const __m512 m = _mm512_set1_ps(mx);
-    __m512 vs = _mm512_setzero_ps();
-    for (j = 0; j < n; j += 16) {
-        __mmask16 mk = n - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1);
-        __m512 e = exp_avx512(_mm512_sub_ps(_mm512_maskz_loadu_ps(mk, xr + j), m));
-        e = _mm512_maskz_mov_ps(mk, e);
-        _mm512_mask_storeu_ps(orow + j, mk, e);
-        vs = _mm512_add_ps(vs, e);
-    }
-    const __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(vs));
-    for (j = 0; j < n; j += 16) {
-        __mmask16 mk = n - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1);
-        _mm512_mask_storeu_ps(orow + j, mk, _mm512_mul_ps(_mm512_maskz_loadu_ps(mk, orow + j), inv));
-    }
+#define RD512(v) _mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define FL512(v) _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define LTD512(a, b) _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ)
+#define BLD512(y, z, mk) _mm512_mask_blend_pd(mk, y, z)
+    EXP64_BODY(__m512d, _mm512_set1_pd, _mm512_add_pd, _mm512_mul_pd, _mm512_fmadd_pd, RD512,
+               FL512, _mm512_castpd_si512, _mm512_castsi512_pd, _mm512_slli_epi64, LTD512,
+               BLD512)
 }
 
-__attribute__((target("avx2,fma"))) static void softmax_row_avx2(const float *xr, float *orow,
-                                                                int64_t n)
+__attribute__((target("avx2,fma"))) static inline __m256d exp_f64_avx2(__m256d x)
 {
-    float mx = -INFINITY;
-    for (int64_t j = 0; j < n; j++)
-        mx = xr[j] > mx ? xr[j] : mx;
-    const __m256 m = _mm256_set1_ps(mx);
-    __m256 vs = _mm256_setzero_ps();
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m256 e = exp_avx2(_mm256_sub_ps(_mm256_loadu_ps(xr + j), m));
-        _mm256_storeu_ps(orow + j, e);
-        vs = _mm256_add_ps(vs, e);
-    }
-    float lanes[8], sum = 0.0f;
-    _mm256_storeu_ps(lanes, vs);
-    for (int l = 0; l < 8; l++)
-        sum += lanes[l];
-    for (; j < n; j++) {
-        float e = expf(xr[j] - mx);
-        orow[j] = e;
-        sum += e;
-    }
-    const __m256 inv = _mm256_set1_ps(1.0f / sum);
-    for (j = 0; j + 8 <= n; j += 8)
-        _mm256_storeu_ps(orow + j, _mm256_mul_ps(_mm256_loadu_ps(orow + j), inv));
-    for (; j < n; j++)
-        orow[j] *= 1.0f / sum;
+#define RD256(v) _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define FL256(v) _mm256_round_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define LTD256(a, b) _mm256_cmp_pd(a, b, _CMP_LT_OQ)
+#define BLD256(y, z, mk) _mm256_blendv_pd(y, z, mk)
+    EXP64_BODY(__m256d, _mm256_set1_pd, _mm256_add_pd, _mm256_mul_pd, _mm256_fmadd_pd, RD256,
+               FL256, _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_slli_epi64, LTD256,
+               BLD256)
 }
+
+/* One row, for every (type, ISA): vector max, vector exp stored and
+ * summed, vector scale by the reciprocal of the sum; the tail of each pass
+ * (fewer than a vector's elements) in scalars, with the C library's exp. */
+#define SOFTMAX_ROW(T, S, I)                                                                \
+    __attribute__((target(CPU_V(S, I, TARGET)))) static void softmax_row_##S##_##I(         \
+        const T *xr, T *orow, int64_t n)                                                    \
+    {                                                                                       \
+        enum { W_ = CPU_V(S, I, W) };                                                       \
+        int64_t nv = n / W_ * W_;                                                           \
+        CPU_V(S, I, VEC) vmx = CPU_V(S, I, SET1)(-INFINITY);                                \
+        for (int64_t j = 0; j < nv; j += W_)                                                \
+            vmx = CPU_V(S, I, MAX)(CPU_V(S, I, LOADU)(xr + j), vmx);                        \
+        T mx = nv ? CPU_V(S, I, HMAX)(vmx) : -INFINITY;                                     \
+        for (int64_t j = nv; j < n; j++)                                                    \
+            mx = xr[j] > mx ? xr[j] : mx;                                                   \
+        const CPU_V(S, I, VEC) m = CPU_V(S, I, SET1)(mx);                                   \
+        CPU_V(S, I, VEC) vs = CPU_V(S, I, ZERO)();                                          \
+        for (int64_t j = 0; j < nv; j += W_) {                                              \
+            CPU_V(S, I, VEC) e = exp_##S##_##I(CPU_V(S, I, SUB)(CPU_V(S, I, LOADU)(xr + j), m)); \
+            CPU_V(S, I, STOREU)(orow + j, e);                                               \
+            vs = CPU_V(S, I, ADD)(vs, e);                                                   \
+        }                                                                                   \
+        T sum = CPU_V(S, I, HSUM)(vs);                                                      \
+        for (int64_t j = nv; j < n; j++) {                                                  \
+            T e = CPU_EXP(S)(xr[j] - mx);                                                   \
+            orow[j] = e;                                                                    \
+            sum += e;                                                                       \
+        }                                                                                   \
+        T inv = 1 / sum;                                                                    \
+        const CPU_V(S, I, VEC) vinv = CPU_V(S, I, SET1)(inv);                               \
+        for (int64_t j = 0; j < nv; j += W_)                                                \
+            CPU_V(S, I, STOREU)(orow + j, CPU_V(S, I, MUL)(CPU_V(S, I, LOADU)(orow + j), vinv)); \
+        for (int64_t j = nv; j < n; j++)                                                    \
+            orow[j] *= inv;                                                                 \
+    }
+CPU_FLOAT_VECS(SOFTMAX_ROW)
+#define SOFTMAX_ROW_OF(S, I) softmax_row_##S##_##I
+#else
+#define SOFTMAX_ROW_OF(S, I) softmax_row_##S##_scalar
 #endif
 
 /* softmax simd: OpenMP over rows; in each row a vector max, a vector exp
- * (the C library's expf is a call per element and dominated the naive
+ * (the C library's exp is a call per element and dominated the naive
  * rung) whose results are summed as they are stored, and a multiply by the
  * reciprocal of the sum instead of a divide per element.  In place is
- * safe: x[j] is read before out[j] is written. */
-CPU_KERNEL(softmax_simd)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    int64_t rows = tx->shape[0], n = tx->shape[1];
-    const float *x = T_F32(tx);
-    float *o = T_F32(&args->out);
-    void (*row)(const float *, float *, int64_t) = softmax_row_scalar;
-#if defined(__x86_64__) || defined(__i386__)
-    if (b->isa == CPU_ISA_AVX512)
-        row = softmax_row_avx512;
-    else if (b->isa == CPU_ISA_AVX2)
-        row = softmax_row_avx2;
-#endif
-    int nt = rows * n < ROWS_PAR_MIN ? 1 : b->nthreads;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t r = 0; r < rows; r++)
-        row(x + r * n, o + r * n, n);
-    return GPUK_OK;
-}
+ * safe: x[j] is read before out[j] is written.  The scalar row serves
+ * CPUs without AVX2. */
+#define SOFTMAX_SIMD(DT, T, S, ...)                                                         \
+    static void softmax_row_##S##_scalar(const T *xr, T *orow, int64_t n)                   \
+    {                                                                                       \
+        T mx = -INFINITY;                                                                   \
+        for (int64_t j = 0; j < n; j++)                                                     \
+            mx = xr[j] > mx ? xr[j] : mx;                                                   \
+        T sum = 0;                                                                          \
+        for (int64_t j = 0; j < n; j++) {                                                   \
+            T e = CPU_EXP(S)(xr[j] - mx);                                                   \
+            orow[j] = e;                                                                    \
+            sum += e;                                                                       \
+        }                                                                                   \
+        T inv = 1 / sum;                                                                    \
+        for (int64_t j = 0; j < n; j++)                                                     \
+            orow[j] *= inv;                                                                 \
+    }                                                                                       \
+    CPU_INSTANCE(softmax_simd, S)                                                           \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        void (*row)(const T *, T *, int64_t) = softmax_row_##S##_scalar;                    \
+        if (b->isa == CPU_ISA_AVX512)                                                       \
+            row = SOFTMAX_ROW_OF(S, avx512);                                                \
+        else if (b->isa == CPU_ISA_AVX2)                                                    \
+            row = SOFTMAX_ROW_OF(S, avx2);                                                  \
+        int nt = rows * n < ROWS_PAR_MIN ? 1 : b->nthreads;                                 \
+        _Pragma("omp parallel for num_threads(nt) schedule(static)")                        \
+        for (int64_t r = 0; r < rows; r++)                                                  \
+            row(x + r * n, o + r * n, n);                                                   \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(softmax_simd, CPU_FLOAT_DTYPES, SOFTMAX_SIMD)
 
 /* embedding omp: OpenMP over tokens, each row a memcpy. */
-CPU_KERNEL(embedding_omp)
-{
-    const gpuk_tdesc *tt = &args->in[0];
-    int64_t d = tt->shape[1], ntok = args->in[1].shape[0];
-    const float *table = T_F32(tt);
-    const int32_t *ids = (const int32_t *)args->in[1].data;
-    float *o = T_F32(&args->out);
-    int nt = ntok * d < ROWS_PAR_MIN ? 1 : b->nthreads;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t t = 0; t < ntok; t++)
-        memcpy(o + t * d, table + (int64_t)ids[t] * d, (size_t)d * sizeof(float));
-    return GPUK_OK;
-}
-
-/* meanpool simd: the vectorised column sums of reduce's simd rung (rows
- * of d floats added into an L1 slice of the output), OpenMP over batch
- * and slices. */
-CPU_KERNEL(meanpool_simd)
-{
-    const gpuk_tdesc *tx = &args->in[0];
-    cpu_reduce_rows(b, T_F32(tx), tx->shape[0], tx->shape[1], tx->shape[2], T_F32(&args->out), 1);
-    return GPUK_OK;
-}
+#define EMBEDDING_OMP(DT, T, S, ...)                                                        \
+    CPU_INSTANCE(embedding_omp, S)                                                          \
+    {                                                                                       \
+        const gpuk_tdesc *tt = &args->in[0];                                                \
+        int64_t d = tt->shape[1], ntok = args->in[1].shape[0];                              \
+        const T *table = T_PTR(tt, T);                                                      \
+        const int32_t *ids = T_PTR(&args->in[1], const int32_t);                            \
+        T *o = T_PTR(&args->out, T);                                                        \
+        int nt = ntok * d < ROWS_PAR_MIN ? 1 : b->nthreads;                                 \
+        _Pragma("omp parallel for num_threads(nt) schedule(static)")                        \
+        for (int64_t t = 0; t < ntok; t++)                                                  \
+            memcpy(o + t * d, table + (int64_t)ids[t] * d, (size_t)d * sizeof(T));          \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(embedding_omp, CPU_FLOAT_DTYPES, EMBEDDING_OMP)

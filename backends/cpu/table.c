@@ -9,15 +9,22 @@
 
 #define D GPUK_KF_DEFAULT
 #define L GPUK_KF_LIBRARY
-#define F32 GPUK_DT_F32
-#define I32 GPUK_DT_I32
-#define F64 GPUK_DT_F64
+/* A row's function serves every type its source is written for (dtype.h):
+ * the sets come from those lists.  Their names spell the types because
+ * bench/auto-rules.py reads "F32" in a row's set; the assertions keep the
+ * names true when a list grows. */
+#define F32F64 CPU_SET(CPU_FLOAT_DTYPES)
+#define F32F64I32 CPU_SET(CPU_MINPLUS_DTYPES)
+#define I32 GPUK_DT_I32 /* rows of a min-plus rung whose DEFAULT differs by type */
+_Static_assert(F32F64 == (GPUK_DT_F32 | GPUK_DT_F64), "rename F32F64 after its list");
+_Static_assert(F32F64I32 == (GPUK_DT_F32 | GPUK_DT_F64 | GPUK_DT_I32),
+               "rename F32F64I32 after its list");
 
 /* The entry points, defined in their op family's file (CPU_KERNEL). */
 #define K(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args);
 K(matmul_naive) K(matmul_blocked) K(matmul_simd) K(bmm_naive) K(bmm_blocked) K(bmm_simd)
 K(minplus_naive) K(minplus_omp) K(minplus_transposed) K(minplus_ilp) K(minplus_simd_k)
-K(minplus_regtile) K(minplus_packed) K(minplus_i32_naive) K(minplus_i32_regtile)
+K(minplus_regtile) K(minplus_packed)
 K(transpose_naive) K(transpose_blocked) K(reduce_naive)
 K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naive) K(relu_simd)
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
@@ -30,93 +37,96 @@ K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openb
 #undef K
 
 const gpuk_kernel cpu_kernels[] = {
-    {GPUK_OP_MATMUL, F32, "naive", 0, matmul_naive,
+    {GPUK_OP_MATMUL, F32F64, "naive", 0, matmul_naive,
      "textbook triple loop, register accumulator; B read down columns", NULL},
-    {GPUK_OP_MATMUL, F32, "blocked", 0, matmul_blocked,
+    {GPUK_OP_MATMUL, F32F64, "blocked", 0, matmul_blocked,
      "L2-sized tiles, i-k-j order: rows of B and C read with unit stride", NULL},
-    {GPUK_OP_MATMUL, F32, "simd", D, matmul_simd,
-     "packed panels, AVX-512 12x32 / AVX2 6x16 register micro-kernel, OpenMP", NULL},
+    {GPUK_OP_MATMUL, F32F64, "simd", D, matmul_simd,
+     "packed panels, AVX-512 6 x 4 / AVX2 6 x 2 vector register micro-kernel, OpenMP", NULL},
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_MATMUL, F32, "openblas", L, matmul_openblas, "cblas_sgemm", NULL},
+    {GPUK_OP_MATMUL, F32F64, "openblas", L, matmul_openblas, "cblas_sgemm / cblas_dgemm", NULL},
 #endif
 
-    {GPUK_OP_BATCHED_MATMUL, F32, "naive", 0, bmm_naive, "the naive matmul loop per batch entry", NULL},
-    {GPUK_OP_BATCHED_MATMUL, F32, "blocked", 0, bmm_blocked, "the blocked matmul per batch entry", NULL},
-    {GPUK_OP_BATCHED_MATMUL, F32, "simd", D, bmm_simd, "the packed SIMD matmul per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32F64, "naive", 0, bmm_naive, "the naive matmul loop per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32F64, "blocked", 0, bmm_blocked, "the blocked matmul per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32F64, "simd", D, bmm_simd, "the packed SIMD matmul per batch entry", NULL},
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_BATCHED_MATMUL, F32, "openblas", L, bmm_openblas, "cblas_sgemm per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F32F64, "openblas", L, bmm_openblas, "cblas_sgemm / cblas_dgemm per batch entry", NULL},
 #endif
 
-    {GPUK_OP_MINPLUS, F32, "naive", 0, minplus_naive, "textbook triple loop on one thread", NULL},
-    {GPUK_OP_MINPLUS, F32, "omp", 0, minplus_omp, "the naive loop, OpenMP over rows", "v0"},
-    {GPUK_OP_MINPLUS, F32, "transposed", 0, minplus_transposed,
+    {GPUK_OP_GEMM, F32F64, "naive", 0, gemm_naive, "textbook triple loop", NULL},
+    {GPUK_OP_GEMM, F32F64, "simd", D, gemm_simd, "matmul's packed AVX-512/AVX2 micro-kernels, OpenMP", NULL},
+#ifdef HAVE_OPENBLAS
+    {GPUK_OP_GEMM, F32F64, "openblas", L, gemm_openblas, "cblas_sgemm / cblas_dgemm", NULL},
+#endif
+
+    {GPUK_OP_MINPLUS, F32F64I32, "naive", 0, minplus_naive,
+     "textbook triple loop on one thread (i32: wrapping add, min from GPUK_I32_INF)", "v0"},
+    {GPUK_OP_MINPLUS, F32F64, "omp", 0, minplus_omp, "the naive loop, OpenMP over rows", NULL},
+    {GPUK_OP_MINPLUS, F32F64, "transposed", 0, minplus_transposed,
      "b transposed first: both operands read with unit stride", "v1"},
-    {GPUK_OP_MINPLUS, F32, "ilp", 0, minplus_ilp,
+    {GPUK_OP_MINPLUS, F32F64, "ilp", 0, minplus_ilp,
      "8 independent accumulators: instruction-level parallelism", "v2"},
-    {GPUK_OP_MINPLUS, F32, "simd_k", 0, minplus_simd_k, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
-    {GPUK_OP_MINPLUS, F32, "regtile", D, minplus_regtile,
-     "register blocking: 12x32 (AVX-512) / 6x16 (AVX2) tiles of r", "v4"},
-    {GPUK_OP_MINPLUS, F32, "packed", 0, minplus_packed,
-     "regtile + k-blocking and packing (matmul's driver); did not beat regtile at n=2048", "v5"},
-    /* i32 (minplus_i32.c): the naive row first, the shadow's reference */
-    {GPUK_OP_MINPLUS, I32, "naive", 0, minplus_i32_naive,
-     "textbook triple loop on one thread, wrapping int32 add, min from GPUK_I32_INF", NULL},
-    {GPUK_OP_MINPLUS, I32, "regtile", D, minplus_i32_regtile,
-     "register blocking in integer vectors: 12x32 (AVX-512) / 6x16 (AVX2) tiles, vpaddd+vpminsd, OpenMP", NULL},
+    {GPUK_OP_MINPLUS, F32F64, "simd_k", 0, minplus_simd_k, "AVX-512/AVX2 vectors along k, +inf padding", "v3"},
+    {GPUK_OP_MINPLUS, F32F64, "regtile", D, minplus_regtile,
+     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vaddps/pd + vminps/pd", "v4"},
+    {GPUK_OP_MINPLUS, I32, "regtile", 0, minplus_regtile,
+     "register blocking: 6 x 4 (AVX-512) / 6 x 2 (AVX2) vectors of r, vpaddd + vpminsd", NULL},
+    /* packed is i32's DEFAULT: 1.1x regtile at 1024, 1.7x at 4096 (2 Zen 4
+     * cores), level below; f32's regtile stays, packed its 2-thread rule */
+    {GPUK_OP_MINPLUS, F32F64, "packed", 0, minplus_packed,
+     "regtile + k-blocking and packing (matmul's engine): b's panels stay in cache for a long k", "v5"},
+    {GPUK_OP_MINPLUS, I32, "packed", D, minplus_packed,
+     "regtile + k-blocking and packing (matmul's engine): b's panels stay in cache for a long k", NULL},
 
-    {GPUK_OP_TRANSPOSE, F32, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
-    {GPUK_OP_TRANSPOSE, F32, "blocked", D, transpose_blocked,
-     "32x32 tiles in L1, 8x8 AVX register transposes, OpenMP over tiles", NULL},
+    {GPUK_OP_TRANSPOSE, F32F64, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
+    {GPUK_OP_TRANSPOSE, F32F64, "blocked", D, transpose_blocked,
+     "32x32 tiles in L1, AVX-512/AVX register transposes of 64/32-byte rows, OpenMP over tiles", NULL},
 
-    {GPUK_OP_REDUCE, F32, "naive", 0, reduce_naive, "one scalar accumulator per output", NULL},
-    {GPUK_OP_REDUCE, F32, "simd", D, reduce_simd,
+    {GPUK_OP_REDUCE, F32F64, "naive", 0, reduce_naive, "one scalar accumulator per output", NULL},
+    {GPUK_OP_REDUCE, F32F64, "simd", D, reduce_simd,
      "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices", NULL},
-
-    {GPUK_OP_ADD, F32, "naive", 0, add_naive, "scalar loop", NULL},
-    {GPUK_OP_ADD, F32, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_SCALE, F32, "naive", 0, scale_naive, "scalar loop", NULL},
-    {GPUK_OP_SCALE, F32, "simd", D, scale_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_RELU, F32, "naive", 0, relu_naive, "scalar loop", NULL},
-    {GPUK_OP_RELU, F32, "simd", D, relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "naive", 0, bias_relu_naive, "scalar loop", NULL},
-    {GPUK_OP_BIAS_RELU, F32, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_COPY, F32, "naive", 0, copy_naive, "scalar loop", NULL},
-    {GPUK_OP_COPY, F32, "simd", D, copy_simd, "AVX-512/AVX2 vectors, OpenMP, streaming stores when large", NULL},
-
-    {GPUK_OP_SOFTMAX, F32, "naive", 0, softmax_naive, "three passes per row: max, exp+sum, divide", NULL},
-    {GPUK_OP_SOFTMAX, F32, "simd", D, softmax_simd,
-     "OpenMP over rows, vector max, vector exp summed as stored, scale by 1/sum", NULL},
-    {GPUK_OP_EMBEDDING, F32, "naive", 0, embedding_naive, "one row copy per token", NULL},
-    {GPUK_OP_EMBEDDING, F32, "omp", D, embedding_omp, "OpenMP over tokens, memcpy per row", NULL},
-    {GPUK_OP_MEANPOOL, F32, "naive", 0, meanpool_naive, "scalar sum over tokens per output", NULL},
-    {GPUK_OP_MEANPOOL, F32, "simd", D, meanpool_simd,
+    {GPUK_OP_MEANPOOL, F32F64, "naive", 0, meanpool_naive, "scalar sum over tokens per output", NULL},
+    {GPUK_OP_MEANPOOL, F32F64, "simd", D, meanpool_simd,
      "rows added as vectors into an L1 slice, OpenMP (reduce's simd rung)", NULL},
 
-    {GPUK_OP_SPMV, F32, "naive", 0, spmv_naive, "textbook CSR row loop", NULL},
-    {GPUK_OP_SPMV, F32, "omp", 0, spmv_omp, "OpenMP over equal row counts, 4 accumulators per row", NULL},
-    {GPUK_OP_SPMV, F32, "balanced", D, spmv_balanced,
+    {GPUK_OP_ADD, F32F64, "naive", 0, add_naive, "scalar loop", NULL},
+    {GPUK_OP_ADD, F32F64, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
+    {GPUK_OP_SCALE, F32F64, "naive", 0, scale_naive, "scalar loop", NULL},
+    {GPUK_OP_SCALE, F32F64, "simd", D, scale_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
+    {GPUK_OP_RELU, F32F64, "naive", 0, relu_naive, "scalar loop", NULL},
+    {GPUK_OP_RELU, F32F64, "simd", D, relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
+    {GPUK_OP_BIAS_RELU, F32F64, "naive", 0, bias_relu_naive, "scalar loop", NULL},
+    {GPUK_OP_BIAS_RELU, F32F64, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
+    {GPUK_OP_COPY, F32F64, "naive", 0, copy_naive, "scalar loop", NULL},
+    {GPUK_OP_COPY, F32F64, "simd", D, copy_simd, "AVX-512/AVX2 vectors, OpenMP, streaming stores when large", NULL},
+
+    {GPUK_OP_SOFTMAX, F32F64, "naive", 0, softmax_naive, "three passes per row: max, exp+sum, divide", NULL},
+    {GPUK_OP_SOFTMAX, F32F64, "simd", D, softmax_simd,
+     "OpenMP over rows, vector max, vector exp summed as stored, scale by 1/sum", NULL},
+    {GPUK_OP_EMBEDDING, F32F64, "naive", 0, embedding_naive, "one row copy per token", NULL},
+    {GPUK_OP_EMBEDDING, F32F64, "omp", D, embedding_omp, "OpenMP over tokens, memcpy per row", NULL},
+
+    {GPUK_OP_SPMV, F32F64, "naive", 0, spmv_naive, "textbook CSR row loop", NULL},
+    {GPUK_OP_SPMV, F32F64, "omp", 0, spmv_omp, "OpenMP over equal row counts, 4 accumulators per row", NULL},
+    {GPUK_OP_SPMV, F32F64, "balanced", D, spmv_balanced,
      "OpenMP over row ranges of equal nonzeros+rows (binary search in row_ptr)", NULL},
 
-    {GPUK_OP_DOT, F32, "naive", 0, dot_naive, "scalar loop", NULL},
-    {GPUK_OP_DOT, F32, "simd", D, dot_simd, "AVX-512/AVX2, 4 vector accumulators, OpenMP chunks", NULL},
+    {GPUK_OP_DOT, F32F64, "naive", 0, dot_naive, "scalar loop", NULL},
+    {GPUK_OP_DOT, F32F64, "simd", D, dot_simd, "AVX-512/AVX2, 4 vector accumulators, OpenMP chunks", NULL},
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_DOT, F32, "openblas", L, dot_openblas, "cblas_sdot", NULL},
+    {GPUK_OP_DOT, F32F64, "openblas", L, dot_openblas, "cblas_sdot / cblas_ddot", NULL},
 #endif
-    {GPUK_OP_GEMV, F32, "naive", 0, gemv_naive, "one dot product per output", NULL},
-    {GPUK_OP_GEMV, F32, "simd", D, gemv_simd, "vector dots per row (or axpy over column slices), OpenMP", NULL},
+    {GPUK_OP_GEMV, F32F64, "naive", 0, gemv_naive, "one dot product per output", NULL},
+    {GPUK_OP_GEMV, F32F64, "simd", D, gemv_simd, "vector dots per row (or axpy over column slices), OpenMP", NULL},
 #ifdef HAVE_OPENBLAS
-    {GPUK_OP_GEMV, F32, "openblas", L, gemv_openblas, "cblas_sgemv", NULL},
-#endif
-    {GPUK_OP_GEMM, F32, "naive", 0, gemm_naive, "textbook triple loop", NULL},
-    {GPUK_OP_GEMM, F32, "simd", D, gemm_simd, "matmul's packed AVX-512/AVX2 micro-kernels, OpenMP", NULL},
-#ifdef HAVE_OPENBLAS
-    {GPUK_OP_GEMM, F32, "openblas", L, gemm_openblas, "cblas_sgemm", NULL},
+    {GPUK_OP_GEMV, F32F64, "openblas", L, gemv_openblas, "cblas_sgemv / cblas_dgemv", NULL},
 #endif
 
     /* apsp.c: the naive row first, the shadow's reference */
-    {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, apsp_naive,
+    {GPUK_OP_APSP, F32F64I32, "naive", 0, apsp_naive,
      "textbook Floyd-Warshall on one thread, with predecessors", NULL},
-    {GPUK_OP_APSP, F32 | F64 | I32, "omp", D, apsp_omp,
+    {GPUK_OP_APSP, F32F64I32, "omp", D, apsp_omp,
      "the naive loops, each step's rows over OpenMP threads (row k and column k stay fixed)", NULL},
 };
 

@@ -1,37 +1,46 @@
 /*
- * transpose.c - y[n,m] = x[m,n]^T.
+ * transpose.c - the transpose family on the CPU (tests/ops/transpose.c,
+ * gpuk_transpose(3)): y[n,m] = x[m,n]^T, in f32 and f64 from one source
+ * (dtype.h), the register transposes written per element size.
  *
  *   naive    read x along rows, write y down columns
- *   blocked  32 x 32 tiles, register transposes (AVX-512 16 x 16 straight
- *            to y, AVX 8 x 8 through a buffer), streaming stores, OpenMP
+ *   blocked  32 x 32 tiles, register transposes (AVX-512 blocks of 64-byte
+ *            rows straight to y: 16 x 16 floats, 8 x 8 doubles; AVX blocks
+ *            of 32-byte rows through a buffer: 8 x 8, 4 x 4), streaming
+ *            stores, OpenMP
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "cpu.h"
+#include "simd.h"
 
-/* naive: reads are sequential, but every write lands ldy floats from the
- * last, so each touches a new cache line that is evicted long before its
- * neighbours are written. */
-CPU_KERNEL(transpose_naive)
-{
-    const gpuk_tdesc *tx = &args->in[0], *ty = &args->out;
-    int64_t m = tx->shape[0], n = tx->shape[1];
-    const float *x = T_F32(tx);
-    float *y = T_F32(ty);
-    int64_t ldx = T_LD(tx), ldy = T_LD(ty);
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++)
-            y[j * ldy + i] = x[i * ldx + j];
-    return GPUK_OK;
-}
+/* naive: reads are sequential, but every write lands ldy elements from
+ * the last, so each touches a new cache line that is evicted long before
+ * its neighbours are written. */
+#define TRANSPOSE_NAIVE(DT, T, S, ...)                                                      \
+    CPU_INSTANCE(transpose_naive, S)                                                        \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0], *ty = &args->out;                             \
+        int64_t m = tx->shape[0], n = tx->shape[1];                                         \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *y = T_PTR(ty, T);                                                                \
+        int64_t ldx = T_LD(tx), ldy = T_LD(ty);                                             \
+        for (int64_t i = 0; i < m; i++)                                                     \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                y[j * ldy + i] = x[i * ldx + j];                                            \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(transpose_naive, CPU_FLOAT_DTYPES, TRANSPOSE_NAIVE)
 
 /* blocked: 32 x 32 tiles, OpenMP over tiles.  With AVX2 a tile is
- * transposed into a 4 KiB buffer (8 x 8 blocks through registers: 8
- * loads, three rounds of shuffles, 8 stores) and then written out one
- * 128-byte row of y at a time; with AVX-512, 16 x 16 blocks go straight to
- * y as whole 64-byte lines (tr_16x16_avx512).  Every cache line read or written is used whole at once:
+ * transposed into a buffer (blocks of 32-byte rows through registers:
+ * 8 x 8 floats or 4 x 4 doubles, a load per row, rounds of shuffles, a
+ * store per row) and then written out one 32-element row of y at a time;
+ * with AVX-512, blocks of 64-byte rows (16 x 16 floats, 8 x 8 doubles)
+ * go straight to y as whole lines (tr_block_<type>_avx512).  Every cache
+ * line read or written is used whole at once:
  * with a power-of-two row length the 32 lines of a tile's column of y all
  * map to one L1 set, and a plain tiled loop that leaves them half written
  * loses them before the next block fills them.  Large outputs are
@@ -42,14 +51,13 @@ CPU_KERNEL(transpose_naive)
  * an in-cache transpose runs near 50 GB/s, no faster than a copy from
  * DRAM, and from DRAM it reaches about half of a copy: 19-21 GB/s with
  * the AVX path, 25-26 with AVX-512; prefetching 2-8 tiles ahead did not
- * help.) */
+ * help.  Those are f32 figures.) */
 #define TR_TILE 32
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-
-__attribute__((target("avx2"))) static void tr_8x8_avx(const float *x, int64_t ldx, float *y,
-                                                      int64_t ldy)
+#ifdef CPU_X86
+/* f32, AVX: an 8 x 8 block (8 loads, three rounds of shuffles, 8 stores). */
+__attribute__((target("avx2"))) static void tr_block_f32_avx2(const float *x, int64_t ldx,
+                                                             float *y, int64_t ldy, int stream)
 {
     __m256 r0 = _mm256_loadu_ps(x + 0 * ldx), r1 = _mm256_loadu_ps(x + 1 * ldx);
     __m256 r2 = _mm256_loadu_ps(x + 2 * ldx), r3 = _mm256_loadu_ps(x + 3 * ldx);
@@ -74,23 +82,14 @@ __attribute__((target("avx2"))) static void tr_8x8_avx(const float *x, int64_t l
     _mm256_storeu_ps(y + 7 * ldy, _mm256_permute2f128_ps(s3, s7, 0x31));
 }
 
-/* One row of a tile into y with non-temporal stores: for a y larger than
- * the caches the lines go straight to memory, without first being read in
- * (a plain store reads each line before writing it: 3 bytes of traffic per
- * byte moved instead of 2). */
-__attribute__((target("avx2"))) static void tr_row_stream(float *dst, const float *src, int h)
-{
-    for (int q = 0; q < h; q += 8)
-        _mm256_stream_ps(dst + q, _mm256_load_ps(src + q));
-}
-
 /* AVX-512: a 16 x 16 block in four rounds of 16 shuffles (pairs of rows
  * interleaved, then quads, then 128-bit lanes twice).  Each output row
  * is 64 bytes, a whole cache line when y is 64-byte aligned, so it can be
  * stored straight to y (streamed when large): no buffer, and no line left
  * half written. */
-__attribute__((target("avx512f"))) static void tr_16x16_avx512(const float *x, int64_t ldx,
-                                                               float *y, int64_t ldy, int stream)
+__attribute__((target("avx512f"))) static void tr_block_f32_avx512(const float *x, int64_t ldx,
+                                                                   float *y, int64_t ldy,
+                                                                   int stream)
 {
     __m512 r[16], t[16], u[16];
 #pragma GCC unroll 16
@@ -128,85 +127,164 @@ __attribute__((target("avx512f"))) static void tr_16x16_avx512(const float *x, i
     }
 }
 
+/* f64, AVX: a 4 x 4 block, pairs of rows interleaved, then 128-bit halves
+ * swapped. */
+__attribute__((target("avx2"))) static void tr_block_f64_avx2(const double *x, int64_t ldx,
+                                                             double *y, int64_t ldy, int stream)
+{
+    __m256d r0 = _mm256_loadu_pd(x), r1 = _mm256_loadu_pd(x + ldx);
+    __m256d r2 = _mm256_loadu_pd(x + 2 * ldx), r3 = _mm256_loadu_pd(x + 3 * ldx);
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd(y, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(y + ldy, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(y + 2 * ldy, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(y + 3 * ldy, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+/* f64, AVX-512: an 8 x 8 block in three rounds, as the 16 x 16 of floats:
+ * t[2g + c], 128-bit lane L, holds column 2L + c of rows 2g and 2g + 1,
+ * and two rounds of 128-bit shuffles gather each column's four lanes.
+ * Each output row is 64 bytes, straight to y (streamed when large). */
+__attribute__((target("avx512f"))) static void tr_block_f64_avx512(const double *x, int64_t ldx,
+                                                                   double *y, int64_t ldy,
+                                                                   int stream)
+{
+    __m512d r[8], t[8];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm512_loadu_pd(x + i * ldx);
+#pragma GCC unroll 4
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm512_unpacklo_pd(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_pd(r[i], r[i + 1]);
+    }
+#pragma GCC unroll 2
+    for (int c = 0; c < 2; c++) {
+        __m512d u0 = _mm512_shuffle_f64x2(t[c], t[2 + c], 0x44);
+        __m512d u1 = _mm512_shuffle_f64x2(t[c], t[2 + c], 0xEE);
+        __m512d v0 = _mm512_shuffle_f64x2(t[4 + c], t[6 + c], 0x44);
+        __m512d v1 = _mm512_shuffle_f64x2(t[4 + c], t[6 + c], 0xEE);
+        __m512d o[4] = {_mm512_shuffle_f64x2(u0, v0, 0x88), _mm512_shuffle_f64x2(u0, v0, 0xDD),
+                        _mm512_shuffle_f64x2(u1, v1, 0x88), _mm512_shuffle_f64x2(u1, v1, 0xDD)};
+#pragma GCC unroll 4
+        for (int l = 0; l < 4; l++) {
+            double *dst = y + (2 * l + c) * ldy;
+            if (stream)
+                _mm512_stream_pd(dst, o[l]);
+            else
+                _mm512_storeu_pd(dst, o[l]);
+        }
+    }
+}
+
 __attribute__((target("avx2"))) static void tr_stream_fence(void)
 {
     _mm_sfence();
 }
-#endif
-
-/* Tile [i0,i0+h) x [j0,j0+w) of x into y, through buf[w][TR_TILE]. */
-static void tr_tile(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t i0, int h,
-                    int64_t j0, int w, int avx, int stream, float *buf)
+#define TR_BLOCK_OF(S, I) tr_block_##S##_##I
+#else
+static void tr_stream_fence(void)
 {
-    const float *xt = x + i0 * ldx + j0;
-#if defined(__x86_64__) || defined(__i386__)
-    if (avx == 2 && h == TR_TILE && w == TR_TILE) {
-        /* stream only whole aligned lines: every row of y aligned */
-        float *yt = y + j0 * ldy + i0;
-        int aligned = ((uintptr_t)yt & 63) == 0 && (ldy & 15) == 0;
-        for (int i = 0; i < TR_TILE; i += 16)
-            for (int j = 0; j < TR_TILE; j += 16)
-                tr_16x16_avx512(xt + i * ldx + j, ldx, yt + j * ldy + i, ldy, stream && aligned);
-        return;
-    }
-#endif
-    if (avx && h == TR_TILE && w == TR_TILE) {
-#if defined(__x86_64__) || defined(__i386__)
-        for (int i = 0; i < h; i += 8)
-            for (int j = 0; j < w; j += 8)
-                tr_8x8_avx(xt + i * ldx + j, ldx, buf + j * TR_TILE + i, TR_TILE);
-#endif
-    } else {
-        for (int i = 0; i < h; i++)
-            for (int j = 0; j < w; j++)
-                buf[j * TR_TILE + i] = xt[i * ldx + j];
-    }
-    for (int j = 0; j < w; j++) {
-        float *dst = y + (j0 + j) * ldy + i0;
-#if defined(__x86_64__) || defined(__i386__)
-        if (stream && h == TR_TILE && ((uintptr_t)dst & 31) == 0) {
-            tr_row_stream(dst, buf + j * TR_TILE, h);
-            continue;
-        }
-#endif
-        memcpy(dst, buf + j * TR_TILE, (size_t)h * sizeof(float));
-    }
 }
+#endif
 
-/* Outputs from this size on bypass the caches (see tr_row_stream). */
+/* One 32 x 32 tile [i0,i0+h) x [j0,j0+w) of x into y.  avx: 2 for AVX-512
+ * (W x W blocks of 64-byte rows straight to y, streamed when large and
+ * every row of y aligned), 1 for AVX (blocks of 32-byte rows into buf,
+ * then written out one 32-element row of y at a time, non-temporal when
+ * large: for a y larger than the caches the lines go straight to memory,
+ * without first being read in; a plain store reads each line before
+ * writing it, 3 bytes of traffic per byte moved instead of 2), 0 or an
+ * edge tile: element by element into buf. */
+#define TR_TILE_FN(DT, T, S, ...)                                                           \
+    static void tr_tile_##S(const T *x, int64_t ldx, T *y, int64_t ldy, int64_t i0, int h,  \
+                            int64_t j0, int w, int avx, int stream, T *buf)                 \
+    {                                                                                       \
+        enum { W512 = 64 / (int)sizeof(T), W256 = 32 / (int)sizeof(T) };                    \
+        const T *xt = x + i0 * ldx + j0;                                                    \
+        if (avx == 2 && h == TR_TILE && w == TR_TILE) {                                     \
+            T *yt = y + j0 * ldy + i0;                                                      \
+            int aligned = ((uintptr_t)yt & 63) == 0 && (ldy & (W512 - 1)) == 0;             \
+            for (int i = 0; i < TR_TILE; i += W512)                                         \
+                for (int j = 0; j < TR_TILE; j += W512)                                     \
+                    TR_BLOCK(S, avx512)(xt + i * ldx + j, ldx, yt + j * ldy + i, ldy,       \
+                                        stream && aligned);                                 \
+            return;                                                                         \
+        }                                                                                   \
+        if (avx && h == TR_TILE && w == TR_TILE) {                                          \
+            for (int i = 0; i < h; i += W256)                                               \
+                for (int j = 0; j < w; j += W256)                                           \
+                    TR_BLOCK(S, avx2)(xt + i * ldx + j, ldx, buf + j * TR_TILE + i, TR_TILE, 0); \
+        } else {                                                                            \
+            for (int i = 0; i < h; i++)                                                     \
+                for (int j = 0; j < w; j++)                                                 \
+                    buf[j * TR_TILE + i] = xt[i * ldx + j];                                 \
+        }                                                                                   \
+        for (int j = 0; j < w; j++) {                                                       \
+            T *dst = y + (j0 + j) * ldy + i0;                                               \
+            if (stream && h == TR_TILE && ((uintptr_t)dst & 31) == 0) {                     \
+                TR_ROW_STREAM(S)(dst, buf + j * TR_TILE);                                   \
+                continue;                                                                   \
+            }                                                                               \
+            memcpy(dst, buf + j * TR_TILE, (size_t)h * sizeof(T));                          \
+        }                                                                                   \
+    }
+
+#ifdef CPU_X86
+#define TR_BLOCK(S, I) tr_block_##S##_##I
+#define TR_ROW_STREAM(S) tr_row_stream_##S
+/* One row of a tile (TR_TILE elements, from an aligned buffer) into y with
+ * non-temporal stores. */
+#define TR_ROW_STREAM_FN(T, S)                                                              \
+    __attribute__((target("avx2"))) static void tr_row_stream_##S(T *dst, const T *src)     \
+    {                                                                                       \
+        for (int q = 0; q < TR_TILE; q += CPU_V(S, avx2, W))                                \
+            CPU_V(S, avx2, STREAM)(dst + q, CPU_V(S, avx2, LOAD)(src + q));                 \
+    }
+TR_ROW_STREAM_FN(float, f32)
+TR_ROW_STREAM_FN(double, f64)
+#else
+/* no vector path: avx is always 0 and stream never set */
+#define TR_BLOCK(S, I) (void)
+#define TR_ROW_STREAM(S) (void)
+#endif
+CPU_FLOAT_DTYPES(TR_TILE_FN)
+
+/* Outputs from this size on bypass the caches (see tr_tile). */
 #define TR_STREAM_BYTES ((int64_t)16 << 20)
 
-CPU_KERNEL(transpose_blocked)
-{
-    const gpuk_tdesc *tx = &args->in[0], *ty = &args->out;
-    int64_t m = tx->shape[0], n = tx->shape[1];
-    const float *x = T_F32(tx);
-    float *y = T_F32(ty);
-    int64_t ldx = T_LD(tx), ldy = T_LD(ty);
-    int64_t tm = (m + TR_TILE - 1) / TR_TILE, tn = (n + TR_TILE - 1) / TR_TILE;
-    int avx = b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;
-    int stream = avx && m * n * (int64_t)sizeof(float) >= TR_STREAM_BYTES;
-#pragma omp parallel num_threads(b->nthreads)
-    {
-        float buf[TR_TILE * TR_TILE] __attribute__((aligned(64)));
-#pragma omp for schedule(static) collapse(2)
-        for (int64_t bi = 0; bi < tm; bi++)
-            for (int64_t bj = 0; bj < tn; bj++) {
-                int64_t i0 = bi * TR_TILE, j0 = bj * TR_TILE;
-                int h = m - i0 < TR_TILE ? (int)(m - i0) : TR_TILE;
-                int w = n - j0 < TR_TILE ? (int)(n - j0) : TR_TILE;
-                /* the next tile's rows of x: 32 short streams 16 KiB or more
-                 * apart, which the hardware prefetchers follow poorly */
-                if (j0 + TR_TILE < n)
-                    for (int i = 0; i < h; i++)
-                        for (int q = 0; q < TR_TILE; q += 16)
-                            __builtin_prefetch(x + (i0 + i) * ldx + j0 + TR_TILE + q);
-                tr_tile(x, ldx, y, ldy, i0, h, j0, w, avx, stream, buf);
-            }
-#if defined(__x86_64__) || defined(__i386__)
-        if (stream)
-            tr_stream_fence();
-#endif
+#define TRANSPOSE_BLOCKED(DT, T, S, ...)                                                    \
+    CPU_INSTANCE(transpose_blocked, S)                                                      \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0], *ty = &args->out;                             \
+        int64_t m = tx->shape[0], n = tx->shape[1];                                         \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *y = T_PTR(ty, T);                                                                \
+        int64_t ldx = T_LD(tx), ldy = T_LD(ty);                                             \
+        int64_t tm = (m + TR_TILE - 1) / TR_TILE, tn = (n + TR_TILE - 1) / TR_TILE;         \
+        int avx = b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;            \
+        int stream = avx && m * n * (int64_t)sizeof(T) >= TR_STREAM_BYTES;                  \
+        _Pragma("omp parallel num_threads(b->nthreads)")                                    \
+        {                                                                                   \
+            T buf[TR_TILE * TR_TILE] __attribute__((aligned(64)));                          \
+            _Pragma("omp for schedule(static) collapse(2)")                                 \
+            for (int64_t bi = 0; bi < tm; bi++)                                             \
+                for (int64_t bj = 0; bj < tn; bj++) {                                       \
+                    int64_t i0 = bi * TR_TILE, j0 = bj * TR_TILE;                           \
+                    int h = m - i0 < TR_TILE ? (int)(m - i0) : TR_TILE;                     \
+                    int w = n - j0 < TR_TILE ? (int)(n - j0) : TR_TILE;                     \
+                    /* the next tile's rows of x: 32 short streams 16 KiB or                \
+                     * more apart, which the hardware prefetchers follow poorly */          \
+                    if (j0 + TR_TILE < n)                                                   \
+                        for (int i = 0; i < h; i++)                                         \
+                            for (int q = 0; q < TR_TILE; q += 64 / (int)sizeof(T))          \
+                                __builtin_prefetch(x + (i0 + i) * ldx + j0 + TR_TILE + q);  \
+                    tr_tile_##S(x, ldx, y, ldy, i0, h, j0, w, avx, stream, buf);            \
+                }                                                                           \
+            if (stream)                                                                     \
+                tr_stream_fence();                                                          \
+        }                                                                                   \
+        return GPUK_OK;                                                                     \
     }
-    return GPUK_OK;
-}
+CPU_GENERIC(transpose_blocked, CPU_FLOAT_DTYPES, TRANSPOSE_BLOCKED)

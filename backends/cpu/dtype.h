@@ -1,0 +1,112 @@
+/*
+ * dtype.h - how the CPU backend writes a kernel once and gets it in every
+ * element type (issue 26; doc/design.md, "Adding a dtype").
+ *
+ * The lists.  Each names the element types of a group of kernels, one
+ * X(DT, T, S, ...) a type: DT the gpuk_dtype, T the C type of an element,
+ * S the suffix of the names generated for it; anything after S is passed
+ * through to X unchanged.
+ *
+ *   CPU_FLOAT_DTYPES   f32 and f64: every op
+ *   CPU_MINPLUS_DTYPES those and i32: the (min, +) ops, min-plus (the rungs
+ *                      that take integers) and apsp
+ *
+ * Writing a kernel once.  A family writes the body of a rung as a macro
+ * taking (DT, T, S, ...) and opening with CPU_INSTANCE(name, S), which
+ * declares the instance name_S.  CPU_GENERIC(name, LIST, BODY) expands
+ * BODY once per type of LIST and defines the kernel `name` of the table
+ * row, which runs the instance of args->dtype; the row's dtype set is
+ * CPU_SET(LIST), so the table cannot list a type the source lacks.
+ * Scalars and library calls that differ by type are looked up by suffix:
+ * CPU_ALPHA(S, args), CPU_EXP(S), CPU_CBLAS(S, gemm).  Vector code is
+ * written once against the traits of simd.h, CPU_V(S, I, ADD) and the
+ * like, as a macro taking (T, S, I); CPU_FLOAT_VECS(BODY) instantiates it
+ * for every (type, ISA) of the float list, CPU_MINPLUS_VECS for the
+ * min-plus list.  The register micro-kernels are such macros too, their
+ * tiles looked up per ISA (matmul_packed.c, minplus.c).
+ *
+ * Adding a float type (the same steps for an integer one in its list):
+ *   1. its line in CPU_FLOAT_DTYPES below, and its CPU_ALPHA, CPU_BETA,
+ *      CPU_EXP and CPU_CBLAS lines;
+ *   2. its vector traits in simd.h, a block per ISA;
+ *   3. the code that is specific to a type by nature, not by its width: a
+ *      vector exponential (rows.c: exp_<type>_<isa>) and the register
+ *      transposes of its element size (transpose.c: tr_block_<type>_<isa>,
+ *      tr_row_stream_<type>);
+ *   4. in table.c, the names of the dtype sets (its assertions fail until
+ *      they say the new list) and DEFAULT flags where the new type's
+ *      fastest rung differs.
+ * The table's dtype sets, the dispatch to each instance, every generic
+ * body and every vector instance follow from the lists.
+ */
+#ifndef GPUK_CPU_DTYPE_H
+#define GPUK_CPU_DTYPE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#define CPU_FLOAT_DTYPES(X, ...)           \
+    X(GPUK_F32, float, f32, __VA_ARGS__)   \
+    X(GPUK_F64, double, f64, __VA_ARGS__)
+
+#define CPU_MINPLUS_DTYPES(X, ...)         \
+    CPU_FLOAT_DTYPES(X, __VA_ARGS__)       \
+    X(GPUK_I32, int32_t, i32, __VA_ARGS__)
+
+/* The kernel-table dtype set of a list. */
+#define CPU_SET_BIT_(DT, T, S, ...) | GPUK_DTYPE_BIT(DT)
+#define CPU_SET(LIST) (0u LIST(CPU_SET_BIT_, ~))
+
+/* Element pointer of an operand in type T. */
+#define T_PTR(t, T) ((T *)(t)->data)
+
+/* The instance of rung `name` for the type of suffix S. */
+#define CPU_INSTANCE(name, S) \
+    static gpuk_status name##_##S(gpuk_bctx *b, const gpuk_args *args)
+
+#define CPU_CASE_(DT, T, S, name) \
+    case DT:                      \
+        return name##_##S(b, args);
+
+/* The row's kernel: the instance of args->dtype.  Core sends only the
+ * dtypes of the row's set, so the last line is never reached by a call
+ * core has checked. */
+#define CPU_BY_DTYPE(name, LIST)                                                        \
+    CPU_KERNEL(name)                                                                    \
+    {                                                                                   \
+        switch (args->dtype) {                                                          \
+            LIST(CPU_CASE_, name)                                                       \
+        default:                                                                        \
+            break;                                                                      \
+        }                                                                               \
+        return cpu_fail(b, GPUK_ERR_DTYPE, "cpu: %s has no kernel for dtype %d", #name, \
+                        (int)args->dtype);                                              \
+    }
+
+/* A rung written once: its instances and its kernel. */
+#define CPU_GENERIC(name, LIST, BODY) \
+    LIST(BODY, ~)                     \
+    CPU_BY_DTYPE(name, LIST)
+
+/* ---- scalars by type ---- */
+
+/* The caller's scalars: f64 reads them unrounded (gpuk_args of ABI 2.4). */
+#define CPU_ALPHA(S, args) CPU_ALPHA_##S(args)
+#define CPU_BETA(S, args) CPU_BETA_##S(args)
+#define CPU_ALPHA_f32(args) ((args)->alpha)
+#define CPU_BETA_f32(args) ((args)->beta)
+#define CPU_ALPHA_f64(args) ((args)->alpha_f64)
+#define CPU_BETA_f64(args) ((args)->beta_f64)
+
+/* The C library's exponential in the type's own precision. */
+#define CPU_EXP(S) CPU_EXP_##S
+#define CPU_EXP_f32 expf
+#define CPU_EXP_f64 exp
+
+/* The BLAS routine of the type: CPU_CBLAS(S, gemm) is cblas_sgemm or
+ * cblas_dgemm (OpenBLAS's cblas.h declares them). */
+#define CPU_CBLAS(S, fn) CPU_CBLAS_##S(fn)
+#define CPU_CBLAS_f32(fn) cblas_s##fn
+#define CPU_CBLAS_f64(fn) cblas_d##fn
+
+#endif /* GPUK_CPU_DTYPE_H */
