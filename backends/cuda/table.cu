@@ -44,6 +44,7 @@ GKC_KERNEL(gkc_spmv_scalar); GKC_KERNEL(gkc_spmv_vector); GKC_KERNEL(gkc_spmv_ad
 GKC_KERNEL(gkc_spmv_stream); GKC_KERNEL(gkc_spmv_cusparse); GKC_KERNEL(gkc_dot_cublas);
 GKC_KERNEL(gkc_gemv_cublas); GKC_KERNEL(gkc_gemm_cublas); GKC_KERNEL(gkc_dot_last_block); GKC_KERNEL(gkc_reduce_row_float4);
 GKC_KERNEL(gkc_gemv_float4); GKC_KERNEL(gkc_apsp_naive);
+GKC_KERNEL(gkc_apsp_blocked_256); GKC_KERNEL(gkc_apsp_blocked_512);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -180,8 +181,15 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
 
     /* apsp.cu */
-    {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,
+    {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, gkc_apsp_naive,
      "one launch per Floyd-Warshall step, one thread per pair, with predecessors", NULL},
+    {GPUK_OP_APSP, F32 | F64 | I32, "blocked_256", DEF, gkc_apsp_blocked_256,
+     "blocked Floyd-Warshall, blocks of 256 (closed in shared memory by 128s): the n^3 as min-plus "
+     "updates of k = 256 on pipelined / dpx (i32 with a negative weight: an INF-testing tile); "
+     "with pred, naive's steps", NULL},
+    {GPUK_OP_APSP, F32 | F64 | I32, "blocked_512", 0, gkc_apsp_blocked_512,
+     "blocked_256 with blocks of 512: half the passes over d, twice the work outside the main "
+     "update", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];
