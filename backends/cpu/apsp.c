@@ -186,9 +186,10 @@ CPU_KERNEL(apsp_omp)
  *      scratch, so nothing read is written;
  *   4. R and C are copied into the block row and column.
  *
- * That is 2 n^3 operations as the triple loop, plus 2 n^2 kb per block
- * for step 2 (2 kb / n of the work: 12% at n = 4096) and n kb^2 for step
- * 1, and all but the closures run in a min-plus rung's register tiles.
+ * Step 3 does the triple loop's 2 n^3 operations over all blocks; step 2
+ * adds 4 kb^2 n a block (2 kb / n of that: 12.5% at n = 4096) and step 1
+ * 2 kb^3 a block, and all but the closures run in a min-plus rung's
+ * register tiles.
  * The products in exact arithmetic are the triple loop's values (D
  * closed is idempotent: D (x) D = D); in floats each result is the
  * rounded length of some path, as with every rung (gpuk_apsp(3)).
@@ -207,7 +208,7 @@ CPU_KERNEL(apsp_omp)
  * so a call with pred runs the omp rung's loops.
  */
 
-#define AP_BS 256     /* the block: kb^2 floats of D (256 KB) stay in L2 */
+#define AP_BS 256     /* the block: D is 256 KB in f32, held in L2 while it is closed */
 #define AP_JC 512     /* ap_prod: columns of r per task (2-4 KB of a row, in L1) */
 #define AP_IB 32      /* ap_prod: rows per task, sharing one kb x AP_JC piece of b */
 
@@ -410,7 +411,7 @@ static void ap_close(const struct ap_blk *B, int64_t m, void *D, int64_t ld)
     }
 }
 
-#define GPUK_TRY_AP(expr)                                                              \
+#define AP_TRY(expr)                                                              \
     do {                                                                               \
         gpuk_status ap_st_ = (expr);                                                   \
         if (ap_st_ != GPUK_OK)                                                         \
@@ -430,14 +431,14 @@ static gpuk_status ap_blocked_steps(const struct ap_blk *B, int64_t n, char *d, 
         ap_close(B, kb, D, n);
         if (kb == n)
             break;
-        GPUK_TRY_AP(ap_mul(B, kb, n, kb, D, n, AP_AT(d, n, k0, 0), n, R, n, 0));
-        GPUK_TRY_AP(ap_mul(B, n, kb, kb, AP_AT(d, n, 0, k0), n, D, n, C, bs, 0));
+        AP_TRY(ap_mul(B, kb, n, kb, D, n, AP_AT(d, n, k0, 0), n, R, n, 0));
+        AP_TRY(ap_mul(B, n, kb, kb, AP_AT(d, n, 0, k0), n, D, n, C, bs, 0));
         /* the rows above and below K, by the columns left and right of it */
         const int64_t rows[2][2] = { { 0, k0 }, { k1, n } }, cols[2][2] = { { 0, k0 }, { k1, n } };
         for (int ri = 0; ri < 2; ri++)
             for (int ci = 0; ci < 2; ci++) {
                 int64_t i0 = rows[ri][0], j0 = cols[ci][0];
-                GPUK_TRY_AP(ap_mul(B, rows[ri][1] - i0, cols[ci][1] - j0, kb, AP_AT(C, bs, i0, 0),
+                AP_TRY(ap_mul(B, rows[ri][1] - i0, cols[ci][1] - j0, kb, AP_AT(C, bs, i0, 0),
                                    bs, AP_AT(R, n, 0, j0), n, AP_AT(d, n, i0, j0), n, 1));
             }
 #pragma omp parallel for num_threads(B->b->nthreads) schedule(static)
