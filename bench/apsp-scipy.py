@@ -106,14 +106,14 @@ class Gpuk:
 
     def check(self, status, what):
         if status != 0:
-            raise RuntimeError("%s: status %d: %s" % (what, status,
-                                                     self.lib.gpuk_context_error(self.ctx).decode()))
+            msg = self.lib.gpuk_context_error(self.ctx).decode()
+            raise RuntimeError("%s: status %d: %s" % (what, status, msg))
 
     def tensor(self, dtype, n):
         t = ctypes.c_void_p()
         shape = (ctypes.c_int64 * 2)(n, n)
-        self.check(self.lib.gpuk_tensor_create(self.ctx, DTYPES[dtype][0], 2, shape, ctypes.byref(t)),
-                   "gpuk_tensor_create")
+        st = self.lib.gpuk_tensor_create(self.ctx, DTYPES[dtype][0], 2, shape, ctypes.byref(t))
+        self.check(st, "gpuk_tensor_create")
         return t
 
     def apsp(self, w, dtype, variant):
@@ -147,7 +147,8 @@ def make_graph(kind, n, rng):
         rows = np.repeat(np.arange(n), 8)
         cols = idx[:, 1:].ravel()
         wts = 1 + np.rint(1000 * dist[:, 1:].ravel())
-        rows, cols, wts = np.concatenate([rows, cols]), np.concatenate([cols, rows]), np.tile(wts, 2)
+        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
+        wts = np.tile(wts, 2)
     elif kind == "grid":
         side = math.ceil(math.sqrt(n))
         v = np.arange(n)

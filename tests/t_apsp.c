@@ -265,7 +265,8 @@ static void run_agree(gpuk_context *ctx, const char *be, gpuk_dtype dt, int64_t 
 {
     int32_t *w = malloc((size_t)(n * n) * 4);
     graph_pot(n, 3, pot_max, w);
-    void *wv = as_dtype(n, w, dt), *ref = malloc((size_t)(n * n) * 8), *got = malloc((size_t)(n * n) * 8);
+    void *wv = as_dtype(n, w, dt);
+    void *ref = malloc((size_t)(n * n) * 8), *got = malloc((size_t)(n * n) * 8);
     size_t bytes = (size_t)(n * n) * gpuk_dtype_size(dt);
     gpuk_tensor *tw = make(ctx, dt, n, wv), *td = make(ctx, dt, n, NULL);
     gpuk_status st = tw && td ? gpuk_apsp(ctx, tw, td, NULL, "naive") : GPUK_ERR_NO_MEMORY;

@@ -327,7 +327,8 @@ gpuk_status ap_mul(const ap_blk<T> &B, int64_t m, int64_t n, int64_t k, const T 
     cudaStream_t st = B.b->stream;
     return gkc_launch_grid(B.b, "apsp", B.rung, gkc_cdiv(n, PT), gkc_cdiv(m, PT), 1,
                            [&](dim3 g, int64_t y0, int64_t) {
-                               kern<<<g, dim3(16, 16), 0, st>>>(a, lda, bm, ldb, r, ldr, m, n, k, y0);
+                               kern<<<g, dim3(16, 16), 0, st>>>(a, lda, bm, ldb, r, ldr, m, n, k,
+                                                                y0);
                            });
 }
 
@@ -395,9 +396,10 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
     /* one allocation: the negative flag, R (rows padded to 16 bytes, so
      * step 3 reads it with 16-byte copies), C, and the closures' R2, C2 */
     int64_t rb = n < bs ? n : bs, ldR = gkc_cdiv(n, 4) * 4;
-    size_t sz = sizeof(T), off_r = 256, off_c = off_r + gkc_cdiv((int64_t)(rb * ldR * sz), 256) * 256;
-    size_t off_r2 = off_c + gkc_cdiv((int64_t)(n * rb * sz), 256) * 256;
-    size_t off_c2 = off_r2 + (size_t)(CLOSE * rb) * sz, total = off_c2 + (size_t)(CLOSE * rb) * sz;
+    int64_t sz = (int64_t)sizeof(T);
+    size_t off_r = 256, off_c = off_r + (size_t)(gkc_cdiv(rb * ldR * sz, 256) * 256);
+    size_t off_r2 = off_c + (size_t)(gkc_cdiv(n * rb * sz, 256) * 256);
+    size_t off_c2 = off_r2 + (size_t)(CLOSE * rb * sz), total = off_c2 + (size_t)(CLOSE * rb * sz);
     ap_mem mem(b);
     GKC_CUDA(b, cudaMallocAsync(&mem.p, total, b->stream), "apsp: scratch (cudaMallocAsync)");
     char *base = (char *)mem.p;

@@ -129,7 +129,8 @@ static int b_apsp(oc_case *c, int i, uint64_t *g)
          * block, two whole ones, a last block of one vertex; i32 with and without
          * a negative weight (min-plus's algebra, or the INF-testing loop) */
         { 300, 3, 0, 0, 0, OC_OFF1 }, { 512, 2, 0, 0, 0, OC_DENSE }, { 513, 2, 0, 1, 1, OC_DENSE },
-        { 300, 3, 1, 0, 1, OC_DENSE }, { 513, 2, 1, 1, 0, OC_OFF1 }, { 520, 2, 1, 0, 0, OC_DENSE } };
+        { 300, 3, 1, 0, 1, OC_DENSE }, { 513, 2, 1, 1, 0, OC_OFF1 },
+        { 520, 2, 1, 0, 0, OC_DENSE } };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
