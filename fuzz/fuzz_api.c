@@ -6,14 +6,15 @@
  * action, then the bytes the action needs (zeros once the input runs
  * out).  Actions (fz_ops.c, fz_slots.c):
  *
- *   VALID   a valid call of a random op (shapes with 0 and odd sizes,
- *           row-padded views, offsets, broadcast batches, in-place
- *           outputs, any variant of the table, NaN/inf/-0/subnormals in
- *           the inputs); checked: status OK, every input and every storage
- *           element outside the output view bit-for-bit unchanged, the
- *           output equal to the float64 reference (tests/ref.h).
+ *   VALID   a valid call of a random op in f32 or, where the backend has
+ *           rows of it, f64 (shapes with 0 and odd sizes, row-padded
+ *           views, offsets, broadcast batches, in-place outputs, any
+ *           variant of the table, NaN/inf/-0/subnormals in the inputs);
+ *           checked: status OK, every input and every storage element
+ *           outside the output view bit-for-bit unchanged, the output
+ *           equal to the reference (tests/ref.h) within its dtype's bound.
  *   MUTATE  the same with exactly one fault (an argument NULL, destroyed,
- *           never issued, of another context, of another dtype; the
+ *           never issued, of another context, of any other dtype; the
  *           context NULL; an unknown variant; a bad enum; an embedding id
  *           out of range): the exact status, a message naming the
  *           argument, and no storage element changed.
@@ -38,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tests/ref.h"
 #include "fuzz_api.h"
 #include "fz.h"
 
@@ -98,6 +100,20 @@ float fz_val(fz *f, unsigned special_rate)
     return (float)((int)((r >> 16) & 255) - 128) * 0.125f;
 }
 
+double fz_value(fz *f, gpuk_dtype dt, unsigned special_rate)
+{
+    if (dt != GPUK_F64)
+        return fz_val(f, special_rate);
+    uint64_t r = fz_rnext(f);
+    if (special_rate && (r >> 58) < special_rate) {
+        static const double sp[] = { NAN, INFINITY, -INFINITY, -0.0, 0.0, 5e-324, -3e-310,
+                                     1e-300 };
+        return sp[(r >> 8) % 8];
+    }
+    /* [-16, 16) on a grid of 2^-35: products of 80 bits, which round */
+    return (double)((int64_t)((r >> 16) & 0xFFFFFFFFFFull) - (1LL << 39)) * 0x1p-35;
+}
+
 int64_t fz_dim(fz *f)
 {
     static const int64_t d[] = { 1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 33, 0, 1, 3 };
@@ -146,11 +162,20 @@ int64_t fz_pos(const opnd *o, int64_t lin)
     return p;
 }
 
+/* The sentinel through n bytes of storage. */
+static void sentinel(unsigned char *img, size_t n)
+{
+    const uint32_t w = SENT_BITS;
+    for (size_t b = 0; b < n; b++)
+        img[b] = ((const unsigned char *)&w)[b % 4];
+}
+
 int fz_opnd(fz *f, opnd *o, gpuk_dtype dt, int nd, const int64_t *shape, int layout,
             unsigned special, int32_t id_hi)
 {
     memset(o, 0, sizeof *o);
     o->dt = dt;
+    o->es = gpuk_dtype_size(dt);
     o->nd = nd;
     memcpy(o->shape, shape, (size_t)nd * sizeof *shape);
     o->numel = 1;
@@ -171,27 +196,26 @@ int fz_opnd(fz *f, opnd *o, gpuk_dtype dt, int nd, const int64_t *shape, int lay
     for (int i = 0; i < nd; i++)
         last += shape[i] > 0 ? (shape[i] - 1) * o->stride[i] : 0;
     o->n_store = last + 1 + (int64_t)fz_pick(f, 3);
-    o->img = malloc((size_t)o->n_store * 4);
-    o->vals = malloc((size_t)(o->numel ? o->numel : 1) * 4);
-    for (int64_t i = 0; i < o->n_store; i++)
-        o->img[i] = SENT_BITS;
+    o->img = malloc((size_t)o->n_store * o->es);
+    o->vals = malloc((size_t)(o->numel ? o->numel : 1) * o->es);
+    sentinel(o->img, (size_t)o->n_store * o->es);
     for (int64_t i = 0; i < o->numel; i++) {
         if (dt == GPUK_I32) {
             int32_t id = (int32_t)(fz_rnext(f) % (uint64_t)(id_hi > 0 ? id_hi : 1));
-            memcpy(&o->vals[i], &id, 4);
+            memcpy((char *)o->vals + 4 * i, &id, 4);
         } else {
-            o->vals[i] = fz_val(f, special);
+            ref_put(dt, o->vals, i, fz_value(f, dt, special));
         }
     }
     /* a stride-0 batch shows batch 0 everywhere */
     int64_t per = shape[0] ? o->numel / shape[0] : 0;
     if (layout == L_BCAST && per)
         for (int64_t i = per; i < o->numel; i++)
-            o->vals[i] = o->vals[i % per];
+            memcpy((char *)o->vals + i * o->es, (char *)o->vals + (i % per) * o->es, o->es);
     /* the view's elements in row-major order, walking the multi-index */
     int64_t idx[4] = { 0, 0, 0, 0 }, p = o->off;
     for (int64_t i = 0; i < o->numel; i++) {
-        memcpy(&o->img[p], &o->vals[i], 4);
+        memcpy(o->img + p * o->es, (char *)o->vals + i * o->es, o->es);
         for (int d = nd - 1; d >= 0; d--) {
             p += o->stride[d];
             if (++idx[d] < shape[d])
@@ -201,7 +225,7 @@ int fz_opnd(fz *f, opnd *o, gpuk_dtype dt, int nd, const int64_t *shape, int lay
         }
     }
     if (gpuk_tensor_create(fz_ctx, dt, 1, &o->n_store, &o->st) != GPUK_OK ||
-        gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * 4) != GPUK_OK)
+        gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * o->es) != GPUK_OK)
         return fz_fail(f, "setup: a storage of %lld elements: %s", (long long)o->n_store,
                        gpuk_context_error(fz_ctx));
     fz_track(f, fz_ctx, o->st);
@@ -224,25 +248,43 @@ void fz_opnd_free(opnd *o)
     o->vals = NULL;
 }
 
-int fz_opnd_check(fz *f, const opnd *o, const opnd *out, float *got, const char *name)
+void fz_opnd_set(opnd *o, int64_t i, const void *elem)
 {
-    uint32_t *now = malloc((size_t)o->n_store * 4);
+    memcpy((char *)o->vals + i * o->es, elem, o->es);
+    memcpy(o->img + fz_pos(o, i) * o->es, elem, o->es);
+    gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * o->es);
+}
+
+/* An element's bytes in hex, most significant first, for the messages. */
+static const char *hex(const unsigned char *e, size_t es, char *buf)
+{
+    for (size_t b = 0; b < es; b++)
+        snprintf(buf + 2 * b, 3, "%02x", e[es - 1 - b]);
+    return buf;
+}
+
+int fz_opnd_check(fz *f, const opnd *o, const opnd *out, void *got, const char *name)
+{
+    size_t es = o->es;
+    unsigned char *now = malloc((size_t)o->n_store * es);
     char *mask = calloc((size_t)o->n_store, 1);
     int bad = 0;
-    if (gpuk_tensor_read(fz_ctx, o->st, now, (size_t)o->n_store * 4) != GPUK_OK)
+    if (gpuk_tensor_read(fz_ctx, o->st, now, (size_t)o->n_store * es) != GPUK_OK)
         bad = fz_fail(f, "reading back %s: %s", name, gpuk_context_error(fz_ctx));
     if (!bad && out && out->st == o->st)
         for (int64_t i = 0; i < out->numel; i++) {
             int64_t p = fz_pos(out, i);
             mask[p] = 1;
             if (got)
-                memcpy(&got[i], &now[p], 4);
+                memcpy((char *)got + i * es, now + p * es, es);
         }
     for (int64_t p = 0; p < o->n_store && !bad; p++)
-        if (!mask[p] && now[p] != o->img[p])
-            bad = fz_fail(f, "%s: storage element %lld changed from %08x to %08x (a write outside "
-                          "the output view, or into an input)", name, (long long)p, o->img[p],
-                          now[p]);
+        if (!mask[p] && memcmp(now + p * es, o->img + p * es, es) != 0) {
+            char was[20], is[20];
+            bad = fz_fail(f, "%s: storage element %lld changed from %s to %s (a write outside "
+                          "the output view, or into an input)", name, (long long)p,
+                          hex(o->img + p * es, es, was), hex(now + p * es, es, is));
+        }
     free(mask);
     free(now);
     return bad;

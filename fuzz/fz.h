@@ -42,48 +42,59 @@ int fz_fail(fz *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fz_track(fz *f, gpuk_context *c, gpuk_tensor *t);
 uint64_t fz_rnext(fz *f);
 float fz_val(fz *f, unsigned special_rate);
+/* A value for an element of dt from one draw, as fz_val: f32 (and i32's
+ * callers) get fz_val's, f64 a value of the same range with 40 bits, so
+ * its products round. */
+double fz_value(fz *f, gpuk_dtype dt, unsigned special_rate);
 int64_t fz_dim(fz *f);     /* 0..33, mostly odd */
 int64_t fz_small(fz *f);   /* 0..9 */
 int64_t fz_wild(fz *f);    /* also huge and negative */
 /* Does msg contain word as a whole word? */
 int fz_names(const char *msg, const char *word);
 
-/* One operand: a view inside its own 1-D storage. */
+/* One operand: a view inside its own 1-D storage, elements of dt. */
 typedef struct opnd {
     gpuk_tensor *st, *v;
     gpuk_dtype dt;
+    size_t es;       /* bytes per element */
     int nd;
     int64_t shape[4], stride[4], off, n_store, numel;
-    uint32_t *img;   /* the storage as written: SENT_BITS outside the view */
-    float *vals;     /* the view's elements, dense (i32 ids stored as bits) */
+    unsigned char *img; /* the storage as written: the sentinel outside the view */
+    void *vals;         /* the view's elements, dense */
 } opnd;
 
-#define SENT_BITS 0xDEADBEEFu   /* a large finite float */
+/* The sentinel outside every view: this word repeated through the
+ * storage's bytes, a large finite value in every float dtype. */
+#define SENT_BITS 0xDEADBEEFu
 
 enum { L_DENSE, L_OFF1, L_PADDED, L_BCAST };
 int fz_opnd(fz *f, opnd *o, gpuk_dtype dt, int nd, const int64_t *shape, int layout,
             unsigned special, int32_t id_hi);
 void fz_opnd_free(opnd *o);
 int64_t fz_pos(const opnd *o, int64_t lin);
+/* Element i of o's view becomes the bytes at elem, in vals, the image and
+ * the storage. */
+void fz_opnd_set(opnd *o, int64_t i, const void *elem);
 /* The storage of o must still hold its image, except where view out (if it
  * shares the storage) lies; those elements go to got (may be NULL). */
-int fz_opnd_check(fz *f, const opnd *o, const opnd *out, float *got, const char *name);
+int fz_opnd_check(fz *f, const opnd *o, const opnd *out, void *got, const char *name);
 
 /* One valid call of an op, as a family file's fuzz builder makes it
  * (tests/optest.h) and fz_ops.c runs and checks it. */
 typedef struct fz_call {
     gpuk_op op;
+    gpuk_dtype dt;            /* the op's: f32, or f64 where the backend has rows */
     int n_in;
     opnd in[3], out;
     const char *name[4];      /* in[0..2], out: the names gpuk.h gives them */
     int inplace;              /* out is in[inplace - 1]; 0: its own */
     gpuk_csr *csr;
-    float alpha, beta;
+    double alpha, beta;
     int ta, tb, kind, axis;
-    /* SpMV's matrix, for the reference */
+    /* SpMV's matrix, for the reference (values of dt) */
     int64_t rows, cols;
     int32_t *rp, *ci;
-    float *cv;
+    void *cv;
 } fz_call;
 
 /* The scalars a MUTATE action may put out of range, and the argument the

@@ -58,18 +58,17 @@ void fz_shape_nd(fz *f, int nd, int64_t *s)
 void fz_opnd_fill(fz *f, opnd *o, int nan_fill)
 {
     for (int64_t i = 0; i < o->numel; i++) {
-        float v = nan_fill ? NAN : fz_val(f, 0);
-        o->vals[i] = v;
-        memcpy(&o->img[fz_pos(o, i)], &v, 4);
+        ref_put(o->dt, o->vals, i, nan_fill ? NAN : fz_value(f, o->dt, 0));
+        memcpy(o->img + fz_pos(o, i) * o->es, (char *)o->vals + i * o->es, o->es);
     }
-    gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * 4);
+    gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * o->es);
 }
 
 int fz_x_in(fz *f, fz_call *c, unsigned special, int *nd, int64_t *s)
 {
     *nd = 1 + (int)fz_pick(f, 4);
     fz_shape_nd(f, *nd, s);
-    int r = fz_opnd(f, &c->in[0], GPUK_F32, *nd, s, fz_lay_dense(f), special, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, *nd, s, fz_lay_dense(f), special, 0);
     c->n_in = 1;
     c->name[0] = "x", c->name[3] = "out";
     return r;
@@ -82,23 +81,39 @@ int fz_out_of_x(fz *f, fz_call *c, int nd, const int64_t *s, unsigned inplace_ch
         c->out = c->in[c->inplace - 1];
         return 0;
     }
-    return fz_opnd(f, &c->out, GPUK_F32, nd, s, fz_lay_dense(f), 0, 0);
+    return fz_opnd(f, &c->out, c->dt, nd, s, fz_lay_dense(f), 0, 0);
 }
 
-/* Build a valid call of a random op: the op and the rate of specials
- * here, the rest by the op's descriptor (tests/ops/).  0 on success. */
+/* Does the backend have rows of op in dt? */
+static int has_rows(gpuk_op op, gpuk_dtype dt)
+{
+    size_t n = 0;
+    return gpuk_variant_count_dtype(fz_ctx, op, dt, &n) == GPUK_OK && n > 0;
+}
+
+/* Build a valid call of a random op: the op, its dtype and the rate of
+ * specials here, the rest by the op's descriptor (tests/ops/).  0 on
+ * success.  The dtype is one bit of the value stream, read without
+ * moving it on, not an input byte (as min-plus's update, tests/ops/
+ * minplus.c): every corpus input still decodes to the shapes, layouts and
+ * scalars it did; about half the calls of an op the backend computes in
+ * f64 too are f64. */
 static int build(fz *f, fz_call *c)
 {
     memset(c, 0, sizeof *c);
     c->op = (gpuk_op)(GPUK_OP_FIRST + (int)fz_pick(f, GPUK_OP_LAST - GPUK_OP_FIRST + 1));
     unsigned sp = fz_pick(f, 4) == 0 ? 6 : 0;   /* specials in one call of four */
-    c->alpha = 1.0f;
+    c->alpha = 1.0;
+    c->dt = (f->rng >> 43) & 1 && (optest_of(c->op)->dtypes & GPUK_DTYPE_BIT(GPUK_F64)) &&
+                    has_rows(c->op, GPUK_F64)
+                ? GPUK_F64 : GPUK_F32;
     return optest_of(c->op)->fuzz(f, c, sp);
 }
 
 /* The reference of a valid call, ref and bound per output element, by
- * ref_op() of tests/ref.c (the op's descriptor has it). */
-static void reference(const fz_call *c, double u, double *ref, double *bd)
+ * ref_op() of tests/ref.c (the op's descriptor has it), for a rung with
+ * these flags. */
+static void reference(const fz_call *c, uint32_t flags, ref_real *ref, double *bd)
 {
     ref_args a;
     memset(&a, 0, sizeof a);
@@ -107,14 +122,17 @@ static void reference(const fz_call *c, double u, double *ref, double *bd)
         a.in[i].ndim = c->in[i].nd;
         memcpy(a.in[i].shape, c->in[i].shape, sizeof a.in[i].shape);
         a.in[i].vals = c->in[i].vals;
+        a.in[i].dtype = c->in[i].dt;
     }
     a.out.ndim = c->out.nd;
     memcpy(a.out.shape, c->out.shape, sizeof a.out.shape);
     a.out.vals = c->out.vals;
+    a.out.dtype = c->out.dt;
     a.alpha = c->alpha, a.beta = c->beta;
     a.trans_a = c->ta, a.trans_b = c->tb, a.axis = c->axis, a.kind = c->kind;
     a.rows = c->rows, a.row_ptr = c->rp, a.col_idx = c->ci, a.values = c->cv;
-    ref_op(&a, u, ref, bd);
+    a.dtype = c->dt;
+    ref_op(&a, flags, ref, bd);
 }
 
 static void handles(const fz_call *c, gpuk_tensor **h)
@@ -126,7 +144,7 @@ static void handles(const fz_call *c, gpuk_tensor **h)
 
 /* Every storage of the call unchanged, except the output view (whose
  * elements land in got when got is not NULL). */
-static int check_storages(fz *f, const fz_call *c, const opnd *out, float *got)
+static int check_storages(fz *f, const fz_call *c, const opnd *out, void *got)
 {
     int bad = 0;
     for (int i = 0; i < c->n_in && !bad; i++) {
@@ -160,17 +178,17 @@ static int known_issue(gpuk_op op, const char *variant)
 static int run_valid(fz *f, fz_call *c)
 {
     size_t nv = 0;
-    gpuk_variant_count(fz_ctx, c->op, &nv);
+    gpuk_variant_count_dtype(fz_ctx, c->op, c->dt, &nv);
     unsigned vi = fz_pick(f, (unsigned)nv + 2);
     gpuk_variant_info info = { .name = "auto", .summary = "" };
     const char *variant = vi == nv ? NULL : "auto";
     if (vi < nv) {
-        gpuk_variant_get(fz_ctx, c->op, vi, &info);
+        gpuk_variant_get_dtype(fz_ctx, c->op, c->dt, vi, &info);
         variant = info.name;
     } else {
         /* the default: find its flags for u */
         for (size_t i = 0; i < nv; i++) {
-            gpuk_variant_get(fz_ctx, c->op, i, &info);
+            gpuk_variant_get_dtype(fz_ctx, c->op, c->dt, i, &info);
             if (info.flags & GPUK_VARIANT_DEFAULT)
                 break;
         }
@@ -180,23 +198,27 @@ static int run_valid(fz *f, fz_call *c)
     gpuk_status st = issue(c, fz_ctx, h, c->csr, variant, c->kind, c->axis, c->ta, c->tb);
     const char *op = gpuk_op_name(c->op);
     if (st != GPUK_OK)
-        return fz_fail(f, "%s/%s: a valid call failed: %s", op, variant ? variant : "(default)",
+        return fz_fail(f, "%s/%s (%s): a valid call failed: %s", op,
+                       variant ? variant : "(default)", gpuk_dtype_name(c->dt),
                        gpuk_context_error(fz_ctx));
     int64_t n = c->out.numel;
-    float *got = malloc((size_t)(n ? n : 1) * 4);
-    double *ref = malloc((size_t)(n ? n : 1) * 8), *bd = malloc((size_t)(n ? n : 1) * 8);
+    void *got = malloc((size_t)(n ? n : 1) * c->out.es);
+    ref_real *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
+    double *bd = malloc((size_t)(n ? n : 1) * sizeof *bd);
     /* bit for bit where the catalogue of gpuk.h says every rung agrees */
     int bad = check_storages(f, c, &c->out, got), exact = gpuk_op_exact(c->op) == 1;
     if (!bad && n > 0 && !known_issue(c->op, info.name)) {
-        reference(c, ref_unit_roundoff(info.flags), ref, bd);
+        reference(c, info.flags, ref, bd);
         ref_cmp res;
-        ref_compare(n, got, ref, bd, exact, &res);
+        ref_compare(c->out.dt, n, got, ref, bd, exact, &res);
         if (res.bad) {
             int64_t i = res.first_bad;
-            bad = fz_fail(f, "%s/%s: out[%lld] = %.9g, reference %.9g (bound %.3g, %s); %lld of "
-                          "%lld elements off; alpha %g, beta %g, trans %d %d", op, info.name,
-                          (long long)i, got[i], ref[i], bd[i], exact ? "exact" : "within bound",
-                          (long long)res.bad, (long long)n, c->alpha, c->beta, c->ta, c->tb);
+            bad = fz_fail(f, "%s/%s (%s): out[%lld] = %.17Lg, reference %.17Lg (bound %.3g, %s); "
+                          "%lld of %lld elements off; alpha %.17g, beta %.17g, trans %d %d", op,
+                          info.name, gpuk_dtype_name(c->dt), (long long)i,
+                          ref_get(c->out.dt, got, i), ref[i], bd[i],
+                          exact ? "exact" : "within bound", (long long)res.bad, (long long)n,
+                          c->alpha, c->beta, c->ta, c->tb);
         }
     }
     free(got);
@@ -207,6 +229,24 @@ static int run_valid(fz *f, fz_call *c)
 
 enum { MU_CTX, MU_NULL, MU_DEAD, MU_NEVER, MU_OTHER, MU_DTYPE, MU_VARIANT, MU_ENUM, MU_INDEX,
        MU_COUNT };
+
+/* A dtype of gpuk.h's list other than dt, from bits of the value stream
+ * (read without moving it on, so the input bytes still mean what they
+ * did): every mismatch of dtypes gets tried, not only f32 against i32. */
+static gpuk_dtype other_dtype(const fz *f, gpuk_dtype dt)
+{
+    static const gpuk_dtype all[] = {
+#define FZ_DT_(id, value, name, bytes, dlcode, prec) GPUK_##id,
+        GPUK_DTYPE_MAP(FZ_DT_)
+#undef FZ_DT_
+    };
+    int n = (int)(sizeof all / sizeof all[0]);
+    int k = (int)((f->rng >> 45) % (uint64_t)(n - 1)), i = 0;
+    for (; i < n; i++)
+        if (all[i] != dt && k-- == 0)
+            break;
+    return all[i];
+}
 
 static int run_mutated(fz *f, fz_call *c)
 {
@@ -220,11 +260,11 @@ static int run_mutated(fz *f, fz_call *c)
     int mu = (int)fz_pick(f, MU_COUNT), which = slots[fz_pick(f, (unsigned)ns)];
     const gpuk_csr *m = c->csr;
     const char *variant = NULL, *blame = c->name[which];
-    int kind = c->kind, axis = c->axis, ta = c->ta, tb = c->tb;
+    int kind = c->kind, axis = c->axis, ta = c->ta, tb = c->tb, lead_taken = 0;
     gpuk_status want;
     gpuk_context *x = fz_ctx;
     const opnd *o = which == 3 ? &c->out : &c->in[which];
-    gpuk_dtype odt = o->dt == GPUK_F32 ? GPUK_I32 : GPUK_F32;
+    gpuk_dtype odt = other_dtype(f, o->dt);
     char vname[16];
     switch (mu) {
     case MU_CTX: x = NULL, want = GPUK_ERR_NULL, blame = NULL; break;
@@ -256,19 +296,11 @@ static int run_mutated(fz *f, fz_call *c)
         fz_track(f, mu == MU_OTHER ? fz_other : fz_ctx, repl);
         h[which] = repl;
         want = mu == MU_OTHER ? GPUK_ERR_CONTEXT : GPUK_ERR_DTYPE;
-        if (mu == MU_DTYPE && which == 0) {
-            /* the op's dtype is the lead's: where the op computes in odt too
-             * (i32 min-plus), the next operand of the old dtype disagrees */
-            size_t nodt = 0;
-            if (gpuk_variant_count_dtype(fz_ctx, c->op, odt, &nodt) == GPUK_OK && nodt > 0)
-                for (int j = 1; j <= c->n_in; j++) {
-                    const opnd *q = j < c->n_in ? &c->in[j] : &c->out;
-                    if (q->dt == o->dt) {
-                        blame = c->name[j < c->n_in ? j : 3];
-                        break;
-                    }
-                }
-        }
+        /* the op's dtype is the lead's: where the op computes in odt too
+         * (i32 min-plus, f64), any other operand of the old dtype, or the
+         * CSR matrix (spmv), disagrees; which the core names first is not
+         * promised (doc/design.md, Validation) */
+        lead_taken = mu == MU_DTYPE && which == 0 && has_rows(c->op, odt);
         break;
     case MU_VARIANT:
         snprintf(vname, sizeof vname, "v%u_%u", fz_u8(f), fz_u8(f));
@@ -300,9 +332,20 @@ static int run_mutated(fz *f, fz_call *c)
                        gpuk_strerror(want), msg);
     if (want == GPUK_OK)
         return 0;
-    if (blame && !fz_names(msg, blame))
+    if (lead_taken) {
+        int named = t->spec.csr && fz_names(msg, t->spec.csr);
+        for (int j = 1; j <= c->n_in; j++) {
+            const opnd *q = j < c->n_in ? &c->in[j] : &c->out;
+            named |= q->dt == o->dt && fz_names(msg, c->name[j < c->n_in ? j : 3]);
+        }
+        if (!named)
+            return fz_fail(f, "%s: a lead of dtype %s: the message names none of the operands "
+                           "of dtype %s: %s", op, gpuk_dtype_name(odt), gpuk_dtype_name(o->dt),
+                           msg);
+    } else if (blame && !fz_names(msg, blame)) {
         return fz_fail(f, "%s: mutation %d: the message does not name '%s': %s", op, mu, blame,
                        msg);
+    }
     return check_storages(f, c, NULL, NULL);
 }
 

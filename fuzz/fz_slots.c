@@ -322,7 +322,8 @@ int fz_csr(fz *f)
             bad = fz_fail(f, "spmv on a valid matrix: %s", gpuk_context_error(fz_ctx));
         if (!bad) {
             float *got = malloc((size_t)(rows + 1) * 4);
-            double *ref = malloc((size_t)(rows + 1) * 8), *bd = malloc((size_t)(rows + 1) * 8);
+            ref_real *ref = malloc((size_t)(rows + 1) * sizeof *ref);
+            double *bd = malloc((size_t)(rows + 1) * sizeof *bd);
             bad = fz_opnd_check(f, &x, NULL, NULL, "x") || fz_opnd_check(f, &y, &y, got, "y");
             ref_cmp res;
             ref_args ra;
@@ -331,11 +332,12 @@ int fz_csr(fz *f)
             ra.in[0].ndim = ra.out.ndim = 1;
             ra.in[0].shape[0] = cols, ra.out.shape[0] = rows;
             ra.in[0].vals = x.vals;
+            ra.in[0].dtype = ra.out.dtype = ra.dtype = GPUK_F32;
             ra.rows = rows, ra.row_ptr = rp, ra.col_idx = ci, ra.values = cv;
-            ref_op(&ra, REF_U_FP32, ref, bd);
-            ref_compare(rows, got, ref, bd, 0, &res);
+            ref_op(&ra, 0, ref, bd);
+            ref_compare(GPUK_F32, rows, got, ref, bd, 0, &res);
             if (!bad && res.bad)
-                bad = fz_fail(f, "spmv: y[%lld] = %.9g, reference %.9g", (long long)res.first_bad,
+                bad = fz_fail(f, "spmv: y[%lld] = %.9g, reference %.9Lg", (long long)res.first_bad,
                               got[res.first_bad], ref[res.first_bad]);
             free(got);
             free(ref);

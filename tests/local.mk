@@ -15,7 +15,7 @@ OPTEST_FAMILIES = \
 	tests/ops/blas.c \
 	tests/ops/apsp.c
 
-# shared test code: the TAP producer, the float64 reference, the one op
+# shared test code: the TAP producer, the reference (ref.h), the one op
 # call (also built into gpuk-bench, which compiles tests/opcall.c alone),
 # the registry of op descriptors and the family files, the op suite, and
 # the fuzz harness's core (the family files build its calls; libFuzzer's
@@ -33,14 +33,27 @@ tests_libgktest_la_SOURCES = \
 tests_libgktest_la_CFLAGS = $(AM_CFLAGS)
 TEST_LIBS = tests/libgktest.la src/libgpuk.la $(LIBM)
 
+# the reference itself: elements of every dtype, tolerances per dtype, more
+# precise than f64, and every f64 case's bound against f64 and f32 results
+check_PROGRAMS += tests/t_ref
+TESTS += tests/t_ref
+tests_t_ref_LDADD = $(TEST_LIBS)
+
 # gpuk_apsp's predecessors, path walk and negative cycles, on cpu and cuda
 check_PROGRAMS += tests/t_apsp
 TESTS += tests/t_apsp
 tests_t_apsp_LDADD = $(TEST_LIBS)
 
-# every (op, variant) of a backend's table against the float64 reference
+# every (op, dtype, variant) of a backend's table against the reference
 check_PROGRAMS += tests/t_ops_cpu tests/t_ops_cuda
 TESTS += tests/t_ops_cpu tests/t_ops_cuda
+
+# the same rungs on the smaller cases under GPUK_CHECK (the shadow's bounds
+# in every dtype); t_check_cuda.sh runs it on cuda
+check_PROGRAMS += tests/t_check
+TESTS += tests/t_check tests/t_check_cuda.sh
+tests_t_check_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/t_check_cuda.sh
 tests_t_ops_cpu_LDADD = $(TEST_LIBS)
 tests_t_ops_cuda_LDADD = $(TEST_LIBS)
 

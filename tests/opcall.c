@@ -45,8 +45,8 @@ void opcall_init(opcall_args *args, gpuk_op op)
 {
     memset(args, 0, sizeof *args);
     args->op = op;
-    args->alpha = 1.0f;
-    args->beta = 0.0f;
+    args->alpha = 1.0;
+    args->beta = 0.0;
     args->kind = GPUK_REDUCE_SUM;
 }
 

@@ -34,7 +34,7 @@ typedef struct opcall_args {
     const gpuk_tensor *in[3];
     gpuk_tensor *out;
     const gpuk_csr *csr;
-    float alpha, beta;
+    double alpha, beta;   /* as gpuk_scale, gpuk_gemv and gpuk_gemm take them */
     int trans_a, trans_b;
     int axis, kind;
 } opcall_args;

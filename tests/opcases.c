@@ -45,33 +45,41 @@ uint64_t oc_rng(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-float oc_rnd_f(uint64_t *s)
+double oc_rnd(uint64_t *s)
 {
     double m = 0x1p-10 + (1.0 - 0x1p-10) * (double)(oc_rng(s) >> 11) * 0x1p-53;
-    return (float)((oc_rng(s) & 1) ? -m : m);
+    return (oc_rng(s) & 1) ? -m : m;
 }
 
-float *oc_rnd_vec(uint64_t *s, int64_t n, float scale, float shift)
+float oc_rnd_f(uint64_t *s)
 {
-    float *v = oc_alloc((size_t)n * sizeof *v);
+    return (float)oc_rnd(s);
+}
+
+void *oc_rnd_vec(uint64_t *s, gpuk_dtype dt, int64_t n, double scale, double shift)
+{
+    void *v = oc_alloc((size_t)n * gpuk_dtype_size(dt));
+    ref_real sc = ref_round(dt, scale), sh = ref_round(dt, shift);
     for (int64_t i = 0; i < n; i++)
-        v[i] = shift + scale * oc_rnd_f(s);
+        ref_put(dt, v, i, ref_add1(dt, sh, ref_mul1(dt, sc, ref_round(dt, oc_rnd(s)))));
     return v;
 }
 
-float *oc_rnd_rep(uint64_t *s, int64_t n, int64_t reps)
+void *oc_rnd_rep(uint64_t *s, gpuk_dtype dt, int64_t n, int64_t reps)
 {
-    float *v = oc_rnd_vec(s, n * reps, 1.0f, 0.0f);
+    size_t bytes = (size_t)n * gpuk_dtype_size(dt);
+    char *v = oc_rnd_vec(s, dt, n * reps, 1.0, 0.0);
     for (int64_t r = 1; r < reps; r++)
-        memcpy(v + r * n, v, (size_t)n * sizeof *v);
+        memcpy(v + (size_t)r * bytes, v, bytes);
     return v;
 }
 
-void oc_sprinkle(uint64_t *s, float *v, int64_t n, int every, const float *sp, int nsp)
+void oc_sprinkle(uint64_t *s, gpuk_dtype dt, void *v, int64_t n, int every, const double *sp,
+                 int nsp)
 {
     for (int64_t i = 0; i < n; i++)
         if (oc_rng(s) % (uint64_t)every == 0)
-            v[i] = sp[oc_rng(s) % (uint64_t)nsp];
+            ref_put(dt, v, i, sp[oc_rng(s) % (uint64_t)nsp]);
 }
 
 /* ---- tensors with guards ---- */
@@ -129,11 +137,17 @@ int64_t oc_arg_pos(const oc_arg *t, int64_t lin)
 
 /* ---- reference ---- */
 
+gpuk_dtype oc_dtype(const oc_case *c)
+{
+    return c->n_in > 0 ? c->in[0].dtype : c->out.dtype;
+}
+
 static void ref_operand_of(const oc_arg *t, ref_operand *r)
 {
     r->ndim = t->ndim;
     memcpy(r->shape, t->shape, sizeof r->shape);
     r->vals = t->vals;
+    r->dtype = t->dtype;
 }
 
 /* The case as ref_op() takes it (ref.c hands it to the op's reference,
@@ -142,7 +156,8 @@ void oc_ref(oc_case *c, int tf)
 {
     ref_args a;
     int64_t n = c->out.numel;
-    double *r = oc_alloc((size_t)n * 8), *b = oc_alloc((size_t)n * 8);
+    ref_real *r = oc_alloc((size_t)n * sizeof *r);
+    double *b = oc_alloc((size_t)n * sizeof *b);
     memset(&a, 0, sizeof a);
     a.op = c->op;
     for (int i = 0; i < c->n_in; i++)
@@ -151,8 +166,8 @@ void oc_ref(oc_case *c, int tf)
     a.alpha = c->alpha, a.beta = c->beta;
     a.trans_a = c->ta, a.trans_b = c->tb, a.axis = c->axis, a.kind = c->kind;
     a.rows = c->rows, a.row_ptr = c->rp, a.col_idx = c->ci, a.values = c->cv;
-    a.dtype = c->n_in > 0 ? c->in[0].dtype : c->out.dtype;   /* the lead's */
-    ref_op(&a, tf ? REF_U_TF32 : REF_U_FP32, r, b);
+    a.dtype = oc_dtype(c);
+    ref_op(&a, tf ? GPUK_VARIANT_TF32 : 0, r, b);
     c->ref[tf] = r;
     c->bound[tf] = b;
 }
@@ -190,16 +205,20 @@ void oc_in_place(oc_case *c, int j)
     c->out.alias = j;
 }
 
-int oc_build(gpuk_op op, int idx, uint64_t seed, oc_case *c)
+int oc_build(gpuk_op op, gpuk_dtype dt, int idx, uint64_t seed, oc_case *c)
 {
-    /* the seed of a case mixes op and idx in, so a case does not depend
-     * on the ones before it and GPUK_TEST_SEED replays any one of them */
-    uint64_t g = seed ^ ((uint64_t)op << 48) ^ ((uint64_t)idx << 32);
+    /* the seed of a case mixes op, dtype and idx in, so a case does not
+     * depend on the ones before it and GPUK_TEST_SEED replays any one of
+     * them; f32 (dt - GPUK_F32 = 0) keeps the seeds it always had */
+    uint64_t g = seed ^ ((uint64_t)op << 48) ^ ((uint64_t)(dt - GPUK_F32) << 40) ^
+                 ((uint64_t)idx << 32);
     const optest *t = optest_of(op);
-    oc_rng(&g);
     memset(c, 0, sizeof *c);
+    if (!t || !(t->dtypes & GPUK_DTYPE_BIT(dt)))
+        return 0;
+    oc_rng(&g);
     c->op = op;
     c->exact = gpuk_op_exact(op) == 1;   /* the catalogue's column, never a list here */
     c->out.alias = -1;
-    return t ? t->cases(c, idx, &g) : 0;
+    return t->cases(c, idx, dt, &g);
 }

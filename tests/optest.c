@@ -40,23 +40,20 @@ static void oe_bail(gpuk_context *ctx)
     exit(tap_done());
 }
 
-gpuk_tensor *oe_tensor(gpuk_context *ctx, int nd, const int64_t *shape, const float *vals)
+gpuk_tensor *oe_tensor(gpuk_context *ctx, gpuk_dtype dt, int nd, const int64_t *shape,
+                       const ref_real *vals)
 {
     gpuk_tensor *t = NULL;
     gpuk_tensor_info info;
-    if (gpuk_tensor_create(ctx, GPUK_F32, nd, shape, &t) != GPUK_OK ||
+    if (gpuk_tensor_create(ctx, dt, nd, shape, &t) != GPUK_OK ||
         gpuk_tensor_get_info(ctx, t, &info) != GPUK_OK)
         oe_bail(ctx);
-    float *fill = NULL;
-    if (!vals) {
-        fill = malloc(info.bytes ? info.bytes : 4);
-        if (!fill)
-            oe_bail(ctx);
-        for (int64_t i = 0; i < info.numel; i++)
-            fill[i] = OE_SENT;
-        vals = fill;
-    }
-    gpuk_tensor_write(ctx, t, vals, info.bytes);
+    void *fill = malloc(info.bytes ? info.bytes : 8);
+    if (!fill)
+        oe_bail(ctx);
+    for (int64_t i = 0; i < info.numel; i++)
+        ref_put(dt, fill, i, vals ? vals[i] : OE_SENT);
+    gpuk_tensor_write(ctx, t, fill, info.bytes);
     free(fill);
     return t;
 }
@@ -82,7 +79,7 @@ opcall_args oe_call(gpuk_op op, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, 
     return k;
 }
 
-void oe_const(oe_expect *e, int64_t n, double v)
+void oe_const(oe_expect *e, int64_t n, ref_real v)
 {
     memset(e, 0, sizeof *e);
     e->n = n;
@@ -90,7 +87,7 @@ void oe_const(oe_expect *e, int64_t n, double v)
         e->v[i] = v;
 }
 
-void oe_from_ref(oe_expect *e, int64_t n, const double *ref, const double *bound)
+void oe_from_ref(oe_expect *e, int64_t n, const ref_real *ref, const double *bound)
 {
     memset(e, 0, sizeof *e);
     e->n = n;
@@ -100,7 +97,7 @@ void oe_from_ref(oe_expect *e, int64_t n, const double *ref, const double *bound
     }
 }
 
-float oe_nan_payload(void)
+ref_real oe_nan_payload(void)
 {
     uint32_t w = 0x7FC12345u;
     float f;
@@ -108,69 +105,79 @@ float oe_nan_payload(void)
     return f;
 }
 
-static int same_bits(float a, float b)
+ref_real oe_tiny(gpuk_dtype dt)
 {
-    uint32_t x, y;
-    memcpy(&x, &a, 4);
-    memcpy(&y, &b, 4);
-    return x == y;
+    return (ref_real)ref_tol_of(dt, 0).tiny;
 }
 
-/* Compare got with e; 1 on a match, else 0 with the first miss in why.
- * An exact 0 wants the sign too, unless its bound is negative. */
-static int matches(const float *got, const oe_expect *e, char *why, size_t len)
+ref_tol oe_tol(gpuk_dtype dt)
+{
+    return ref_tol_of(dt, dt == GPUK_F32 ? GPUK_VARIANT_TF32 : 0);
+}
+
+/* Compare got (e->n elements of dt) with e; 1 on a match, else 0 with the
+ * first miss in why.  An exact 0 wants the sign too, unless its bound is
+ * negative. */
+static int matches(gpuk_dtype dt, const void *got, const oe_expect *e, char *why, size_t len)
 {
     for (int64_t i = 0; i < e->n; i++) {
-        double want = e->v[i];
+        ref_real want = e->v[i], g = ref_get(dt, got, i);
         int ok;
-        if (e->payload)
-            ok = same_bits(got[i], e->src_bits[i]);
-        else if (isnan(want))
-            ok = isnan(got[i]);
-        else if (e->bound[i] > 0 && isfinite(want))
-            ok = fabs(got[i] - want) <= e->bound[i];
-        else
-            ok = (double)got[i] == want && (want != 0 || !signbit(got[i]) == !signbit(want) ||
-                                             e->bound[i] < 0);
+        if (e->payload) {
+            unsigned char bits[16];
+            size_t es = gpuk_dtype_size(dt);
+            ref_put(dt, bits, 0, e->src[i]);
+            ok = memcmp((const char *)got + (size_t)i * es, bits, es) == 0;
+        } else if (isnan(want)) {
+            ok = isnan(g);
+        } else if (e->bound[i] > 0 && ref_isfinite(want)) {
+            ok = fabsl(g - want) <= (ref_real)e->bound[i];
+        } else {
+            ok = g == want && (want != 0 || !signbit(g) == !signbit(want) || e->bound[i] < 0);
+        }
         if (!ok) {
-            snprintf(why, len, "element %lld is %.9g, want %.9g", (long long)i, got[i], want);
+            snprintf(why, len, "element %lld is %.17Lg, want %.17Lg", (long long)i, g, want);
             return 0;
         }
     }
     return 1;
 }
 
-void oe_run(gpuk_context *ctx, const opcall_args *k, const char *label, const float *out_init,
-            const oe_expect *e)
+void oe_run(gpuk_context *ctx, const opcall_args *k, gpuk_dtype dt, const char *label,
+            const ref_real *out_init, const oe_expect *e)
 {
     size_t nv = 0;
     gpuk_op op = k->op;
-    gpuk_variant_count(ctx, op, &nv);
+    char what[16] = "";
+    if (dt != GPUK_F32)
+        snprintf(what, sizeof what, " %s", gpuk_dtype_name(dt));
+    gpuk_variant_count_dtype(ctx, op, dt, &nv);
     if (nv == 0) {
-        tap_skip("%s: %s: the backend has no variant of this op", gpuk_op_name(op), label);
+        tap_skip("%s%s: %s: the backend has no %s variant of this op", gpuk_op_name(op), what,
+                 label, gpuk_dtype_name(dt));
         return;
     }
     gpuk_tensor_info info;
     gpuk_tensor_get_info(ctx, k->out, &info);
-    float *init = malloc(info.bytes + 4), *got = malloc(info.bytes + 4);
+    void *init = malloc(info.bytes + 8), *got = malloc(info.bytes + 8);
     if (!init || !got)
         oe_bail(ctx);
     for (int64_t i = 0; i < info.numel; i++)
-        init[i] = out_init ? out_init[i] : OE_SENT;
+        ref_put(dt, init, i, out_init ? out_init[i] : OE_SENT);
     for (size_t v = 0; v < nv; v++) {
         gpuk_variant_info vi;
-        gpuk_variant_get(ctx, op, v, &vi);
+        gpuk_variant_get_dtype(ctx, op, dt, v, &vi);
         gpuk_tensor_write(ctx, k->out, init, info.bytes);
         gpuk_status st = opcall(ctx, k, vi.name);
-        char why[160] = "";
+        char why[200] = "";
         int ok = st == GPUK_OK;
         if (!ok)
             snprintf(why, sizeof why, "status %s: %s", gpuk_strerror(st), gpuk_context_error(ctx));
         else if (gpuk_tensor_read(ctx, k->out, got, info.bytes) != GPUK_OK)
             ok = 0, snprintf(why, sizeof why, "read back failed");
         else if (e)
-            ok = matches(got, e, why, sizeof why);
-        tap_ok(ok, "%s/%s: %s", gpuk_op_name(op), vi.name, label);
+            ok = matches(dt, got, e, why, sizeof why);
+        tap_ok(ok, "%s/%s%s: %s", gpuk_op_name(op), vi.name, what, label);
         if (!ok)
             tap_diag("  %s", why);
     }

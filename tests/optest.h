@@ -57,21 +57,32 @@ typedef struct optest_spec {
     const char *csr;                  /* the name of a CSR argument (opcall_args.csr), or NULL */
 } optest_spec;
 
+/* The dtypes every float op is tested in (an op's `dtypes`); a float
+ * dtype the tests learn is added here, and each op's builder, reference
+ * and t_empty part take it as their dtype parameter. */
+#define OPTEST_FLOATS (GPUK_DTYPE_BIT(GPUK_F32) | GPUK_DTYPE_BIT(GPUK_F64))
+
 typedef struct optest {
     gpuk_op op; /* the row of the catalogue this describes (checked by t_badops) */
+    /* GPUK_DTYPE_BIT of each dtype the op is tested in (the dtype of its
+     * lead operand): OPTEST_FLOATS, plus i32 for min-plus.  The op suite,
+     * t_empty, t_badops and the fuzz harness walk these; a backend without
+     * rows of the op in one of them has that part skipped, with the reason. */
+    uint32_t dtypes;
 
-    /* The op suite (opcases.c): case number idx, inputs drawn from *g; 0
-     * past the last case.  c arrives zeroed with op, exact and out.alias
-     * set. */
-    int (*cases)(oc_case *c, int idx, uint64_t *g);
+    /* The op suite (opcases.c): case number idx in dtype dt (one of
+     * `dtypes`), inputs drawn from *g; 0 past the last case.  c arrives
+     * zeroed with op, exact and out.alias set. */
+    int (*cases)(oc_case *c, int idx, gpuk_dtype dt, uint64_t *g);
     /* 1: an output element is an inner loop of c->k steps, so the case's
      * work is outputs x k (GPUK_TEST_QUICK leaves out the large ones) */
     int products;
 
-    /* The float64 reference and its bound, from the operands as the
-     * library takes them (ref.c's ref_op, shared by the suite and the
-     * fuzz harness): ref[i], bound[i] for every output element. */
-    void (*ref)(const ref_args *a, double u, double *ref, double *bound);
+    /* The reference and its bound, from the operands as the library takes
+     * them (ref.c's ref_op, shared by the suite and the fuzz harness), for
+     * the dtype and rung whose tolerances t gives: ref[i], bound[i] for
+     * every output element. */
+    void (*ref)(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound);
 
     optest_spec spec;                   /* t_badops */
     /* t_badops too: the name of the op's second function on the same
@@ -79,7 +90,9 @@ typedef struct optest {
      * "minplus_update"), checked as the first is; NULL: the op has one */
     const char *second;
     void (*badshape)(gpuk_context *ctx); /* t_badshape: the op's own rules, REL_EXPECT each */
-    void (*empty)(gpuk_context *ctx);   /* t_empty: empty outputs and sums, NaN and inf */
+    /* t_empty: empty outputs and sums, NaN and inf, in dtype dt (one of
+     * `dtypes`) */
+    void (*empty)(gpuk_context *ctx, gpuk_dtype dt);
 
     /* The fuzz harness (fuzz/fz_ops.c).  fuzz builds a valid call from the
      * input bytes (special: the rate of IEEE specials in the inputs);
@@ -104,34 +117,48 @@ const optest *optest_of(gpuk_op op);
 /* ---- shared by the family files' parts for t_empty (optest.c) ---- */
 
 #define OE_MAXN 64          /* output elements one expectation covers */
-#define OE_SENT (-12345.0f) /* a finite output sentinel: a forgotten element shows */
+#define OE_SENT (-12345.0L) /* a finite output sentinel: a forgotten element shows */
 
 /* Each output element's expectation: a value (NaN: any NaN), compared
- * exactly, or within bound where bound > 0; payload: NaNs (and every other
- * element) must carry exactly the bits of src_bits (the moves). */
+ * exactly, or within bound where bound > 0; payload: every element must
+ * carry exactly the bits src[i] has in the dtype (the moves: NaN payloads,
+ * -0, subnormals). */
 typedef struct oe_expect {
     int64_t n;
-    double v[OE_MAXN], bound[OE_MAXN];
+    ref_real v[OE_MAXN];
+    double bound[OE_MAXN];
     int payload;
-    const float *src_bits;
+    const ref_real *src;
 } oe_expect;
 
-/* An f32 tensor holding vals, or OE_SENT everywhere when vals is NULL;
- * an i32 tensor of n ids.  Both bail out of the test when they fail. */
-gpuk_tensor *oe_tensor(gpuk_context *ctx, int nd, const int64_t *shape, const float *vals);
+/* A tensor of dtype dt holding vals (rounded to dt), or OE_SENT
+ * everywhere when vals is NULL; an i32 tensor of n ids.  Both bail out of
+ * the test when they fail. */
+gpuk_tensor *oe_tensor(gpuk_context *ctx, gpuk_dtype dt, int nd, const int64_t *shape,
+                       const ref_real *vals);
 gpuk_tensor *oe_ids(gpuk_context *ctx, int64_t n, const int32_t *vals);
 /* op on a, b, c (matmul's bias; NULL for the others) into out, every
  * scalar at its opcall_init value. */
 opcall_args oe_call(gpuk_op op, gpuk_tensor *a, gpuk_tensor *b, gpuk_tensor *c, gpuk_tensor *out);
-/* Run k on every variant of its op, the output starting as out_init (NULL:
- * OE_SENT) each time, and compare with e (NULL: only the status): one TAP
- * check per variant, "op/variant: label". */
-void oe_run(gpuk_context *ctx, const opcall_args *k, const char *label, const float *out_init,
-            const oe_expect *e);
-void oe_const(oe_expect *e, int64_t n, double v);
-void oe_from_ref(oe_expect *e, int64_t n, const double *ref, const double *bound);
-/* A quiet NaN with a payload of its own (0x7FC12345), for the moves. */
-float oe_nan_payload(void);
+/* Run k on every variant of its op in dtype dt, the output starting as
+ * out_init (NULL: OE_SENT) each time, and compare with e (NULL: only the
+ * status): one TAP check per variant, "op/variant: label" (with the dtype
+ * after the op when it is not f32).  A dtype the backend has no variant
+ * of the op in is one TAP skip that says so. */
+void oe_run(gpuk_context *ctx, const opcall_args *k, gpuk_dtype dt, const char *label,
+            const ref_real *out_init, const oe_expect *e);
+void oe_const(oe_expect *e, int64_t n, ref_real v);
+void oe_from_ref(oe_expect *e, int64_t n, const ref_real *ref, const double *bound);
+/* A quiet NaN with a payload of its own (0x7FC12345 as an f32), for the
+ * moves: rounded to another dtype it keeps what of the payload fits. */
+ref_real oe_nan_payload(void);
+/* The smallest subnormal of dt (1e-45 in f32, 5e-324 in f64): moves must
+ * keep it. */
+ref_real oe_tiny(gpuk_dtype dt);
+/* The unit roundoff the t_empty parts compare finite results with: the
+ * TF32 one for f32 (every rung's, loosely: those elements only need to be
+ * close), the dtype's own otherwise. */
+ref_tol oe_tol(gpuk_dtype dt);
 
 /* ---- shared by the family files' parts for t_badshape (optest.c) ---- */
 

@@ -20,8 +20,10 @@
  * outputs start as a finite sentinel, so an element a kernel forgets
  * fails even where the answer is NaN, and expected values come from the
  * op's float64 reference where it states the same semantics, else are
- * written there.  This program runs them for every op of the catalogue,
- * one TAP check per (case, variant).  The backend is GPUK_TEST_BACKEND
+ * written there.  This program runs them for every op of the catalogue in
+ * every dtype its descriptor lists (f32 and f64; i32 for min-plus), one
+ * TAP check per (case, variant), or one skip where the backend has no
+ * variant of the op in the dtype.  The backend is GPUK_TEST_BACKEND
  * (default cpu; tests/t_empty_cuda.sh runs it on cuda).
  */
 #include <stdlib.h>
@@ -43,9 +45,16 @@ int main(void)
         tap_ok(0, "opening a cpu context: %s", gpuk_strerror(st));
         return tap_done();
     }
-    /* each op's tensors and matrices stay alive until the context closes */
-    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
-        optest_of((gpuk_op)op)->empty(ctx);
+    /* each op's tensors and matrices stay alive until the context closes;
+     * every dtype the op's descriptor lists, in the order of gpuk.h's list */
+    for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++) {
+        const optest *t = optest_of((gpuk_op)op);
+#define T_EMPTY_DT_(id, value, name, bytes, dlcode, prec)  \
+        if (t->dtypes & GPUK_DTYPE_BIT(GPUK_##id))          \
+            t->empty(ctx, GPUK_##id);
+        GPUK_DTYPE_MAP(T_EMPTY_DT_)
+#undef T_EMPTY_DT_
+    }
     gpuk_context_close(ctx);
     return tap_done();
 }

@@ -25,7 +25,8 @@ static int matmul_all(const char *when)
 {
     const int64_t m = 33, k = 17, n = 29;
     float a[33 * 17], b[17 * 29], c[33 * 29];
-    double ref[33 * 29], bd[33 * 29];
+    ref_real ref[33 * 29];
+    double bd[33 * 29];
     for (int i = 0; i < m * k; i++)
         a[i] = (float)((i * 7) % 13) / 8.0f - 0.75f;
     for (int i = 0; i < k * n; i++)
@@ -45,19 +46,20 @@ static int matmul_all(const char *when)
     ref_args ra;
     memset(&ra, 0, sizeof ra);
     ra.op = GPUK_OP_MATMUL;
-    ra.in[0] = (ref_operand){ 2, { m, k }, a };
-    ra.in[1] = (ref_operand){ 2, { k, n }, b };
-    ra.out = (ref_operand){ 2, { m, n }, NULL };
+    ra.dtype = GPUK_F32;
+    ra.in[0] = (ref_operand){ 2, { m, k }, a, GPUK_F32 };
+    ra.in[1] = (ref_operand){ 2, { k, n }, b, GPUK_F32 };
+    ra.out = (ref_operand){ 2, { m, n }, NULL, GPUK_F32 };
     size_t nv = 0;
     gpuk_variant_count(ctx, GPUK_OP_MATMUL, &nv);
     for (size_t i = 0; i < nv; i++) {
         gpuk_variant_info vi;
         gpuk_variant_get(ctx, GPUK_OP_MATMUL, i, &vi);
-        ref_op(&ra, ref_unit_roundoff(vi.flags), ref, bd);
+        ref_op(&ra, vi.flags, ref, bd);
         gpuk_status st = gpuk_matmul(ctx, ta, tb, NULL, tc, vi.name);
         ref_cmp res = { 0 };
         if (st == GPUK_OK && (st = gpuk_tensor_read(ctx, tc, c, sizeof c)) == GPUK_OK)
-            ref_compare(m * n, c, ref, bd, 0, &res);
+            ref_compare(GPUK_F32, m * n, c, ref, bd, 0, &res);
         tap_ok(st == GPUK_OK && res.bad == 0, "%s: matmul/%s is right", when, vi.name);
         if (st != GPUK_OK)
             tap_diag("  %s", gpuk_context_error(ctx));

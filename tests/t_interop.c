@@ -29,7 +29,7 @@
 typedef struct producer {
     DLManagedTensor m;
     int64_t shape[5], strides[5];
-    float *buf;
+    void *buf;
     int *deleted;
 } producer;
 
@@ -41,13 +41,19 @@ static void producer_delete(DLManagedTensor *m)
     free(p);
 }
 
-static DLManagedTensor *produce(int ndim, const int64_t *shape, const int64_t *strides,
-                                size_t elems, int *deleted)
+/* elems values i - 3.5 of DLPack type (code, bits): float 32 or 64 (in
+ * f64 plus 2^-40, which no f32 holds), or zeros of any other type. */
+static DLManagedTensor *produce_type(int ndim, const int64_t *shape, const int64_t *strides,
+                                     size_t elems, int *deleted, uint8_t code, uint8_t bits)
 {
     producer *p = calloc(1, sizeof *p);
-    p->buf = malloc((elems ? elems : 1) * sizeof(float));
-    for (size_t i = 0; i < elems; i++)
-        p->buf[i] = (float)i - 3.5f;
+    p->buf = calloc(elems ? elems : 1, bits / 8 ? bits / 8 : 1);
+    for (size_t i = 0; i < elems && code == kDLFloat; i++) {
+        if (bits == 32)
+            ((float *)p->buf)[i] = (float)i - 3.5f;
+        else if (bits == 64)
+            ((double *)p->buf)[i] = (double)i - 3.5 + 0x1p-40;
+    }
     p->deleted = deleted;
     memcpy(p->shape, shape, (size_t)ndim * sizeof *shape);
     if (strides)
@@ -56,14 +62,20 @@ static DLManagedTensor *produce(int ndim, const int64_t *shape, const int64_t *s
     t->data = p->buf;
     t->device.device_type = kDLCPU;
     t->ndim = ndim;
-    t->dtype.code = kDLFloat;
-    t->dtype.bits = 32;
+    t->dtype.code = code;
+    t->dtype.bits = bits;
     t->dtype.lanes = 1;
     t->shape = p->shape;
     t->strides = strides ? p->strides : NULL;
     p->m.manager_ctx = p;
     p->m.deleter = producer_delete;
     return &p->m;
+}
+
+static DLManagedTensor *produce(int ndim, const int64_t *shape, const int64_t *strides,
+                                size_t elems, int *deleted)
+{
+    return produce_type(ndim, shape, strides, elems, deleted, kDLFloat, 32);
 }
 #endif
 
@@ -259,6 +271,86 @@ static void test_dlpack_cpu(gpuk_context *ctx)
     REL_EXPECT(ctx, gpuk_tensor_from_dlpack(ctx, NULL, &t), GPUK_ERR_NULL, "dl");
 }
 
+/* f64 both ways (kDLFloat, 64 bits): it comes in as an f64 tensor over
+ * the producer's buffer, values whole; an f64 tensor goes out as kDLFloat
+ * 64.  Types libgpuk has no dtype for are GPUK_ERR_DTYPE. */
+static void test_dlpack_f64(gpuk_context *ctx)
+{
+    int deleted = 0;
+    int64_t shape[2] = { 3, 5 };
+    DLManagedTensor *dl = produce_type(2, shape, NULL, 15, &deleted, kDLFloat, 64);
+    double *data = dl->dl_tensor.data;
+    gpuk_tensor *t = NULL;
+    gpuk_status st = gpuk_tensor_from_dlpack(ctx, dl, &t);
+    gpuk_tensor_info info;
+    memset(&info, 0, sizeof info);
+    gpuk_tensor_get_info(ctx, t, &info);
+    tap_ok(st == GPUK_OK && info.dtype == GPUK_F64 && info.data == (void *)data &&
+               info.bytes == 15 * sizeof(double),
+           "from_dlpack: kDLFloat 64 is an f64 tensor over the producer's buffer (%s)",
+           gpuk_strerror(st));
+    double back[15] = { 0 };
+    if (st == GPUK_OK)
+        st = gpuk_tensor_read(ctx, t, back, sizeof back);
+    tap_ok(st == GPUK_OK && back[0] == -3.5 + 0x1p-40 && back[14] == 10.5 + 0x1p-40,
+           "its values read back whole, 2^-40 and all (%.17g)", back[0]);
+    /* an op in place: where the backend has f64 scale, it shows in the
+     * producer's buffer, in double; else the op's dtype is refused */
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_SCALE, GPUK_F64, &n64);
+    st = gpuk_scale(ctx, 1.0 / 3, t, t, NULL);
+    if (n64)
+        tap_ok(st == GPUK_OK && data[0] == (-3.5 + 0x1p-40) * (1.0 / 3),
+               "scale by 1/3 in place shows in the producer's f64 buffer, in double (%s)",
+               gpuk_strerror(st));
+    else
+        rel_expect_dtypes(ctx, st, "x", GPUK_F64, GPUK_F32,
+                          "scale of the f64 DLPack tensor (no f64 scale rows)");
+    gpuk_tensor_destroy(ctx, t);
+    tap_ok(deleted == 1, "the f64 producer's deleter ran once (%d)", deleted);
+
+    /* out: an f64 tensor as kDLFloat 64, its bytes the tensor's */
+    int64_t n = 6;
+    gpuk_tensor *f = rel_tensor(ctx, GPUK_F64, 1, &n, 0.25f, 1.0f);
+    DLManagedTensor *m = NULL;
+    st = gpuk_tensor_to_dlpack(ctx, f, &m);
+    const DLTensor *d = m ? &m->dl_tensor : NULL;
+    const double *e = d ? (const double *)((const char *)d->data + d->byte_offset) : NULL;
+    tap_ok(st == GPUK_OK && d && d->dtype.code == kDLFloat && d->dtype.bits == 64 &&
+               d->dtype.lanes == 1 && d->ndim == 1 && d->shape[0] == 6 && e[0] == 0.25 &&
+               e[5] == 5.25,
+           "to_dlpack: an f64 tensor goes out as kDLFloat 64 with its values (%s)",
+           gpuk_strerror(st));
+    if (m)
+        m->deleter(m);
+    gpuk_tensor_destroy(ctx, f);
+
+    /* bf16 (kDLBfloat 16) has a dtype; complex, 64-bit integers and 16-bit
+     * integers have none */
+    deleted = 0;
+    dl = produce_type(1, &n, NULL, 6, &deleted, kDLBfloat, 16);
+    st = gpuk_tensor_from_dlpack(ctx, dl, &t);
+    gpuk_tensor_get_info(ctx, t, &info);
+    tap_ok(st == GPUK_OK && info.dtype == GPUK_BF16 && info.bytes == 12,
+           "from_dlpack: kDLBfloat 16 is a bf16 tensor (%s)", gpuk_strerror(st));
+    gpuk_tensor_destroy(ctx, t);
+    static const struct {
+        uint8_t code, bits;
+        const char *what;
+    } none[] = { { kDLComplex, 64, "complex64" }, { kDLComplex, 128, "complex128" },
+                 { kDLInt, 64, "int64" }, { kDLInt, 16, "int16" }, { kDLUInt, 32, "uint32" },
+                 { kDLFloat, 8, "8-bit float" } };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        deleted = 0;
+        char what[96];
+        dl = produce_type(1, &n, NULL, 6, &deleted, none[i].code, none[i].bits);
+        snprintf(what, sizeof what, "from_dlpack of %s (code %u, %u bits)", none[i].what,
+                 (unsigned)none[i].code, (unsigned)none[i].bits);
+        rel_expect(ctx, gpuk_tensor_from_dlpack(ctx, dl, &t), GPUK_ERR_DTYPE, "dtype", what);
+        tap_ok(deleted == 1, "  the producer's deleter ran once (%d)", deleted);
+    }
+}
+
 /* Export, then close the context before the consumer lets go. */
 static void test_dlpack_export(void)
 {
@@ -379,6 +471,7 @@ int main(void)
     test_wrap_host(ctx);
 #ifdef HAVE_DLPACK_DLPACK_H
     test_dlpack_cpu(ctx);
+    test_dlpack_f64(ctx);
     /* a borrowed tensor left alive: close runs the producer's deleter */
     int deleted = 0;
     int64_t n = 7;

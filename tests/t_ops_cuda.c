@@ -1,6 +1,6 @@
 /*
- * t_ops_cuda - every (op, variant) of the CUDA backend's table against the
- * float64 reference and against the CPU backend (see opsuite.h).
+ * t_ops_cuda - every (op, dtype, variant) of the CUDA backend's table
+ * against the reference and against the CPU backend (see opsuite.h).
  *
  * Without a usable GPU (no driver, no device, no plugin, or a plugin that
  * cannot load because the CUDA runtime is absent) the whole file is a TAP
@@ -57,8 +57,9 @@ static void whole_tiles(void)
     gpuk_tensor *a = NULL, *b = NULL, *bias = NULL, *c = NULL;
     int64_t sa[2] = {M, K}, sb[2] = {K, N}, sc[2] = {M, N}, sbias[1] = {N};
     uint64_t g = tap_seed();
-    float *ha = oc_rnd_vec(&g, (int64_t)M * K, 1, 0), *hb = oc_rnd_vec(&g, (int64_t)K * N, 1, 0);
-    float *hbias = oc_rnd_vec(&g, N, 1, 0), *got = oc_alloc(sizeof(float) * M * N);
+    float *ha = oc_rnd_vec(&g, GPUK_F32, (int64_t)M * K, 1, 0);
+    float *hb = oc_rnd_vec(&g, GPUK_F32, (int64_t)K * N, 1, 0);
+    float *hbias = oc_rnd_vec(&g, GPUK_F32, N, 1, 0), *got = oc_alloc(sizeof(float) * M * N);
     float *want = oc_alloc(sizeof(float) * M * N);
     gpuk_status st;
     if ((st = gpuk_context_open(&ctx, "cuda")) != GPUK_OK ||

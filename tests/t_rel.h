@@ -50,9 +50,26 @@ static inline int rel_expect(gpuk_context *ctx, gpuk_status got, gpuk_status wan
 
 #define REL_EXPECT(ctx, call, want, arg) rel_expect((ctx), (call), (want), (arg), #call)
 
-/* A tensor of the given shape, filled with v0, v0 + dv, ... (f32) or 0, 1,
- * ... (i32).  Bails out of the test (exit 1, after a failed check) when
- * even that fails: nothing after it could mean anything. */
+/* A call refused for its dtypes: GPUK_ERR_DTYPE, the message naming the
+ * argument and both dtypes (the one it got and the one it wanted, or the
+ * ones the op computes in).  One TAP check. */
+static inline int rel_expect_dtypes(gpuk_context *ctx, gpuk_status got, const char *arg,
+                                    gpuk_dtype a, gpuk_dtype b, const char *what)
+{
+    const char *msg = gpuk_context_error(ctx);
+    int ok = got == GPUK_ERR_DTYPE && rel_names(msg, arg) && rel_names(msg, gpuk_dtype_name(a)) &&
+             rel_names(msg, gpuk_dtype_name(b));
+    tap_ok(ok, "%s -> %s, names %s, %s and %s", what, gpuk_strerror(GPUK_ERR_DTYPE), arg,
+           gpuk_dtype_name(a), gpuk_dtype_name(b));
+    if (!ok)
+        tap_diag("  got status %d (%s), message: %s", (int)got, gpuk_strerror(got), msg);
+    return ok;
+}
+
+/* A tensor of the given shape, filled with v0, v0 + dv, ... (f32, f64) or
+ * 0, 1, ... (i32; zeros in the 2-byte dtypes).  Bails out of the test
+ * (exit 1, after a failed check) when even that fails: nothing after it
+ * could mean anything. */
 static inline gpuk_tensor *rel_tensor(gpuk_context *ctx, gpuk_dtype dt, int ndim,
                                       const int64_t *shape, float v0, float dv)
 {
@@ -64,18 +81,21 @@ static inline gpuk_tensor *rel_tensor(gpuk_context *ctx, gpuk_dtype dt, int ndim
         exit(1);
     }
     int64_t n = 1;
+    size_t es = gpuk_dtype_size(dt);
     for (int i = 0; i < ndim; i++)
         n *= shape[i];
-    void *buf = malloc(n ? (size_t)n * 4 : 4);
+    void *buf = calloc(n ? (size_t)n : 1, es);
     if (!buf)
         exit(1);
     for (int64_t i = 0; i < n; i++) {
         if (dt == GPUK_F32)
             ((float *)buf)[i] = v0 + dv * (float)i;
-        else
+        else if (dt == GPUK_F64)
+            ((double *)buf)[i] = (double)(v0 + dv * (float)i);
+        else if (dt == GPUK_I32)
             ((int32_t *)buf)[i] = (int32_t)i;
     }
-    st = gpuk_tensor_write(ctx, t, buf, (size_t)n * 4);
+    st = gpuk_tensor_write(ctx, t, buf, (size_t)n * es);
     free(buf);
     if (st != GPUK_OK) {
         tap_ok(0, "setup: writing a tensor: %s", gpuk_context_error(ctx));
@@ -85,10 +105,11 @@ static inline gpuk_tensor *rel_tensor(gpuk_context *ctx, gpuk_dtype dt, int ndim
 }
 
 /* Shorthand: TF(ctx, 3, 4) is a new f32 [3,4] tensor holding 1, 1.5, 2, ...;
- * TI(ctx, 5) a new i32 [5] tensor holding 0, 1, 2, ... */
+ * TD the same in f64; TI(ctx, 5) a new i32 [5] tensor holding 0, 1, 2, ... */
 #define REL_SHAPE(...) ((const int64_t[]){ __VA_ARGS__ })
 #define REL_NDIM(...) ((int)(sizeof((int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t)))
 #define TF(ctx, ...) rel_tensor((ctx), GPUK_F32, REL_NDIM(__VA_ARGS__), REL_SHAPE(__VA_ARGS__), 1.0f, 0.5f)
+#define TD(ctx, ...) rel_tensor((ctx), GPUK_F64, REL_NDIM(__VA_ARGS__), REL_SHAPE(__VA_ARGS__), 1.0f, 0.5f)
 #define TI(ctx, ...) rel_tensor((ctx), GPUK_I32, REL_NDIM(__VA_ARGS__), REL_SHAPE(__VA_ARGS__), 0.0f, 0.0f)
 
 /* A view of base (strides NULL: dense). */

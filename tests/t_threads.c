@@ -3,11 +3,12 @@
  * independent and may be used from different threads at the same time.
  *
  * NTHREADS threads each open their own cpu context and, for ROUNDS rounds,
- * run every variant of every op of the catalogue on small cases of the op
- * suite (its descriptors, tests/ops/), each thread and round with inputs
- * of their own, in guarded storage, comparing each result with the
- * float64 reference; each round also opens and closes a second context
- * (the loader and the context counter under contention) and passes a
+ * run every variant of every op of the catalogue, in every dtype the
+ * backend computes it in, on small cases of the op suite (its
+ * descriptors, tests/ops/), each thread and round with inputs of their
+ * own, in guarded storage, comparing each result with the reference;
+ * each round also opens and closes a second context (the loader and the
+ * context counter under contention) and passes a
  * neighbour thread's tensor handle to its own context, which must answer
  * GPUK_ERR_CONTEXT without reading the neighbour's state.  The threads
  * only record; the main thread prints the TAP lines.
@@ -100,12 +101,13 @@ static void every_variant(worker *w, oc_case *c)
 {
     size_t nv = 0;
     gpuk_op op = c->op;
+    gpuk_dtype dt = oc_dtype(c);
     char why[512];
-    gpuk_variant_count(w->ctx, op, &nv);
-    float *got = oc_alloc((size_t)c->out.numel * 4);
+    gpuk_variant_count_dtype(w->ctx, op, dt, &nv);
+    void *got = oc_alloc((size_t)c->out.numel * gpuk_dtype_size(c->out.dtype));
     for (size_t k = 0; k < nv; k++) {
         gpuk_variant_info vi;
-        gpuk_variant_get(w->ctx, op, k, &vi);
+        gpuk_variant_get_dtype(w->ctx, op, dt, k, &vi);
         if (UNDER_TSAN && (vi.flags & GPUK_VARIANT_LIBRARY)) {
             w->skipped_lib++;
             continue;
@@ -119,7 +121,7 @@ static void every_variant(worker *w, oc_case *c)
         if (!c->ref[tf])
             oc_ref(c, tf);
         ref_cmp res;
-        ref_compare(c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &res);
+        ref_compare(c->out.dtype, c->out.numel, got, c->ref[tf], c->bound[tf], c->exact, &res);
         if (res.bad)
             note_bad(w, "%s/%s %s: differs from the reference", gpuk_op_name(op), vi.name,
                      c->label);
@@ -132,14 +134,20 @@ static void every_variant(worker *w, oc_case *c)
 static void round_of_ops(worker *w)
 {
     uint64_t seed = next(&w->seed);
+    static const gpuk_dtype dts[] = {
+#define T_THREADS_DT_(id, value, name, bytes, dlcode, prec) GPUK_##id,
+        GPUK_DTYPE_MAP(T_THREADS_DT_)
+#undef T_THREADS_DT_
+    };
     for (int op = GPUK_OP_FIRST; op <= GPUK_OP_LAST; op++)
-        for (int idx = FIRST_CASE; idx <= LAST_CASE; idx++) {
-            oc_case c;
-            if (!oc_build((gpuk_op)op, idx, seed, &c))
-                continue;
-            every_variant(w, &c);
-            oc_free(&c);
-        }
+        for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
+            for (int idx = FIRST_CASE; idx <= LAST_CASE; idx++) {
+                oc_case c;
+                if (!oc_build((gpuk_op)op, dts[d], idx, seed, &c))
+                    continue;
+                every_variant(w, &c);
+                oc_free(&c);
+            }
 }
 
 static void *work(void *p)

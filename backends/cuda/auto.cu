@@ -30,8 +30,15 @@
  * Classes outside the measured range take the rule of the nearest
  * measured class; a boundary lies halfway between two measured classes.
  * The rules were measured on one device and are used on every one: on
- * another GPU, gpuk-tune measures its own (GPUK_WISDOM).  They cover f32
- * and i32 min-plus (rules_i32); other dtypes run their DEFAULT row.
+ * another GPU, gpuk-tune measures its own (GPUK_WISDOM).
+ *
+ * A rule is keyed by (op, dtype, class range): each dtype has its own
+ * ladder and its own measurements, so a rule of one dtype never answers
+ * for another (an f32 rule naming a rung the f64 ladder lacks, or one
+ * measured on another instruction mix, would be wrong there).  An (op,
+ * dtype) with no rule runs its DEFAULT row: so f64 until its ladders are
+ * measured, and every op of another family until its owner adds rows
+ * here.
  */
 #include <gpuk/backend.h>
 
@@ -39,36 +46,39 @@
 
 typedef struct gkc_rule {
     gpuk_op op;
+    gpuk_dtype dtype;
     int lo, hi;              /* the shape classes it covers, inclusive */
     const char *variant;
 } gkc_rule;
 
 #define ANY_HI 127
 
-/* bench/auto-rules.py, "cuda on nvidia-h200" */
 static const gkc_rule rules[] = {
-    {GPUK_OP_MATMUL, 0, 27, "tiled"},               /* 256^3: cublas 1.47x slower */
-    {GPUK_OP_BATCHED_MATMUL, 0, 25, "tiled"},       /* 64^3 b16: cublas 1.75x */
-    {GPUK_OP_MINPLUS, 0, 18, "tiled"},              /* 256^2: pipelined 3.96x */
-    {GPUK_OP_MINPLUS, 19, 21, "regtile_4x4"},       /* 1024^2: pipelined 1.50x */
-    {GPUK_OP_SPMV, 0, 25, "adaptive"},              /* 262144 rows x 16: cusparse 1.40x */
-    {GPUK_OP_SPMV, 26, ANY_HI, "stream"},           /* 4M x 16, power-law: cusparse 1.02-1.22x */
-    {GPUK_OP_DOT, 0, ANY_HI, "last_block"},         /* 1M, 16M, 64M: cublas 2.5x, 1.15x, 1.06x */
-    {GPUK_OP_GEMV, 0, ANY_HI, "float4"},            /* 1024^2 to 8192^2: cublas 1.8x, 1.3x, 1.4x */
-};
+    /* f32: bench/auto-rules.py, "cuda on nvidia-h200" */
+    {GPUK_OP_MATMUL, GPUK_F32, 0, 27, "tiled"},          /* 256^3: cublas 1.47x slower */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F32, 0, 25, "tiled"},  /* 64^3 b16: cublas 1.75x */
+    {GPUK_OP_MINPLUS, GPUK_F32, 0, 18, "tiled"},         /* 256^2: pipelined 3.96x */
+    {GPUK_OP_MINPLUS, GPUK_F32, 19, 21, "regtile_4x4"},  /* 1024^2: pipelined 1.50x */
+    {GPUK_OP_SPMV, GPUK_F32, 0, 25, "adaptive"},         /* 262144 rows x 16: cusparse 1.40x */
+    {GPUK_OP_SPMV, GPUK_F32, 26, ANY_HI, "stream"},   /* 4M x 16, power-law: cusparse 1.02-1.22x */
+    {GPUK_OP_DOT, GPUK_F32, 0, ANY_HI, "last_block"}, /* 1M, 16M, 64M: cublas 2.5x, 1.15x, 1.06x */
+    {GPUK_OP_GEMV, GPUK_F32, 0, ANY_HI, "float4"},    /* 1024^2 - 8192^2: cublas 1.8x, 1.3x, 1.4x */
 
-/* i32 min-plus, from the H200 run of 2026-11-24
- * (bench/results/nvidia-h200-2026-11-24.csv, weights in [0, 2^13), 1 in
- * 64 missing): at 256^2 the one-thread-an-output naive rung beats the
- * tiled ones, whose 128x128 tiles leave most SMs idle (dpx 1.10x slower);
- * at 1024^2 dpx,
- * the default, is best (dpx_i16x2's pre-pass and half-size tiles cost
- * 22%); from 2048^2 on, dpx_i16x2 (1.54x at 2048, 1.85x at 4096).  On
- * values outside its 16-bit range dpx_i16x2 runs dpx after a pre-pass of
- * m k + k n reads, about 1-2% of the call at these sizes. */
-static const gkc_rule rules_i32[] = {
-    {GPUK_OP_MINPLUS, 0, 18, "naive"},
-    {GPUK_OP_MINPLUS, 22, ANY_HI, "dpx_i16x2"},
+    /* i32 min-plus, from the H200 run of 2026-11-24
+     * (bench/results/nvidia-h200-2026-11-24.csv, weights in [0, 2^13), 1
+     * in 64 missing): at 256^2 the one-thread-an-output naive rung beats
+     * the tiled ones, whose 128x128 tiles leave most SMs idle (dpx 1.10x
+     * slower); at 1024^2 dpx, the default, is best (dpx_i16x2's pre-pass
+     * and half-size tiles cost 22%); from 2048^2 on, dpx_i16x2 (1.54x at
+     * 2048, 1.85x at 4096).  On values outside its 16-bit range dpx_i16x2
+     * runs dpx after a pre-pass of m k + k n reads, about 1-2% of the call
+     * at these sizes. */
+    {GPUK_OP_MINPLUS, GPUK_I32, 0, 18, "naive"},
+    {GPUK_OP_MINPLUS, GPUK_I32, 22, ANY_HI, "dpx_i16x2"},
+
+    /* f64: no rule yet; matmul, batched_matmul, gemm and min-plus run
+     * their DEFAULT rows (cuBLAS DGEMM; min-plus pipelined) until the H100
+     * and H200 ladders are measured (bench/NOTES.md, "f64"). */
 };
 
 /* Contiguous rows, 1024 outputs or more: row_float4 gives each output a
@@ -89,16 +99,7 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
     (void)b;
-    if (args->dtype == GPUK_I32) {
-        for (size_t i = 0; i < sizeof rules_i32 / sizeof rules_i32[0]; i++)
-            if (rules_i32[i].op == args->op && shape_class >= rules_i32[i].lo &&
-                shape_class <= rules_i32[i].hi)
-                return rules_i32[i].variant;
-        return NULL;
-    }
-    if (args->dtype != GPUK_F32)
-        return NULL;
-    if (args->op == GPUK_OP_REDUCE) {
+    if (args->op == GPUK_OP_REDUCE && args->dtype == GPUK_F32) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
         if (x->shape[2] != 1 || x->shape[0] < GKC_REDUCE_ROWS_MIN_OUTPUTS)
@@ -106,7 +107,8 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
         return x->shape[1] >= GKC_REDUCE_ROW_FLOAT4_LEN ? "row_float4" : "warp_shuffle";
     }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (rules[i].op == args->op && shape_class >= rules[i].lo && shape_class <= rules[i].hi)
+        if (rules[i].op == args->op && rules[i].dtype == args->dtype &&
+            shape_class >= rules[i].lo && shape_class <= rules[i].hi)
             return rules[i].variant;
     return NULL;
 }

@@ -345,25 +345,32 @@ __device__ __forceinline__ float gkc_f4(const float4 &v, int i)
  * hand-written rungs take them: unit stride along rows, any row stride, and
  * for a batch, any stride between batches.  MATMUL is the batch of one with
  * zero batch strides, so one kernel per rung serves both ops: the batch
- * index comes from blockIdx.z (see gkc_mm_at). */
-struct gkc_mm {
-    const float *a, *b, *bias;        /* bias: MATMUL only, else NULL */
-    float *c;
+ * index comes from blockIdx.z (see gkc_mm_at).  T is the element type the
+ * kernel computes in (float, double, int32; the packed 16-bit pairs of
+ * min-plus dpx_i16x2 travel as unsigned): the pointers are typed, never
+ * reinterpreted, and every stride counts elements of T. */
+template <class T>
+struct gkc_mm_t {
+    using elem = T;
+    const T *a, *b, *bias;            /* bias: MATMUL only, else NULL */
+    T *c;
     int64_t m, n, k, lda, ldb, ldc;
     int64_t batch, sa, sb, sc;        /* batch count; strides between batches (0: broadcast) */
     const char *op;                   /* the op's name for messages */
 };
+using gkc_mm = gkc_mm_t<float>;
 
-static inline gkc_mm gkc_mm_from(const gpuk_args *args)
+template <class T = float>
+static inline gkc_mm_t<T> gkc_mm_from(const gpuk_args *args)
 {
     /* BATCHED_MATMUL's operands are [B, rows, cols]: the matrix dimensions start at 1 */
     int d = args->op == GPUK_OP_BATCHED_MATMUL;
     const gpuk_tdesc *A = &args->in[0], *B = &args->in[1], *C = &args->out;
-    gkc_mm p;
-    p.a = (const float *)A->data;
-    p.b = (const float *)B->data;
-    p.bias = !d && args->has_bias ? (const float *)args->in[2].data : NULL;
-    p.c = (float *)C->data;
+    gkc_mm_t<T> p;
+    p.a = (const T *)A->data;
+    p.b = (const T *)B->data;
+    p.bias = !d && args->has_bias ? (const T *)args->in[2].data : NULL;
+    p.c = (T *)C->data;
     p.m = A->shape[d];
     p.k = A->shape[d + 1];
     p.n = B->shape[d + 1];
@@ -381,17 +388,20 @@ static inline gkc_mm gkc_mm_from(const gpuk_args *args)
 }
 
 /* 16-byte loads of a and b are legal: every row of every batch starts on a
- * 16-byte boundary. */
-static inline int gkc_mm_vec(const gkc_mm *p)
+ * 16-byte boundary (strides in whole 16-byte units of T). */
+template <class T>
+static inline int gkc_mm_vec(const gkc_mm_t<T> *p)
 {
-    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
-           p->sa % 4 == 0 && p->sb % 4 == 0;
+    constexpr int64_t v = 16 / sizeof(T);
+    return gkc_aligned16(p->a) && gkc_aligned16(p->b) && p->lda % v == 0 && p->ldb % v == 0 &&
+           p->sa % v == 0 && p->sb % v == 0;
 }
 
 #ifdef __CUDACC__
 /* p moved to batch z: a, b and c of that batch (a broadcast operand stays
  * put).  Offsets are int64: a batch stride times z may pass 2^31. */
-__device__ __forceinline__ gkc_mm gkc_mm_at(gkc_mm p, int64_t z)
+template <class T>
+__device__ __forceinline__ gkc_mm_t<T> gkc_mm_at(gkc_mm_t<T> p, int64_t z)
 {
     p.a += z * p.sa;
     p.b += z * p.sb;
@@ -550,6 +560,76 @@ __device__ __forceinline__ float gkc_vdot(const float4 &a, const float4 &b)
 __device__ __forceinline__ double gkc_vdot(const double2 &a, const double2 &b)
 {
     return a.x * b.x + a.y * b.y;
+}
+#endif /* __CUDACC__ */
+
+/* ---------------------------------------------------------------- cudaA: element types */
+
+/* The matmul and min-plus families (matmul.cu, sgemm_*.cu, dgemm_mma.cu,
+ * minplus*.cu) write each kernel once over T, which for min-plus is also
+ * int32 (and dpx_i16x2's packed pairs, unsigned): gkc_vec and gkc_vget
+ * above, extended to those; and four consecutive elements moved in one
+ * 16-byte access (a 4-byte T) or two (a double). */
+#ifdef __CUDACC__
+template <> struct gkc_vec<int> {
+    typedef int4 type;
+    static constexpr int N = 4;
+};
+template <> struct gkc_vec<unsigned> {
+    typedef uint4 type;
+    static constexpr int N = 4;
+};
+__device__ __forceinline__ int gkc_vget(const int4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+__device__ __forceinline__ unsigned gkc_vget(const uint4 &v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+/* x[0..3] = p[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_ld4(T *x, const T *p)
+{
+    typedef typename gkc_vec<T>::type V;
+    V lo = *(const V *)p;
+    if constexpr (gkc_vec<T>::N == 2) {
+        V hi = *(const V *)(p + 2);
+        x[0] = lo.x, x[1] = lo.y, x[2] = hi.x, x[3] = hi.y;
+    } else {
+        x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+    }
+}
+
+/* p[0..3] = x[0..3], p 16-byte aligned. */
+template <class T>
+__device__ __forceinline__ void gkc_st4(T *p, const T *x)
+{
+    typedef typename gkc_vec<T>::type V;
+    if constexpr (gkc_vec<T>::N == 2) {
+        *(V *)p = V{x[0], x[1]};
+        *(V *)(p + 2) = V{x[2], x[3]};
+    } else {
+        *(V *)p = V{x[0], x[1], x[2], x[3]};
+    }
+}
+
+/* d += a b on one 16 x 8 x 16 fragment of the FP64 tensor cores (mma.sync
+ * m16n8k16, one DMMA.16x8x16 on sm_90; every lane of the warp takes part).
+ * The fragments, g = lane / 4, t = lane % 4 (PTX ISA, mma .f64):
+ *   a[v] = A[g + 8 (v & 1)][t + 4 (v >> 1)]   (A 16 x 16), v < 8;
+ *   b[v] = B[t + 4 v][g]                      (B 16 x 8), v < 4;
+ *   d[v] = C[g + 8 (v >> 1)][2 t + (v & 1)]   (C 16 x 8), v < 4.
+ * dgemm_mma.cu computes with it and peak.cu measures it. */
+__device__ __forceinline__ void gkc_dmma16(double (&d)[4], const double (&a)[8],
+                                           const double (&b)[4])
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
+          "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 #endif /* __CUDACC__ */
 

@@ -12,8 +12,10 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/matmul.cu \
 	backends/cuda/sgemm_regtile.cu \
 	backends/cuda/sgemm_async.cu \
+	backends/cuda/dgemm_mma.cu \
+	backends/cuda/minplus.cuh \
 	backends/cuda/minplus.cu \
-	backends/cuda/minplus_i32.cu \
+	backends/cuda/minplus_pipe.cu \
 	backends/cuda/transpose.cu \
 	backends/cuda/reduce.cu \
 	backends/cuda/elementwise.cu \
@@ -33,4 +35,5 @@ backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(PTHREAD_LIBS)
 backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
 $(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \
-	$(top_srcdir)/backends/cuda/tile_pipe.cuh $(top_srcdir)/include/gpuk/backend.h
+	$(top_srcdir)/backends/cuda/tile_pipe.cuh $(top_srcdir)/backends/cuda/minplus.cuh \
+	$(top_srcdir)/include/gpuk/backend.h

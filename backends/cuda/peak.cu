@@ -17,6 +17,14 @@
  *           step: the ceiling of i32 min-plus;
  *   ADDMIN_I16X2  the same on two 16-bit lanes (__viaddmin_s16x2), 4 ops an
  *           instruction: the ceiling of a GPUK_KF_PACKED16 rung;
+ *   FMA_F64 FP64 DFMA rate: FMA's chains and 8x8 tile in double;
+ *   ADDMIN_F64  ADDMIN's chains and tile in double, with the step of the
+ *           f64 pipelined rung (minplus.cuh, sr_f64_lt: DADD, DSETP, two
+ *           FSEL; sm_90 has no DMNMX), 2 ops a step;
+ *   MMA_F64 FP64 tensor-core rate: back-to-back mma.sync m16n8k16 (the
+ *           DMMA.16x8x16 of matmul's dmma rung, gkc_dmma16), 4 independent
+ *           accumulators a warp, as many warps as fit, 2 x 16 x 8 x 16
+ *           flops an instruction;
  *   READ    read bandwidth, GB/s of bytes read: a sum of 256 MiB in
  *           contiguous chunks a block, with float4 loads, with unrolled
  *           4-byte loads, with one 4-byte load in flight a thread
@@ -34,6 +42,7 @@
  * events of its own (the user's timer is left alone).
  */
 #include "cuda_internal.h"
+#include "minplus.cuh"
 
 namespace {
 
@@ -131,37 +140,52 @@ __global__ void __launch_bounds__(RNT) peak_read_rows4(const float4 *src, float 
         out[blockIdx.x] = s;
 }
 
+/* One step of T's micro-kernels: c + a b (FFMA, DFMA), or the add+min of
+ * the min-plus rungs of T (minplus.cuh): fminf for f32, the strict
+ * less-than of f64 pipelined for f64. */
+template <class T, bool MINPLUS>
+__device__ __forceinline__ T peak_step(T c, T a, T b)
+{
+    if constexpr (MINPLUS)
+        return sizeof(T) == 4 ? sr_f32::step(c, a, b) : sr_f64_lt::step(c, a, b);
+    else if constexpr (sizeof(T) == 4)
+        return fmaf(a, b, c);
+    else
+        return fma(a, b, c);
+}
+
 /* The shared rows cycle through 64 entries so the compiler cannot keep the
  * operands in registers across iterations: every step really loads. */
-template <bool MINPLUS>
-__global__ void __launch_bounds__(NT) peak_tile(float *out, float seed)
+template <class T, bool MINPLUS>
+__global__ void __launch_bounds__(NT) peak_tile(T *out, T seed)
 {
-    __shared__ __align__(16) float sa[ROWS][8];
-    __shared__ __align__(16) float sb[ROWS][8];
+    __shared__ __align__(16) T sa[ROWS][8];
+    __shared__ __align__(16) T sb[ROWS][8];
     for (int i = threadIdx.x; i < ROWS * 8; i += NT) {
-        sa[i / 8][i % 8] = seed * (float)(i % 13 + 1);
-        sb[i / 8][i % 8] = seed * (float)(i % 7 + 2);
+        sa[i / 8][i % 8] = seed * (T)(i % 13 + 1);
+        sb[i / 8][i % 8] = seed * (T)(i % 7 + 2);
     }
     __syncthreads();
-    float c[8][8];
+    T c[8][8];
 #pragma unroll
     for (int r = 0; r < 8; r++)
 #pragma unroll
         for (int q = 0; q < 8; q++)
-            c[r][q] = MINPLUS ? 1.0e30f : 0.0f;
+            c[r][q] = MINPLUS ? (T)1.0e30f : (T)0;
     for (int it = 0; it < ITERS; it++) {
         int s = it & (ROWS - 1);   /* same row for the warp: a broadcast */
-        float4 a0 = *(const float4 *)&sa[s][0], a1 = *(const float4 *)&sa[s][4];
-        float4 b0 = *(const float4 *)&sb[s][0], b1 = *(const float4 *)&sb[s][4];
-        float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-        float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+        T a[8], bv[8];
+        gkc_ld4(a, &sa[s][0]);
+        gkc_ld4(a + 4, &sa[s][4]);
+        gkc_ld4(bv, &sb[s][0]);
+        gkc_ld4(bv + 4, &sb[s][4]);
 #pragma unroll
         for (int r = 0; r < 8; r++)
 #pragma unroll
             for (int q = 0; q < 8; q++)
-                c[r][q] = MINPLUS ? fminf(c[r][q], a[r] + bv[q]) : fmaf(a[r], bv[q], c[r][q]);
+                c[r][q] = peak_step<T, MINPLUS>(c[r][q], a[r], bv[q]);
     }
-    float sum = 0.0f;
+    T sum = 0;
 #pragma unroll
     for (int r = 0; r < 8; r++)
 #pragma unroll
@@ -175,21 +199,21 @@ __global__ void __launch_bounds__(NT) peak_tile(float *out, float seed)
  * so the pipes, not the chains, set the pace.  y and z come from the
  * arguments, so nothing folds at compile time. */
 constexpr int CHAINS = 16, CHAIN_STEPS = 4096;
-template <bool MINPLUS>
-__global__ void __launch_bounds__(NT) peak_chains(float *out, float y, float z)
+template <class T, bool MINPLUS>
+__global__ void __launch_bounds__(NT) peak_chains(T *out, T y, T z)
 {
-    float x[CHAINS];
+    T x[CHAINS];
 #pragma unroll
     for (int i = 0; i < CHAINS; i++)
-        x[i] = 1.0f + 1.0e-3f * (float)(i + (int)threadIdx.x);
+        x[i] = (T)1.0f + (T)1.0e-3f * (T)(i + (int)threadIdx.x);
     for (int it = 0; it < CHAIN_STEPS; it += 4) {
 #pragma unroll
         for (int u = 0; u < 4; u++)
 #pragma unroll
             for (int i = 0; i < CHAINS; i++)
-                x[i] = MINPLUS ? fminf(x[i] + y, z) : fmaf(x[i], y, z);
+                x[i] = MINPLUS ? peak_step<T, true>(z, x[i], y) : peak_step<T, false>(z, x[i], y);
     }
-    float sum = 0.0f;
+    T sum = 0;
 #pragma unroll
     for (int i = 0; i < CHAINS; i++)
         sum += x[i];
@@ -368,27 +392,79 @@ gpuk_status peak_read_gbs(gpuk_bctx *b, double *value)
     return st;
 }
 
-template <bool MINPLUS>
+template <class T, bool MINPLUS>
 gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
 {
+    constexpr bool F64 = sizeof(T) == 8;
     int64_t blocks = gkc_sms(b) * 8;
     void *out = NULL;
-    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(float), &out));
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(T), &out));
     cudaStream_t s = b->stream;
     double ms = 0.0;
-    GKC_TRY(time_median(b, MINPLUS ? "addmin" : "fma", [&] {
-        peak_tile<MINPLUS><<<(unsigned)blocks, NT, 0, s>>>((float *)out, 1.0e-3f);
+    const char *tile = MINPLUS ? (F64 ? "addmin f64" : "addmin") : (F64 ? "fma f64" : "fma");
+    GKC_TRY(time_median(b, tile, [&] {
+        peak_tile<T, MINPLUS><<<(unsigned)blocks, NT, 0, s>>>((T *)out, (T)1.0e-3f);
     }, &ms));
     double ops = (double)blocks * NT * ITERS * 64 * 2;
     *value = ops / (ms * 1.0e6);   /* Gop/s */
     /* the chains: 8 blocks of 256 an SM, a full complement of warps */
-    GKC_TRY(time_median(b, MINPLUS ? "addmin chains" : "fma chains", [&] {
-        peak_chains<MINPLUS><<<(unsigned)blocks, NT, 0, s>>>((float *)out, MINPLUS ? 0.5f : 0.999f,
-                                                             MINPLUS ? 3.0f : 1.0e-3f);
+    const char *chains = MINPLUS ? (F64 ? "addmin f64 chains" : "addmin chains")
+                                 : (F64 ? "fma f64 chains" : "fma chains");
+    GKC_TRY(time_median(b, chains, [&] {
+        peak_chains<T, MINPLUS><<<(unsigned)blocks, NT, 0, s>>>(
+            (T *)out, MINPLUS ? (T)0.5f : (T)0.999f, MINPLUS ? (T)3.0f : (T)1.0e-3f);
     }, &ms));
     double chain_ops = (double)blocks * NT * CHAIN_STEPS * CHAINS * 2;
     if (chain_ops / (ms * 1.0e6) > *value)
         *value = chain_ops / (ms * 1.0e6);
+    return GPUK_OK;
+}
+
+/* MMA_F64: each warp runs DMMA_ACC independent accumulator chains of
+ * gkc_dmma16 on fragments of its own (finite, small: the sums stay far
+ * from overflow), DMMA_STEPS steps each; enough chains and warps that the
+ * tensor core, not a chain's latency, sets the pace.  The seed comes from
+ * the arguments, so nothing folds at compile time. */
+constexpr int DMMA_ACC = 4, DMMA_STEPS = 1024;
+__global__ void __launch_bounds__(NT) peak_dmma(double *out, double seed)
+{
+    int lane = threadIdx.x & 31;
+    double a[8], bv[4], c[DMMA_ACC][4];
+#pragma unroll
+    for (int v = 0; v < 8; v++)
+        a[v] = seed * (double)(lane + v + 1);
+#pragma unroll
+    for (int v = 0; v < 4; v++)
+        bv[v] = seed * (double)(lane - v);
+#pragma unroll
+    for (int q = 0; q < DMMA_ACC; q++)
+#pragma unroll
+        for (int v = 0; v < 4; v++)
+            c[q][v] = seed * (double)(q - v);
+    for (int it = 0; it < DMMA_STEPS; it++)
+#pragma unroll
+        for (int q = 0; q < DMMA_ACC; q++)
+            gkc_dmma16(c[q], a, bv);
+    double sum = 0.0;
+#pragma unroll
+    for (int q = 0; q < DMMA_ACC; q++)
+        sum += (c[q][0] + c[q][1]) + (c[q][2] + c[q][3]);
+    out[(int64_t)blockIdx.x * NT + threadIdx.x] = sum;
+}
+
+gpuk_status peak_dmma_rate(gpuk_bctx *b, double *value)
+{
+    int64_t blocks = gkc_sms(b) * 8;
+    void *out = NULL;
+    GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)(blocks * NT) * sizeof(double), &out));
+    cudaStream_t s = b->stream;
+    double ms = 0.0;
+    GKC_TRY(time_median(b, "mma f64", [&] {
+        peak_dmma<<<(unsigned)blocks, NT, 0, s>>>((double *)out, 1.0e-3);
+    }, &ms));
+    /* a DMMA.16x8x16 is 16 * 8 * 16 FMAs of the warp, 2 flops each */
+    double flops = (double)blocks * (NT / 32) * DMMA_STEPS * DMMA_ACC * (16.0 * 8 * 16 * 2);
+    *value = flops / (ms * 1.0e6);   /* GFLOP/s */
     return GPUK_OK;
 }
 
@@ -420,9 +496,9 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
     case GPUK_PEAK_COPY_GBS:
         return peak_copy_gbs(b, value);
     case GPUK_PEAK_FMA_GFLOPS:
-        return peak_tile_rate<false>(b, value);
+        return peak_tile_rate<float, false>(b, value);
     case GPUK_PEAK_ADDMIN_GOPS:
-        return peak_tile_rate<true>(b, value);
+        return peak_tile_rate<float, true>(b, value);
     case GPUK_PEAK_H2D_GBS:
         return gkc_peak_transfer(b, true, value);
     case GPUK_PEAK_D2H_GBS:
@@ -433,6 +509,12 @@ gpuk_status gkc_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_int_rate<true>(b, value);
     case GPUK_PEAK_READ_GBS:
         return peak_read_gbs(b, value);
+    case GPUK_PEAK_FMA_F64_GFLOPS:
+        return peak_tile_rate<double, false>(b, value);
+    case GPUK_PEAK_ADDMIN_F64_GOPS:
+        return peak_tile_rate<double, true>(b, value);
+    case GPUK_PEAK_MMA_F64_GFLOPS:
+        return peak_dmma_rate(b, value);
     default:
         break;   /* a kind this backend has no micro-kernel for */
     }

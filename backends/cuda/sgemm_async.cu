@@ -69,7 +69,7 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
                                          const lane_tile &lt, int64_t i0, int64_t j0,
                                          int64_t kbeg, int64_t kend)
 {
-    constexpr int SA = geom<BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
+    constexpr int SA = geom<float, BK, AT, W>::SA, NC = W / 16;   /* NC: columns per lane */
     auto step = [&](const float (&x)[8], const float *brow) {
         float y[NC];
 #pragma unroll
@@ -95,7 +95,7 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
     };
     if constexpr (SPREAD && VEC) {
         static_assert(AT, "SPREAD: transposed A only");
-        run_pipe<BK, VEC, AT, W, U, WHOLE ? issue_mode::whole : issue_mode::spread>(
+        run_pipe<geom<float, BK, AT, W>, VEC, U, WHOLE ? issue_mode::whole : issue_mode::spread>(
             p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                                       [&](const float *as, const float *bs, auto issue) {
 #pragma unroll 1
@@ -112,7 +112,7 @@ __device__ __forceinline__ void acc_tile(float (&acc)[8][W / 16], const gkc_mm &
         });
         return;
     }
-    run<BK, VEC, AT, W>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
+    run<geom<float, BK, AT, W>, VEC>(p, smem, i0, j0, kbeg, kend, [](float *, float *, int) {},
                      [&](const float *as, const float *bs) {
         if constexpr (AT) {
 #pragma unroll (U)
@@ -239,7 +239,7 @@ template <int BK, bool VEC, bool AT, int W, int U, bool SNAKE, bool SPREAD>
 gpuk_status launch_db(gpuk_bctx *b, const gkc_mm &p, int64_t kchunk, int64_t splits,
                       int64_t zstride, const char *variant)
 {
-    constexpr size_t smem = geom<BK, AT, W>::SMEM_BYTES;
+    constexpr size_t smem = geom<float, BK, AT, W>::SMEM_BYTES;
     auto kern = matmul_warptile_db<BK, VEC, AT, W, U, SNAKE, SPREAD>;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");
@@ -296,7 +296,7 @@ gpuk_status wide_whole(gpuk_bctx *b, const gkc_mm &p, int *done)
         return GPUK_OK;
     *done = 1;
     GKC_TRY(gkc_enter(b));
-    constexpr size_t smem = geom<32, true, 256>::SMEM_BYTES;
+    constexpr size_t smem = geom<float, 32, true, 256>::SMEM_BYTES;
     auto kern = matmul_wide_whole<8>;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul: cudaFuncSetAttribute");

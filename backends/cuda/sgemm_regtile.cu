@@ -10,15 +10,22 @@
  * is written once.  The float4 rungs take their 16-byte path only when every
  * row of every batch of a and b starts on a 16-byte boundary (gkc_mm_vec),
  * and even then load edge tiles element by element.
+ *
+ * Each kernel is written once over its element type T, for f32 and f64.
+ * In double the float4 of a rung is 16 bytes still (a double2), so "four
+ * values in one 16-byte load" becomes two loads: the same tiles and the
+ * same order of FMAs (DFMA), twice the shared load instructions, and the
+ * 8x8 register tiles hold 128 registers of accumulators.
  */
 #include "cuda_internal.h"
 
 namespace {
 
-__device__ __forceinline__ float ld_or0(const float *p, int64_t i, int64_t rows, int64_t k,
-                                        int64_t cols, int64_t ld)
+template <class T>
+__device__ __forceinline__ T ld_or0(const T *p, int64_t i, int64_t rows, int64_t k, int64_t cols,
+                                    int64_t ld)
 {
-    return (i < rows && k < cols) ? p[i * ld + k] : 0.0f;
+    return (i < rows && k < cols) ? p[i * ld + k] : T(0);
 }
 
 /* 4. blocktile_1d: a 64x64 block tile, k depth 8, 512 threads, and each
@@ -26,15 +33,16 @@ __device__ __forceinline__ float ld_or0(const float *p, int64_t i, int64_t rows,
  * register and feeds 8 FMAs, so shared loads per FMA drop from 2 (tiled)
  * to 1.125, and the block reuses each global load 64 times instead of 16. */
 constexpr int B1 = 64, K1 = 8, R1 = 8;
-__global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0, int64_t z0)
+template <class T>
+__global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm_t<T> p, int64_t y0, int64_t z0)
 {
     p = gkc_mm_at(p, z0 + blockIdx.z);
-    __shared__ float as[B1][K1];
-    __shared__ float bs[K1][B1];
+    __shared__ T as[B1][K1];
+    __shared__ T bs[K1][B1];
     int t = threadIdx.x, col = t % B1, rg = t / B1;
     int64_t i0 = (y0 + blockIdx.y) * B1, j0 = (int64_t)blockIdx.x * B1, j = j0 + col;
-    float acc[R1];
-    float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+    T acc[R1];
+    T start = (p.bias && j < p.n) ? p.bias[j] : T(0);
 #pragma unroll
     for (int r = 0; r < R1; r++)
         acc[r] = start;
@@ -45,7 +53,7 @@ __global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0,
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < K1; kk++) {
-            float bv = bs[kk][col];
+            T bv = bs[kk][col];
 #pragma unroll
             for (int r = 0; r < R1; r++)
                 acc[r] += as[rg * R1 + r][kk] * bv;
@@ -64,18 +72,19 @@ __global__ void __launch_bounds__(512) matmul_blocktile_1d(gkc_mm p, int64_t y0,
  * tile, 256 threads): per k step it loads 8 values of A and 8 of B into
  * registers and does 64 FMAs, 4 FMAs per shared load (1d: 0.9). */
 constexpr int B2 = 128, K2 = 8, R2 = 8;
-__global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0, int64_t z0)
+template <class T>
+__global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm_t<T> p, int64_t y0, int64_t z0)
 {
     p = gkc_mm_at(p, z0 + blockIdx.z);
-    __shared__ float as[B2][K2];
-    __shared__ float bs[K2][B2];
+    __shared__ T as[B2][K2];
+    __shared__ T bs[K2][B2];
     int t = threadIdx.x, ty = t / 16, tx = t % 16;
     int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
-    float acc[R2][R2];
+    T acc[R2][R2];
 #pragma unroll
     for (int c = 0; c < R2; c++) {
         int64_t j = j0 + tx * R2 + c;
-        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+        T start = (p.bias && j < p.n) ? p.bias[j] : T(0);
 #pragma unroll
         for (int r = 0; r < R2; r++)
             acc[r][c] = start;
@@ -90,7 +99,7 @@ __global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0,
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < K2; kk++) {
-            float x[R2], y[R2];
+            T x[R2], y[R2];
 #pragma unroll
             for (int q = 0; q < R2; q++) {
                 x[q] = as[ty * R2 + q][kk];
@@ -117,20 +126,20 @@ __global__ void __launch_bounds__(256) matmul_blocktile_2d(gkc_mm p, int64_t y0,
 }
 
 /* The global -> register half of a 128x8 tile of A and an 8x128 tile of B
- * for rungs 6 and 7: one float4 of each per thread, 16-byte loads when VEC
- * and the float4 lies inside the matrix, else element by element. */
-template <bool VEC>
-__device__ __forceinline__ float4 ld4_or0(const float *p, int64_t i, int64_t rows, int64_t k,
-                                          int64_t cols, int64_t ld)
+ * for rungs 6 and 7: four consecutive values of each per thread (a float4,
+ * or two double2), 16-byte loads when VEC and all four lie inside the
+ * matrix, else element by element. */
+template <bool VEC, class T>
+__device__ __forceinline__ void ld4_or0(T *x, const T *p, int64_t i, int64_t rows, int64_t k,
+                                        int64_t cols, int64_t ld)
 {
-    if (VEC && i < rows && k + 3 < cols)
-        return *(const float4 *)(p + i * ld + k);
-    float4 v;
-    v.x = ld_or0(p, i, rows, k + 0, cols, ld);
-    v.y = ld_or0(p, i, rows, k + 1, cols, ld);
-    v.z = ld_or0(p, i, rows, k + 2, cols, ld);
-    v.w = ld_or0(p, i, rows, k + 3, cols, ld);
-    return v;
+    if (VEC && i < rows && k + 3 < cols) {
+        gkc_ld4(x, p + i * ld + k);
+        return;
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+        x[q] = ld_or0(p, i, rows, k + q, cols, ld);
 }
 
 /* Stage one k-slice: A transposed into as[k][row] (so a thread's 8 row
@@ -138,36 +147,33 @@ __device__ __forceinline__ float4 ld4_or0(const float *p, int64_t i, int64_t row
  * padded by 4 so the two k halves of a warp's transposed stores fall in
  * different banks. */
 constexpr int PAD = 4;
-template <bool VEC>
-__device__ __forceinline__ void stage_tiles(const gkc_mm &p, int64_t i0, int64_t j0, int64_t k0,
-                                            float (*as)[B2 + PAD], float (*bs)[B2])
+template <bool VEC, class T>
+__device__ __forceinline__ void stage_tiles(const gkc_mm_t<T> &p, int64_t i0, int64_t j0,
+                                            int64_t k0, T (*as)[B2 + PAD], T (*bs)[B2])
 {
     int t = threadIdx.x;
     int arow = t >> 1, akq = (t & 1) * 4, bk = t >> 5, bcol = (t & 31) * 4;
-    float4 x = ld4_or0<VEC>(p.a, i0 + arow, p.m, k0 + akq, p.k, p.lda);
-    as[akq + 0][arow] = x.x;
-    as[akq + 1][arow] = x.y;
-    as[akq + 2][arow] = x.z;
-    as[akq + 3][arow] = x.w;
-    float4 y;
-    int64_t kb = k0 + bk, j = j0 + bcol;
-    if (VEC && kb < p.k && j + 3 < p.n) {
-        y = *(const float4 *)(p.b + kb * p.ldb + j);
-    } else {
-        y.x = ld_or0(p.b, kb, p.k, j + 0, p.n, p.ldb);
-        y.y = ld_or0(p.b, kb, p.k, j + 1, p.n, p.ldb);
-        y.z = ld_or0(p.b, kb, p.k, j + 2, p.n, p.ldb);
-        y.w = ld_or0(p.b, kb, p.k, j + 3, p.n, p.ldb);
-    }
-    *(float4 *)&bs[bk][bcol] = y;
+    T x[4], y[4];
+    ld4_or0<VEC>(x, p.a, i0 + arow, p.m, k0 + akq, p.k, p.lda);
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+        as[akq + q][arow] = x[q];
+    ld4_or0<VEC>(y, p.b, k0 + bk, p.k, j0 + bcol, p.n, p.ldb);
+    gkc_st4(&bs[bk][bcol], y);
 }
 
-/* The 8x8 outer-product step shared by rungs 6 and 7. */
-__device__ __forceinline__ void fma8x8(float (&acc)[8][8], float4 a0, float4 a1, float4 b0,
-                                       float4 b1)
+/* The 8x8 outer-product step shared by rungs 6 and 7: the lane's 8 values
+ * of A are the four at xa and the four at xa + DA, its 8 of B the four at
+ * yb and at yb + DB (vec4: contiguous, DA = DB = 4; warptile: 16 rows and
+ * 32 columns apart). */
+template <int DA, int DB, class T>
+__device__ __forceinline__ void fma8x8(T (&acc)[8][8], const T *xa, const T *yb)
 {
-    float x[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-    float y[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+    T x[8], y[8];
+    gkc_ld4(x, xa);
+    gkc_ld4(x + 4, xa + DA);
+    gkc_ld4(y, yb);
+    gkc_ld4(y + 4, yb + DB);
 #pragma unroll
     for (int r = 0; r < 8; r++)
 #pragma unroll
@@ -176,8 +182,8 @@ __device__ __forceinline__ void fma8x8(float (&acc)[8][8], float4 a0, float4 a1,
 }
 
 /* Writes the 8x8 tile whose rows are rowof(r) and columns colof(c). */
-template <class RowOf, class ColOf>
-__device__ __forceinline__ void store8x8(const gkc_mm &p, const float (&acc)[8][8], RowOf rowof,
+template <class T, class RowOf, class ColOf>
+__device__ __forceinline__ void store8x8(const gkc_mm_t<T> &p, const T (&acc)[8][8], RowOf rowof,
                                          ColOf colof)
 {
 #pragma unroll
@@ -194,13 +200,13 @@ __device__ __forceinline__ void store8x8(const gkc_mm &p, const float (&acc)[8][
     }
 }
 
-template <class ColOf>
-__device__ __forceinline__ void init8x8(const gkc_mm &p, float (&acc)[8][8], ColOf colof)
+template <class T, class ColOf>
+__device__ __forceinline__ void init8x8(const gkc_mm_t<T> &p, T (&acc)[8][8], ColOf colof)
 {
 #pragma unroll
     for (int c = 0; c < 8; c++) {
         int64_t j = colof(c);
-        float start = (p.bias && j < p.n) ? p.bias[j] : 0.0f;
+        T start = (p.bias && j < p.n) ? p.bias[j] : T(0);
 #pragma unroll
         for (int r = 0; r < 8; r++)
             acc[r][c] = start;
@@ -213,23 +219,22 @@ __device__ __forceinline__ void init8x8(const gkc_mm &p, float (&acc)[8][8], Col
  * and B's 8 values two more: 4 shared load instructions per 64 FMAs instead
  * of 16.  A thread's 8 columns are contiguous (tx*8), so a warp's float4
  * reads of bs stride 32 bytes: 4-way bank conflicts remain. */
-template <bool VEC>
-__global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0, int64_t z0)
+template <bool VEC, class T>
+__global__ void __launch_bounds__(256) matmul_vec4(gkc_mm_t<T> p, int64_t y0, int64_t z0)
 {
     p = gkc_mm_at(p, z0 + blockIdx.z);
-    __shared__ __align__(16) float as[K2][B2 + PAD];
-    __shared__ __align__(16) float bs[K2][B2];
+    __shared__ __align__(16) T as[K2][B2 + PAD];
+    __shared__ __align__(16) T bs[K2][B2];
     int t = threadIdx.x, ty = t / 16, tx = t % 16;
     int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
-    float acc[8][8];
+    T acc[8][8];
     init8x8(p, acc, [&](int c) { return j0 + tx * 8 + c; });
     for (int64_t k0 = 0; k0 < p.k; k0 += K2) {
         stage_tiles<VEC>(p, i0, j0, k0, as, bs);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < K2; kk++)
-            fma8x8(acc, *(const float4 *)&as[kk][ty * 8], *(const float4 *)&as[kk][ty * 8 + 4],
-                   *(const float4 *)&bs[kk][tx * 8], *(const float4 *)&bs[kk][tx * 8 + 4]);
+            fma8x8<4, 4>(acc, &as[kk][ty * 8], &bs[kk][tx * 8]);
         __syncthreads();
     }
     store8x8(p, acc, [&](int r) { return i0 + ty * 8 + r; },
@@ -242,80 +247,81 @@ __global__ void __launch_bounds__(256) matmul_vec4(gkc_mm p, int64_t y0, int64_t
  * then cover 4 (A) and 8 (B) consecutive float4s: one shared wavefront
  * each, no bank conflicts (vec4: 4-way on B), and the warp touches a
  * compact 32x64 patch. */
-template <bool VEC>
-__global__ void __launch_bounds__(256) matmul_warptile(gkc_mm p, int64_t y0, int64_t z0)
+template <bool VEC, class T>
+__global__ void __launch_bounds__(256) matmul_warptile(gkc_mm_t<T> p, int64_t y0, int64_t z0)
 {
     p = gkc_mm_at(p, z0 + blockIdx.z);
-    __shared__ __align__(16) float as[K2][B2 + PAD];
-    __shared__ __align__(16) float bs[K2][B2];
+    __shared__ __align__(16) T as[K2][B2 + PAD];
+    __shared__ __align__(16) T bs[K2][B2];
     int t = threadIdx.x, warp = t >> 5, lane = t & 31;
     int wm = (warp >> 1) * 32, wn = (warp & 1) * 64;   /* warp tile origin */
     int lm = (lane >> 3) * 4, ln = (lane & 7) * 4;       /* lane's 4x4 origin */
     int64_t i0 = (y0 + blockIdx.y) * B2, j0 = (int64_t)blockIdx.x * B2;
     auto rowof = [&](int r) { return i0 + wm + lm + (r & 3) + (r >> 2) * 16; };
     auto colof = [&](int c) { return j0 + wn + ln + (c & 3) + (c >> 2) * 32; };
-    float acc[8][8];
+    T acc[8][8];
     init8x8(p, acc, colof);
     for (int64_t k0 = 0; k0 < p.k; k0 += K2) {
         stage_tiles<VEC>(p, i0, j0, k0, as, bs);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < K2; kk++)
-            fma8x8(acc, *(const float4 *)&as[kk][wm + lm], *(const float4 *)&as[kk][wm + lm + 16],
-                   *(const float4 *)&bs[kk][wn + ln], *(const float4 *)&bs[kk][wn + ln + 32]);
+            fma8x8<16, 32>(acc, &as[kk][wm + lm], &bs[kk][wn + ln]);
         __syncthreads();
     }
     store8x8(p, acc, rowof, colof);
 }
 
 /* One launch helper for the four rungs: x over column tiles, y over row
- * tiles, z over the batch. */
+ * tiles, z over the batch; l(p, ...) launches the kernel for p, the
+ * operands in the call's dtype. */
 template <class Launch>
-gpuk_status launch(gpuk_bctx *b, const gkc_mm &p, const char *variant, int tile, Launch l)
+gpuk_status launch(gpuk_bctx *b, const gpuk_args *args, const char *variant, int tile, Launch l)
 {
-    return gkc_launch_grid(b, p.op, variant, gkc_cdiv(p.n, tile), gkc_cdiv(p.m, tile), p.batch, l);
+    GKC_TRY(gkc_enter(b));
+    auto go = [&](auto p) {
+        return gkc_launch_grid(b, p.op, variant, gkc_cdiv(p.n, tile), gkc_cdiv(p.m, tile),
+                               p.batch, [&](dim3 g, int64_t y0, int64_t z0) { l(p, g, y0, z0); });
+    };
+    if (args->dtype == GPUK_F64)
+        return go(gkc_mm_from<double>(args));
+    return go(gkc_mm_from<float>(args));
 }
 
 }  // namespace
 
 GKC_KERNEL(gkc_matmul_blocktile_1d)
 {
-    GKC_TRY(gkc_enter(b));
-    gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
-    return launch(b, p, "blocktile_1d", B1, [&](dim3 g, int64_t y0, int64_t z0) {
+    return launch(b, args, "blocktile_1d", B1, [&](auto p, dim3 g, int64_t y0, int64_t z0) {
         matmul_blocktile_1d<<<g, 512, 0, s>>>(p, y0, z0);
     });
 }
 
 GKC_KERNEL(gkc_matmul_blocktile_2d)
 {
-    GKC_TRY(gkc_enter(b));
-    gkc_mm p = gkc_mm_from(args);
     cudaStream_t s = b->stream;
-    return launch(b, p, "blocktile_2d", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+    return launch(b, args, "blocktile_2d", B2, [&](auto p, dim3 g, int64_t y0, int64_t z0) {
         matmul_blocktile_2d<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }
 
 GKC_KERNEL(gkc_matmul_vec4)
 {
-    GKC_TRY(gkc_enter(b));
-    gkc_mm p = gkc_mm_from(args);
-    auto kern = gkc_mm_vec(&p) ? matmul_vec4<true> : matmul_vec4<false>;
     cudaStream_t s = b->stream;
-    return launch(b, p, "vec4", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+    return launch(b, args, "vec4", B2, [&](auto p, dim3 g, int64_t y0, int64_t z0) {
+        using T = typename decltype(p)::elem;
+        auto kern = gkc_mm_vec(&p) ? matmul_vec4<true, T> : matmul_vec4<false, T>;
         kern<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }
 
 GKC_KERNEL(gkc_matmul_warptile)
 {
-    GKC_TRY(gkc_enter(b));
-    gkc_mm p = gkc_mm_from(args);
-    auto kern = gkc_mm_vec(&p) ? matmul_warptile<true> : matmul_warptile<false>;
     cudaStream_t s = b->stream;
-    return launch(b, p, "warptile", B2, [&](dim3 g, int64_t y0, int64_t z0) {
+    return launch(b, args, "warptile", B2, [&](auto p, dim3 g, int64_t y0, int64_t z0) {
+        using T = typename decltype(p)::elem;
+        auto kern = gkc_mm_vec(&p) ? matmul_warptile<true, T> : matmul_warptile<false, T>;
         kern<<<g, 256, 0, s>>>(p, y0, z0);
     });
 }

@@ -11,6 +11,7 @@
 #define DEF GPUK_KF_DEFAULT
 #define LIB GPUK_KF_LIBRARY
 #define TF32 GPUK_KF_TF32
+#define MMA GPUK_KF_MMA
 #define F32 GPUK_DT_F32
 #define I32 GPUK_DT_I32
 #define F64 GPUK_DT_F64
@@ -22,12 +23,12 @@ GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_m
 GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
 GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
-GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_dmma); GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
 GKC_KERNEL(gkc_minplus_regtile_8x8); GKC_KERNEL(gkc_minplus_pipelined);
-GKC_KERNEL(gkc_minplus_i32_naive); GKC_KERNEL(gkc_minplus_i32_pipelined);
+GKC_KERNEL(gkc_minplus_i32_pipelined);
 GKC_KERNEL(gkc_minplus_i32_dpx); GKC_KERNEL(gkc_minplus_i32_dpx_i16x2);
 GKC_KERNEL(gkc_transpose_naive); GKC_KERNEL(gkc_transpose_smem);
 GKC_KERNEL(gkc_transpose_smem_padded); GKC_KERNEL(gkc_transpose_tile64);
@@ -71,6 +72,26 @@ const gpuk_kernel gkc_kernels[] = {
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
      "cuBLAS SGEMM on TF32 tensor cores: 10-bit mantissa inputs, FP32 accumulation", NULL},
+    /* f64: the SIMT rungs in double (DFMA), where their 16-byte accesses
+     * move two values, not four */
+    {GPUK_OP_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "one thread per output, consecutive threads on consecutive rows: every A load of a warp is a separate transaction", NULL},
+    {GPUK_OP_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "consecutive threads on consecutive columns: B loads coalesce, A is a broadcast", NULL},
+    {GPUK_OP_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "16x16 shared-memory tiles: each loaded element is reused 16 times from shared memory", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "64x64 block tile, 8 outputs (a column) per thread: one shared B value feeds 8 DFMAs from registers", NULL},
+    {GPUK_OP_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "128x128 block tile, 8x8 outputs per thread: 16 shared loads feed 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "16-byte global and shared loads (double2), A transposed in shared memory: 8 shared load instructions per 64 DFMAs", NULL},
+    {GPUK_OP_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "32x64 warp tiles, each lane's 8x8 split in four 4x4 pieces: conflict-free 16-byte shared reads", NULL},
+    {GPUK_OP_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
+     "FP64 tensor cores: mma.sync m16n8k16 (DMMA.16x8x16, 2048 FMAs an instruction), 128x128 tile, 32x64 warp tiles, 3-stage cp.async pipeline of k slices of 32", NULL},
+    {GPUK_OP_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_matmul_cublas,
+     "cuBLAS DGEMM (CUBLAS_COMPUTE_64F: FP64 throughout, DMMA tensor cores on sm_90)", NULL},
 
     {GPUK_OP_BATCHED_MATMUL, F32, "naive", 0, gkc_matmul_naive,
      "matmul's naive with the batch in blockIdx.z", NULL},
@@ -94,6 +115,25 @@ const gpuk_kernel gkc_kernels[] = {
      "matmul's warptile_wide with the batch in blockIdx.z", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32, "cublas", DEF | LIB, gkc_batched_cublas,
      "cuBLAS strided-batched SGEMM, FP32 pedantic; a broadcast batch has stride 0", NULL},
+    /* f64 */
+    {GPUK_OP_BATCHED_MATMUL, F64, "naive", 0, gkc_matmul_naive,
+     "matmul's naive with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "coalesced", 0, gkc_matmul_coalesced,
+     "matmul's coalesced with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "tiled", 0, gkc_matmul_tiled,
+     "matmul's tiled with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_1d", 0, gkc_matmul_blocktile_1d,
+     "matmul's blocktile_1d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "blocktile_2d", 0, gkc_matmul_blocktile_2d,
+     "matmul's blocktile_2d with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "vec4", 0, gkc_matmul_vec4,
+     "matmul's vec4 with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "warptile", 0, gkc_matmul_warptile,
+     "matmul's warptile with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
+     "matmul's dmma with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_batched_cublas,
+     "cuBLAS strided-batched DGEMM, FP64; a broadcast batch has stride 0", NULL},
 
     {GPUK_OP_MINPLUS, F32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", "v0"},
@@ -107,8 +147,21 @@ const gpuk_kernel gkc_kernels[] = {
      "8x8 outputs per thread from float4 shared loads and float4 tile loads: 16 add+min per loaded float", "v4"},
     {GPUK_OP_MINPLUS, F32, "pipelined", DEF, gkc_minplus_pipelined,
      "regtile_8x8's tile fed by a 3-stage cp.async pipeline, k slices of 16: copies fly while the add+min loop runs", "v5"},
-    /* i32 (minplus_i32.cu) */
-    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_i32_naive,
+    /* f64: the same kernels on doubles (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, F64, "naive", 0, gkc_minplus_naive,
+     "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
+    {GPUK_OP_MINPLUS, F64, "transposed", 0, gkc_minplus_transposed,
+     "a transposed into a scratch buffer first, so a warp's loads of it are consecutive", NULL},
+    {GPUK_OP_MINPLUS, F64, "tiled", 0, gkc_minplus_tiled,
+     "16x16 shared-memory tiles: each global load serves 16 threads", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_4x4", 0, gkc_minplus_regtile_4x4,
+     "4x4 outputs per thread: each shared-memory load feeds 4 add+min steps from registers", NULL},
+    {GPUK_OP_MINPLUS, F64, "regtile_8x8", 0, gkc_minplus_regtile_8x8,
+     "8x8 outputs per thread from 16-byte shared and tile loads: 8 add+min per loaded double", NULL},
+    {GPUK_OP_MINPLUS, F64, "pipelined", DEF, gkc_minplus_pipelined,
+     "regtile_8x8's tile on a 3-stage cp.async pipeline, one block an SM; a step is DADD, DSETP, 2 FSEL (strict less-than, +0/-0 ties settled by a pass after) instead of fmin's 8-9 instructions", NULL},
+    /* i32 (minplus.cu, minplus_pipe.cu) */
+    {GPUK_OP_MINPLUS, I32, "naive", 0, gkc_minplus_naive,
      "one thread per output, consecutive threads on consecutive rows: strided, uncoalesced loads of a", NULL},
     {GPUK_OP_MINPLUS, I32, "pipelined", 0, gkc_minplus_i32_pipelined,
      "f32 pipelined's 8x8 tile and cp.async pipeline on int32: IADD3 + VIMNMX, two instructions a step as FADD + FMNMX", NULL},
@@ -179,6 +232,7 @@ const gpuk_kernel gkc_kernels[] = {
      "rows over 8 KB: a block of 512 per row of A, all its 16-byte loads in flight; shorter: a warp per row, four 16-byte loads in flight a lane (A^T x: a thread per 16 bytes of columns, rows in slices)", NULL},
     {GPUK_OP_GEMV, F32_F64, "cublas", DEF | LIB, gkc_gemv_cublas, "cublasSgemv / cublasDgemv on the row-major matrix read as its column-major transpose", NULL},
     {GPUK_OP_GEMM, F32, "cublas", DEF | LIB, gkc_gemm_cublas, "cublasSgemm (FP32 pedantic) computing C^T = op(B)^T op(A)^T", NULL},
+    {GPUK_OP_GEMM, F64, "cublas", DEF | LIB | MMA, gkc_gemm_cublas, "cuBLAS DGEMM computing C^T = op(B)^T op(A)^T, alpha and beta in double", NULL},
 
     /* apsp.cu */
     {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, gkc_apsp_naive,

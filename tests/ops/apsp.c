@@ -32,26 +32,22 @@ static gpuk_status opcall_APSP(gpuk_context *ctx, const opcall_args *a, const ch
 
 #define APSP_INF32 ((int32_t)GPUK_I32_INF)
 
-/* ---- the reference, in long double (exact for these cases' sums) ---- */
+/* ---- the reference, in long double ---- */
 
 /* Floyd-Warshall as gpuk.h defines it, tracking for each pair the sum of
- * |w| along its path for the bound.  w is n x n of dt (f32 or i32). */
-static void ref_apsp(int64_t n, gpuk_dtype dt, const void *w, double u, double *ref,
+ * |w| along its path for the bound.  w is n x n of dt (f32, f64 or i32);
+ * the bound's u is t's, so f64 distances are held to 2^-53. */
+static void ref_apsp(const ref_tol *t, int64_t n, gpuk_dtype dt, const void *w, ref_real *ref,
                      double *bound)
 {
     size_t nn = (size_t)(n * n);
-    long double *d = oc_alloc((nn ? nn : 1) * sizeof *d), *s = oc_alloc((nn ? nn : 1) * sizeof *s);
-    const long double inf = dt == GPUK_I32 ? (long double)APSP_INF32 : (long double)INFINITY;
+    ref_real *d = oc_alloc((nn ? nn : 1) * sizeof *d), *s = oc_alloc((nn ? nn : 1) * sizeof *s);
+    const ref_real inf = dt == GPUK_I32 ? (ref_real)APSP_INF32 : (ref_real)INFINITY;
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < n; j++) {
-            long double v;
-            if (dt == GPUK_I32) {
-                int32_t x = ref_i32_at(w, i * n + j);
-                v = x > APSP_INF32 ? inf : x;
-            } else {
-                float x = ((const float *)w)[i * n + j];
-                v = isnan(x) ? inf : x;
-            }
+            ref_real v = ref_get(dt, w, i * n + j);
+            if (dt == GPUK_I32 ? v > inf : isnan(v))
+                v = inf;
             if (i == j && v > 0)
                 v = 0;
             d[i * n + j] = v;
@@ -59,11 +55,11 @@ static void ref_apsp(int64_t n, gpuk_dtype dt, const void *w, double u, double *
         }
     for (int64_t k = 0; k < n; k++)
         for (int64_t i = 0; i < n; i++) {
-            long double dik = d[i * n + k];
+            ref_real dik = d[i * n + k];
             if (i == k || dik >= inf)
                 continue;
             for (int64_t j = 0; j < n; j++) {
-                long double dkj = d[k * n + j];
+                ref_real dkj = d[k * n + j];
                 if (dkj >= inf)
                     continue;
                 if (dik + dkj < d[i * n + j]) {
@@ -74,51 +70,50 @@ static void ref_apsp(int64_t n, gpuk_dtype dt, const void *w, double u, double *
         }
     for (size_t p = 0; p < nn; p++) {
         int reach = d[p] < inf;
-        ref[p] = reach ? (double)d[p] : dt == GPUK_I32 ? (double)APSP_INF32 : (double)INFINITY;
-        bound[p] = reach && dt != GPUK_I32 ? ref_sum_bound(n, (double)s[p], ref[p], u) : 0.0;
+        ref[p] = reach ? d[p] : inf;
+        bound[p] = reach && dt != GPUK_I32 ? ref_sum_bound(t, n, s[p], ref[p]) : 0.0;
     }
     free(d);
     free(s);
 }
 
-static void apsp_ref(const ref_args *a, double u, double *ref, double *bound)
+static void apsp_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_apsp(a->in[0].shape[0], a->dtype ? a->dtype : GPUK_F32, a->in[0].vals, u, ref, bound);
+    ref_apsp(t, a->in[0].shape[0], a->in[0].dtype, a->in[0].vals, ref, bound);
 }
 
 /* ---- the op suite's cases ---- */
 
 /* A graph of n vertices: an edge with probability pct/100 and weight
- * oc_rnd_f's magnitude (f32) or 1..999 (i32); "no edge" +inf / INF, some
- * written as NaN (f32) or above INF (i32), which mean the same.  neg:
- * integer weights w + p[j] - p[i] >= p[j] - p[i], some negative, with no
- * negative cycle (every cycle's potentials cancel). */
+ * oc_rnd's magnitude (f32, f64) or 1..999 (i32); "no edge" +inf / INF,
+ * some written as NaN (floats) or above INF (i32), which mean the same.
+ * neg: integer weights w + p[j] - p[i] >= p[j] - p[i], some negative,
+ * with no negative cycle (every cycle's potentials cancel). */
 static void *graph(uint64_t *g, int64_t n, gpuk_dtype dt, int pct, int neg)
 {
     int32_t *pot = oc_alloc((size_t)(n ? n : 1) * sizeof *pot);
     for (int64_t i = 0; i < n; i++)
         pot[i] = neg ? (int32_t)(oc_rng(g) % 40) : 0;
-    void *w = oc_alloc((size_t)(n * n ? n * n : 1) * 4);
+    void *w = oc_alloc((size_t)(n > 0 ? n * n : 1) * gpuk_dtype_size(dt));
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < n; j++) {
             int edge = (int)(oc_rng(g) % 100) < pct;
             int odd = (int)(oc_rng(g) % 16) == 0;
             int32_t iw = (int32_t)(1 + oc_rng(g) % 999) + pot[j] - pot[i];
-            if (dt == GPUK_I32) {
-                int32_t v = edge ? iw : odd ? APSP_INF32 + 5 : APSP_INF32;
-                memcpy((int32_t *)w + i * n + j, &v, 4);
-            } else {
-                float v = edge ? (neg ? (float)iw : fabsf(oc_rnd_f(g))) : odd ? NAN : INFINITY;
-                ((float *)w)[i * n + j] = v;
-            }
+            if (dt == GPUK_I32)
+                PUT(w, i * n + j, edge ? iw : odd ? (ref_real)APSP_INF32 + 5 : APSP_INF32);
+            else
+                PUT(w, i * n + j, edge ? (neg ? (ref_real)iw : fabsl(ref_round(dt, oc_rnd(g))))
+                                  : odd ? (ref_real)NAN : (ref_real)INFINITY);
         }
     free(pot);
     return w;
 }
 
-static int b_apsp(oc_case *c, int i, uint64_t *g)
+/* The float rows serve f32 and f64, the others i32. */
+static int b_apsp(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
-    static const int T[][6] = { /* n, edge %, dtype (0 f32, 1 i32), negative, in place, layout */
+    static const int T[][6] = { /* n, edge %, i32, negative, in place, layout */
         { 1, 100, 0, 0, 0, OC_DENSE }, { 2, 100, 0, 0, 0, OC_OFF1 }, { 7, 40, 0, 0, 0, OC_DENSE },
         { 33, 10, 0, 0, 1, OC_OFF1 }, { 64, 5, 0, 0, 0, OC_DENSE }, { 100, 3, 0, 0, 0, OC_OFF1 },
         { 130, 100, 0, 0, 0, OC_DENSE }, { 257, 2, 0, 0, 1, OC_DENSE },
@@ -131,18 +126,21 @@ static int b_apsp(oc_case *c, int i, uint64_t *g)
         { 300, 3, 0, 0, 0, OC_OFF1 }, { 512, 2, 0, 0, 0, OC_DENSE }, { 513, 2, 0, 1, 1, OC_DENSE },
         { 300, 3, 1, 0, 1, OC_DENSE }, { 513, 2, 1, 1, 0, OC_OFF1 },
         { 520, 2, 1, 0, 0, OC_DENSE } };
-    if (i >= NELEM(T))
+    int r = 0, seen = 0;
+    for (; r < NELEM(T); r++)
+        if (T[r][2] == (dt == GPUK_I32) && seen++ == i)
+            break;
+    if (r == NELEM(T))
         return 0;
-    const int *t = T[i];
-    gpuk_dtype dt = t[2] ? GPUK_I32 : F32;
+    const int *t = T[r];
     /* k = n: the n^3 steps are the case's work (GPUK_TEST_QUICK keeps n <= 101) */
     c->n = c->m = c->k = t[0], c->n_in = 1;
     oc_arg_set(&c->in[0], dt, 2, SH(c->n, c->n), t[5], graph(g, c->n, dt, t[1], t[3]));
     oc_arg_set(&c->out, dt, 2, SH(c->n, c->n), t[5], NULL);
     if (t[4])
         oc_in_place(c, 0);
-    LBL("%s %d vertices, %d%% edges%s%s %s", gpuk_dtype_name(dt), t[0], t[1],
-        t[3] ? ", negative weights" : "", t[4] ? ", in place" : "", oc_layout_name(t[5]));
+    LBL("%d vertices, %d%% edges%s%s %s", t[0], t[1], t[3] ? ", negative weights" : "",
+        t[4] ? ", in place" : "", oc_layout_name(t[5]));
     return 1;
 }
 
@@ -161,6 +159,8 @@ static void apsp_rules(gpuk_context *ctx)
     E(gpuk_apsp(ctx, w, w, NULL, NULL), OK, NULL);
     E(gpuk_apsp(ctx, V2(S, 4, 4, 4, 1, 0), V2(S, 4, 4, 4, 1, 1), NULL, NULL), ALIAS, "d");
     E(gpuk_apsp(ctx, w, TF(ctx, 4, 4), TF(ctx, 4, 4), NULL), GPUK_ERR_DTYPE, "pred");
+    ED(gpuk_apsp(ctx, w, TF(ctx, 4, 4), TD(ctx, 4, 4), NULL), "pred", F64, GPUK_I32);
+    ED(gpuk_apsp(ctx, w, TD(ctx, 4, 4), NULL, NULL), "d", F64, F32);
     if (gpuk_tensor_create(ctx, GPUK_I32, 2, SH(4, 3), &p) == GPUK_OK)
         E(gpuk_apsp(ctx, w, TF(ctx, 4, 4), p, NULL), SHAPE, "pred");
     gpuk_tensor *pi = NULL, *wi = NULL;
@@ -177,28 +177,36 @@ static void apsp_rules(gpuk_context *ctx)
 
 /* ---- t_empty: no vertices, and infinities ---- */
 
-static void apsp_empty(gpuk_context *ctx)
+static void apsp_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY, M = -INFINITY;
+    const ref_real N = NAN, P = INFINITY, M = -INFINITY, I = APSP_INF32;
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_APSP, MK(NULL, 0, 0), NULL, NULL, MK(NULL, 0, 0));
     RUN(k, "no vertices", NULL, NULL);
 
+    if (dt == GPUK_I32) {
+        /* INF and above is no edge; a self-loop of 5 is 0, nothing leads
+         * out of vertex 2 */
+        const ref_real w[9] = { 5, I + 3, 2, I, 0, 1, INT32_MAX, I, 7 };
+        const ref_real want[9] = { 0, I, 2, I, 0, 1, I, I, 0 };
+        k = oe_call(GPUK_OP_APSP, MK(w, 3, 3), NULL, NULL, MK(NULL, 3, 3));
+        oe_from_ref(&e, 9, want, (const double[9]){ 0 });
+        RUN(k, "INF and above: no edge; unreachable is INF", NULL, &e);
+        return;
+    }
     /* NaN is no edge; a -inf edge reaches on as -inf; nothing leads back;
      * a -0 self-loop is min(-0, 0) = -0 (-0 below +0, as min-plus has it) */
-    const float w[9] = { 5, M, P, P, 0, 1, N, P, -0.0f };
+    const ref_real w[9] = { 5, M, P, P, 0, 1, N, P, -0.0L };
+    const ref_real want[9] = { 0, M, M, P, 0, 1, P, P, -0.0L };
     k = oe_call(GPUK_OP_APSP, MK(w, 3, 3), NULL, NULL, MK(NULL, 3, 3));
-    const double want[9] = { 0, -INFINITY, -INFINITY, INFINITY, 0, 1, INFINITY, INFINITY, -0.0 };
-    oe_const(&e, 9, 0.0);
-    for (int i = 0; i < 9; i++)
-        e.v[i] = want[i];
+    oe_from_ref(&e, 9, want, (const double[9]){ 0 });
     RUN(k, "NaN, +inf and -inf weights", NULL, &e);
 
-    const float one[1] = { 3 };
+    const ref_real one[1] = { 3 };
     k = oe_call(GPUK_OP_APSP, MK(one, 1, 1), NULL, NULL, MK(NULL, 1, 1));
-    oe_const(&e, 1, 0.0);
+    oe_const(&e, 1, 0.0L);
     RUN(k, "one vertex with a self-loop: 0", NULL, &e);
 }
 
@@ -209,30 +217,31 @@ static void apsp_empty(gpuk_context *ctx)
 static int apsp_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t n = fz_dim(f);
-    int r = fz_opnd(f, &c->in[0], F32, 2, SH(n, n), fz_lay_dense(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, SH(n, n), fz_lay_dense(f), 0, 0);
     c->n_in = 1;
     c->name[0] = "w", c->name[3] = "d";
     if (r)
         return r;
     opnd *o = &c->in[0];
     for (int64_t i = 0; i < o->numel; i++) {
-        float v = fz_pick(f, 4) == 0 ? INFINITY : fabsf(o->vals[i]);
-        o->vals[i] = v;
-        memcpy(&o->img[fz_pos(o, i)], &v, 4);
+        ref_real v = fz_pick(f, 4) == 0 ? INFINITY : fabsl(ref_get(o->dt, o->vals, i));
+        ref_put(o->dt, o->vals, i, v);
+        memcpy(o->img + fz_pos(o, i) * o->es, (char *)o->vals + i * o->es, o->es);
     }
-    gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * 4);
+    gpuk_tensor_write(fz_ctx, o->st, o->img, (size_t)o->n_store * o->es);
     c->inplace = fz_pick(f, 3) == 0;
     if (c->inplace) {
         c->out = c->in[0];
         return 0;
     }
-    return fz_opnd(f, &c->out, F32, 2, SH(n, n), fz_lay_dense(f), 0, 0);
+    return fz_opnd(f, &c->out, c->dt, 2, SH(n, n), fz_lay_dense(f), 0, 0);
 }
 
 /* ---- the descriptor ---- */
 
 const optest optest_APSP = {
     .op = GPUK_OP_APSP,
+    .dtypes = OPTEST_FLOATS | GPUK_DTYPE_BIT(GPUK_I32),
     .cases = b_apsp,
     .products = 1,
     .ref = apsp_ref,

@@ -1,10 +1,12 @@
 /*
  * tests/ops/elementwise.c - what the tests and the fuzz harness know about
  * the elementwise ops add, scale, relu, bias_relu and copy
- * (gpuk_elementwise(3)): their calls, the op suite's cases, the float64
+ * (gpuk_elementwise(3)): their calls, the op suite's cases, the
  * references, the bad-input specs and shape rules, the empty-tensor and
  * NaN cases, the fuzz shapes.  Each takes at most one rounding per
- * element, so every rung must give the same bits; each may run in place.
+ * element, so every rung must give the same bits, in every dtype: the
+ * references round that once in the dtype itself (ref_add1, ref_mul1);
+ * each op may run in place.
  */
 #include "../opcall.h"
 
@@ -48,8 +50,10 @@ static gpuk_status opcall_COPY(gpuk_context *ctx, const opcall_args *a, const ch
 
 /* add, scale, relu, copy: any shape, contiguous; the last two rows run in
  * place; after the table, specials: NaN and infinities through add, +-inf
- * through relu, +-inf and NaN through copy. */
-static int b_elementwise(oc_case *c, int i, uint64_t *g)
+ * through relu, +-inf and NaN through copy.  scale's alpha is a random
+ * value of the dtype: in f64 one no f32 holds, so a kernel reading the
+ * float alpha fails. */
+static int b_elementwise(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][6] = { /* ndim, shape, in place */
         { 1, 1, 0, 0, 0, 0 }, { 1, 7, 0, 0, 0, 0 }, { 1, 33, 0, 0, 0, 0 }, { 1, 127, 0, 0, 0, 0 },
@@ -58,8 +62,8 @@ static int b_elementwise(oc_case *c, int i, uint64_t *g)
         { 1, 257, 0, 0, 0, 1 }, { 2, 33, 7, 0, 0, 1 }, { 1, 4096, 0, 0, 0, 0 },
         { 1, 4096, 0, 0, 0, 0 }, { 2, 64, 68, 0, 0, 0 }, { 1, 4098, 0, 0, 0, 1 },
         { 2, 127, 33, 0, 0, 0 } };
-    static const float nan_inf[] = { NAN, INFINITY }, infs[] = { INFINITY, -INFINITY },
-                       all3[] = { INFINITY, -INFINITY, NAN };
+    static const double nan_inf[] = { NAN, INFINITY }, infs[] = { INFINITY, -INFINITY },
+                        all3[] = { INFINITY, -INFINITY, NAN };
     int special = i == NELEM(T) - 1;
     if (i >= NELEM(T) || (special && c->op == GPUK_OP_SCALE))
         return 0;
@@ -70,25 +74,25 @@ static int b_elementwise(oc_case *c, int i, uint64_t *g)
     for (int d = 0; d < t[0]; d++)
         sh[d] = t[1 + d], n *= sh[d];
     c->n_in = c->op == GPUK_OP_ADD ? 2 : 1;
-    c->alpha = 3.0f * oc_rnd_f(g);
+    c->alpha = (double)ref_mul1(dt, 3, ref_round(dt, oc_rnd(g)));
     for (int j = 0; j < c->n_in; j++)
-        oc_arg_set(&c->in[j], F32, t[0], sh, L, oc_rnd_vec(g, n, 1, 0));
+        oc_arg_set(&c->in[j], dt, t[0], sh, L, RND(n));
     if (t[5])
         oc_in_place(c, 0);
     else
-        oc_arg_set(&c->out, F32, t[0], sh, L, NULL);
+        oc_arg_set(&c->out, dt, t[0], sh, L, NULL);
     if (special && c->op == GPUK_OP_ADD) {
-        oc_sprinkle(g, c->in[0].vals, n, 5, nan_inf, 2);
-        oc_sprinkle(g, c->in[1].vals, n, 7, infs, 2);
+        oc_sprinkle(g, dt, c->in[0].vals, n, 5, nan_inf, 2);
+        oc_sprinkle(g, dt, c->in[1].vals, n, 7, infs, 2);
     } else if (special) {
-        oc_sprinkle(g, c->in[0].vals, n, 4, all3, c->op == GPUK_OP_COPY ? 3 : 2);
+        oc_sprinkle(g, dt, c->in[0].vals, n, 4, all3, c->op == GPUK_OP_COPY ? 3 : 2);
     }
     LBL("%s%s%s %s", oc_shape_str(sb, t[0], sh), t[5] ? " in place" : "",
         special ? (c->op == GPUK_OP_ADD ? " nan+inf" : " specials") : "", oc_layout_name(L));
     return 1;
 }
 
-static int b_bias_relu(oc_case *c, int i, uint64_t *g)
+static int b_bias_relu(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][5] = { /* ndim, shape, in place */
         { 2, 1, 1, 0, 0 }, { 2, 7, 33, 0, 0 }, { 2, 33, 7, 0, 0 }, { 2, 127, 257, 0, 0 },
@@ -105,59 +109,59 @@ static int b_bias_relu(oc_case *c, int i, uint64_t *g)
     for (int d = 0; d < t[0]; d++)
         sh[d] = t[1 + d], n *= sh[d];
     c->n = sh[t[0] - 1], c->m = n / c->n, c->n_in = 2;
-    oc_arg_set(&c->in[0], F32, t[0], sh, L, oc_rnd_vec(g, n, 1, 0));
-    oc_arg_set(&c->in[1], F32, 1, SH(c->n), L, oc_rnd_vec(g, c->n, 1, 0));
+    oc_arg_set(&c->in[0], dt, t[0], sh, L, RND(n));
+    oc_arg_set(&c->in[1], dt, 1, SH(c->n), L, RND(c->n));
     if (t[4])
         oc_in_place(c, 0);
     else
-        oc_arg_set(&c->out, F32, t[0], sh, L, NULL);
+        oc_arg_set(&c->out, dt, t[0], sh, L, NULL);
     LBL("%s%s %s", oc_shape_str(sb, t[0], sh), t[4] ? " in place" : "", oc_layout_name(L));
     return 1;
 }
 
-/* ---- the float64 references ---- */
+/* ---- the references ---- */
 
-static void ref_add(int64_t n, const float *x, const float *y, double u, double *ref,
-                    double *bound)
+static void ref_add(const ref_tol *t, int64_t n, const ref_real *x, const ref_real *y,
+                    ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < n; i++) {
-        ref[i] = (double)x[i] + (double)y[i];
-        bound[i] = ref_one_op_bound(ref[i], u);
+        ref[i] = ref_add1(t->dtype, x[i], y[i]);
+        bound[i] = ref_one_op_bound(t, ref[i]);
     }
 }
 
-static void ref_scale(int64_t n, float alpha, const float *x, double u, double *ref,
-                      double *bound)
+static void ref_scale(const ref_tol *t, int64_t n, ref_real alpha, const ref_real *x,
+                      ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < n; i++) {
-        ref[i] = (double)alpha * (double)x[i];
-        bound[i] = ref_one_op_bound(ref[i], u);
+        ref[i] = ref_mul1(t->dtype, alpha, x[i]);
+        bound[i] = ref_one_op_bound(t, ref[i]);
     }
 }
 
 /* relu(x) = x < 0 ? 0 : x: NaN and -0 pass through unchanged. */
-static void ref_relu(int64_t n, const float *x, double *ref, double *bound)
+static void ref_relu(int64_t n, const ref_real *x, ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < n; i++) {
-        ref[i] = x[i] < 0.0f ? 0.0 : (double)x[i];
+        ref[i] = x[i] < 0 ? 0.0L : x[i];
         bound[i] = 0.0;
     }
 }
 
-/* max(x + b, 0): one rounded add; a nonzero float sum never rounds to 0
- * or across it, so the max adds no error. */
-static void ref_bias_relu(int64_t rows, int64_t n, const float *x, const float *bias,
-                          double u, double *ref, double *bound)
+/* max(x + b, 0): one rounded add; a nonzero sum never rounds to 0 or
+ * across it, so the max adds no error. */
+static void ref_bias_relu(const ref_tol *t, int64_t rows, int64_t n, const ref_real *x,
+                          const ref_real *bias, ref_real *ref, double *bound)
 {
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < n; j++) {
-            double s = (double)x[r * n + j] + (double)bias[j];
-            ref[r * n + j] = s < 0.0 ? 0.0 : s;   /* as relu: NaN and -0 pass */
-            bound[r * n + j] = ref_one_op_bound(ref[r * n + j], u);
+            ref_real s = ref_add1(t->dtype, x[r * n + j], bias[j]);
+            ref[r * n + j] = s < 0 ? 0.0L : s;   /* as relu: NaN and -0 pass */
+            bound[r * n + j] = ref_one_op_bound(t, ref[r * n + j]);
         }
 }
 
-static void ref_copy(int64_t n, const float *x, double *ref, double *bound)
+static void ref_copy(int64_t n, const ref_real *x, ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < n; i++) {
         ref[i] = x[i];
@@ -165,32 +169,50 @@ static void ref_copy(int64_t n, const float *x, double *ref, double *bound)
     }
 }
 
-static void add_ref(const ref_args *a, double u, double *ref, double *bound)
+/* Operand j of a call in a new ref_real array (the wrappers below). */
+static ref_real *in_of(const ref_args *a, int j)
 {
-    ref_add(ref_numel(&a->out), a->in[0].vals, a->in[1].vals, u, ref, bound);
+    return ref_load(a->in[j].dtype, a->in[j].vals, ref_numel(&a->in[j]));
 }
 
-static void scale_ref(const ref_args *a, double u, double *ref, double *bound)
+static void add_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_scale(ref_numel(&a->out), a->alpha, a->in[0].vals, u, ref, bound);
+    ref_real *x = in_of(a, 0), *y = in_of(a, 1);
+    ref_add(t, ref_numel(&a->out), x, y, ref, bound);
+    free(x);
+    free(y);
 }
 
-static void relu_ref(const ref_args *a, double u, double *ref, double *bound)
+static void scale_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_relu(ref_numel(&a->out), a->in[0].vals, ref, bound);
+    ref_real *x = in_of(a, 0);
+    ref_scale(t, ref_numel(&a->out), ref_scalar(t->dtype, a->alpha), x, ref, bound);
+    free(x);
+}
+
+static void relu_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
+{
+    ref_real *x = in_of(a, 0);
+    ref_relu(ref_numel(&a->out), x, ref, bound);
+    free(x);
 }
 
 /* rows of x's last dimension, the length of the bias */
-static void bias_relu_ref(const ref_args *a, double u, double *ref, double *bound)
+static void bias_relu_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const ref_operand *x = &a->in[0];
-    int64_t n = ref_numel(&a->out), last = x->ndim > 0 ? x->shape[x->ndim - 1] : 0;
-    ref_bias_relu(last ? n / last : 0, last, x->vals, a->in[1].vals, u, ref, bound);
+    const ref_operand *xo = &a->in[0];
+    int64_t n = ref_numel(&a->out), last = xo->ndim > 0 ? xo->shape[xo->ndim - 1] : 0;
+    ref_real *x = in_of(a, 0), *b = in_of(a, 1);
+    ref_bias_relu(t, last ? n / last : 0, last, x, b, ref, bound);
+    free(x);
+    free(b);
 }
 
-static void copy_ref(const ref_args *a, double u, double *ref, double *bound)
+static void copy_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_copy(ref_numel(&a->out), a->in[0].vals, ref, bound);
+    ref_real *x = in_of(a, 0);
+    ref_copy(ref_numel(&a->out), x, ref, bound);
+    free(x);
 }
 
 /* ---- t_badshape: the rules of each op ---- */
@@ -256,68 +278,70 @@ static void bias_relu_rules(gpuk_context *ctx)
 
 /* ---- t_empty: empty outputs, NaN and infinity ---- */
 
-static void add_empty(gpuk_context *ctx)
+static void add_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;   /* finite elements only need to be close */
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);   /* finite elements only need to be close */
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_ADD, MK(NULL, 3, 0), MK(NULL, 3, 0), NULL, MK(NULL, 3, 0));
     RUN(k, "[3,0]", NULL, NULL);
 
-    const float ex[6] = { N, P, P, -P, 1, -0.0f }, ey[6] = { 1, 1, -P, -P, -1, -0.0f };
+    const ref_real ex[6] = { N, P, P, -P, 1, -0.0L }, ey[6] = { 1, 1, -P, -P, -1, -0.0L };
     k = oe_call(GPUK_OP_ADD, MK(ex, 6), MK(ey, 6), NULL, MK(NULL, 6));
-    ref_add(6, ex, ey, u, ref, bd);
+    ref_add(&u, 6, ex, ey, ref, bd);
     oe_from_ref(&e, 6, ref, bd);
     RUN(k, "NaN + 1, inf + 1, inf - inf, -inf - inf, 1 - 1, -0 + -0", NULL, &e);
 }
 
-static void scale_empty(gpuk_context *ctx)
+static void scale_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_SCALE, MK(NULL, 0), NULL, NULL, MK(NULL, 0));
     RUN(k, "[0]", NULL, NULL);
 
-    const float sx[5] = { 0, 1, -2, N, -0.0f };
+    const ref_real sx[5] = { 0, 1, -2, N, -0.0L };
     k = oe_call(GPUK_OP_SCALE, MK(sx, 5), NULL, NULL, MK(NULL, 5));
-    k.alpha = P;
-    ref_scale(5, P, sx, u, ref, bd);
+    k.alpha = INFINITY;
+    ref_scale(&u, 5, P, sx, ref, bd);
     oe_from_ref(&e, 5, ref, bd);
     RUN(k, "alpha = inf: 0 * inf is NaN", NULL, &e);
-    k.alpha = N;
+    k.alpha = NAN;
     oe_const(&e, 5, NAN);
     RUN(k, "alpha = NaN: all NaN", NULL, &e);
 }
 
 /* relu is x < 0 ? 0 : x: NaN passes, -0 stays -0 */
-static void relu_empty(gpuk_context *ctx)
+static void relu_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float P = INFINITY, Q = oe_nan_payload();
+    const ref_real P = INFINITY, Q = oe_nan_payload();
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_RELU, MK(NULL, 0, 2, 2), NULL, NULL, MK(NULL, 0, 2, 2));
     RUN(k, "[0,2,2]", NULL, NULL);
 
-    const float rl[7] = { Q, -P, P, -1, 0, -0.0f, 2 };
+    const ref_real rl[7] = { Q, -P, P, -1, 0, -0.0L, 2 };
     k = oe_call(GPUK_OP_RELU, MK(rl, 7), NULL, NULL, MK(NULL, 7));
     memset(&e, 0, sizeof e);
     e.n = 7;
     for (int i = 0; i < 7; i++)
-        e.v[i] = rl[i] < 0 ? 0.0 : rl[i];
+        e.v[i] = rl[i] < 0 ? 0.0L : rl[i];
     RUN(k, "NaN passes, -inf -> 0, inf stays, -0 stays -0", NULL, &e);
 }
 
-static void bias_relu_empty(gpuk_context *ctx)
+static void bias_relu_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
+    const ref_real N = NAN, P = INFINITY;
     oe_expect e;
     opcall_args k;
 
@@ -326,33 +350,33 @@ static void bias_relu_empty(gpuk_context *ctx)
     k = oe_call(GPUK_OP_BIAS_RELU, MK(NULL, 0, 3), MK(NULL, 3), NULL, MK(NULL, 0, 3));
     RUN(k, "x[0,3] bias[3]", NULL, NULL);
 
-    const float bx[6] = { N, 1, -P, P, 2, 3 }, bb[3] = { 1, -P, P };
+    const ref_real bx[6] = { N, 1, -P, P, 2, 3 }, bb[3] = { 1, -P, P };
     k = oe_call(GPUK_OP_BIAS_RELU, MK(bx, 2, 3), MK(bb, 3), NULL, MK(NULL, 2, 3));
     memset(&e, 0, sizeof e);
     e.n = 6;
     for (int i = 0; i < 6; i++) {
-        float s = bx[i] + bb[i % 3];
-        e.v[i] = s < 0 ? 0.0 : s;
+        ref_real s = ref_add1(dt, bx[i], bb[i % 3]);
+        e.v[i] = s < 0 ? 0.0L : s;
     }
     RUN(k, "NaN passes, x + bias = -inf -> 0, inf - inf -> NaN", NULL, &e);
 }
 
 /* a copy keeps every bit: NaN payload, -0, infinities, subnormals */
-static void copy_empty(gpuk_context *ctx)
+static void copy_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float P = INFINITY, Q = oe_nan_payload();
+    const ref_real P = INFINITY, Q = oe_nan_payload();
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_COPY, MK(NULL, 2, 0, 3), NULL, NULL, MK(NULL, 2, 0, 3));
     RUN(k, "[2,0,3]", NULL, NULL);
 
-    const float mv[6] = { Q, -0.0f, P, -P, 1e-45f, 1 };
+    const ref_real mv[6] = { Q, -0.0L, P, -P, oe_tiny(dt), 1 };
     k = oe_call(GPUK_OP_COPY, MK(mv, 6), NULL, NULL, MK(NULL, 6));
     memset(&e, 0, sizeof e);
     e.n = 6;
     e.payload = 1;
-    e.src_bits = mv;
+    e.src = mv;
     RUN(k, "bit-exact: NaN payload, -0, +-inf, subnormal", NULL, &e);
 }
 
@@ -365,7 +389,7 @@ static int add_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t s[4];
     int nd, r = fz_x_in(f, c, sp, &nd, s);
-    r |= fz_opnd(f, &c->in[1], F32, nd, s, fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->in[1], c->dt, nd, s, fz_lay_dense(f), sp, 0);
     c->n_in = 2;
     c->name[1] = "y";
     return r | fz_out_of_x(f, c, nd, s, 2);
@@ -391,7 +415,7 @@ static int bias_relu_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t s[4];
     int nd, r = fz_x_in(f, c, sp, &nd, s);
-    r |= fz_opnd(f, &c->in[1], F32, 1, &s[nd - 1], fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->in[1], c->dt, 1, &s[nd - 1], fz_lay_dense(f), sp, 0);
     c->n_in = 2;
     c->name[1] = "bias";
     return r | fz_out_of_x(f, c, nd, s, 1);
@@ -402,6 +426,7 @@ static int bias_relu_fuzz(fz *f, fz_call *c, unsigned sp)
 #define F GPUK_F32
 const optest optest_ADD = {
     .op = GPUK_OP_ADD,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_elementwise,
     .ref = add_ref,
     .spec = { 3, { "x", "y", "out" }, { F, F, F }, { 2, 2, 2 }, { { 2, 3 }, { 2, 3 }, { 2, 3 } },
@@ -413,6 +438,7 @@ const optest optest_ADD = {
 
 const optest optest_SCALE = {
     .op = GPUK_OP_SCALE,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_elementwise,
     .ref = scale_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,
@@ -424,6 +450,7 @@ const optest optest_SCALE = {
 
 const optest optest_RELU = {
     .op = GPUK_OP_RELU,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_elementwise,
     .ref = relu_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,
@@ -435,6 +462,7 @@ const optest optest_RELU = {
 
 const optest optest_BIAS_RELU = {
     .op = GPUK_OP_BIAS_RELU,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_bias_relu,
     .ref = bias_relu_ref,
     .spec = { 3, { "x", "bias", "out" }, { F, F, F }, { 2, 1, 2 }, { { 2, 3 }, { 3 }, { 2, 3 } },
@@ -446,6 +474,7 @@ const optest optest_BIAS_RELU = {
 
 const optest optest_COPY = {
     .op = GPUK_OP_COPY,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_elementwise,
     .ref = copy_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,

@@ -26,8 +26,12 @@
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define SH(...) ((const int64_t[]){ __VA_ARGS__ })
-#define F32 GPUK_F32
 #define LBL(...) snprintf(c->label, sizeof c->label, __VA_ARGS__)
+/* n random values of the builder's dtype `dt` in [-1, 1] (oc_rnd_vec);
+ * element i of an array of dt, read and written (ref.h) */
+#define RND(n) oc_rnd_vec(g, dt, (n), 1.0, 0.0)
+#define GET(v, i) ref_get(dt, (v), (i))
+#define PUT(v, i, x) ref_put(dt, (v), (i), (x))
 
 /* ---- t_badshape (the rules function's context is `ctx`) ----
  *
@@ -36,6 +40,11 @@
  * The TAP line shows the call as written here. */
 
 #define E(call, want, arg) rel_expect(ctx, (call), (want), (arg), #call)
+/* ED: a call refused for mixing dtypes a and b, the message naming arg
+ * and both */
+#define ED(call, arg, a, b) rel_expect_dtypes(ctx, (call), (arg), (a), (b), #call)
+#define F64 GPUK_F64
+#define F32 GPUK_F32
 #define OK GPUK_OK
 #define SHAPE GPUK_ERR_SHAPE
 #define LAYOUT GPUK_ERR_LAYOUT
@@ -51,9 +60,10 @@
 
 /* ---- t_empty (the function's context is `ctx`) ---- */
 
-/* MK(vals, 3, 4): a new f32 [3,4] tensor holding vals (NULL: the
- * sentinel); RUN: the call k on every variant of its op, against e. */
-#define MK(vals, ...) oe_tensor(ctx, REL_NDIM(__VA_ARGS__), REL_SHAPE(__VA_ARGS__), (vals))
-#define RUN(k, label, init, e) oe_run(ctx, &(k), (label), (init), (e))
+/* The function's dtype is `dt`.  MK(vals, 3, 4): a new [3,4] tensor of dt
+ * holding vals (a ref_real array; NULL: the sentinel); RUN: the call k on
+ * every variant of its op in dt, against e. */
+#define MK(vals, ...) oe_tensor(ctx, dt, REL_NDIM(__VA_ARGS__), REL_SHAPE(__VA_ARGS__), (vals))
+#define RUN(k, label, init, e) oe_run(ctx, &(k), dt, (label), (init), (e))
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * tests/ops/matmul.c - what the tests and the fuzz harness know about the
  * dense products matmul, batched_matmul and gemm (gpuk_matmul(3)): their
- * calls, the op suite's cases, the float64 references, the bad-input
- * specs and shape rules, the empty-tensor and NaN cases, the fuzz shapes.
- * The layout of every family file is the same (see tests/optest.h).
+ * calls, the op suite's cases, the references (every float dtype, in long
+ * double), the bad-input specs and shape rules, the empty-tensor and NaN
+ * cases, the fuzz shapes.  The layout of every family file is the same
+ * (see tests/optest.h).
  */
 #include "../opcall.h"
 
@@ -34,7 +35,7 @@ static gpuk_status opcall_GEMM(gpuk_context *ctx, const opcall_args *a, const ch
 
 /* ---- the op suite's cases ---- */
 
-static int b_matmul(oc_case *c, int i, uint64_t *g)
+static int b_matmul(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][5] = { /* m, k, n, bias, layout */
         { 1, 1, 1, 1, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 7, 33, 5, 1, OC_STRIDED },
@@ -53,29 +54,30 @@ static int b_matmul(oc_case *c, int i, uint64_t *g)
     const int *t = T[i];
     int64_t m = t[0], k = t[1], n = t[2];
     c->m = m, c->k = k, c->n = n, c->n_in = t[3] ? 3 : 2;
-    oc_arg_set(&c->in[0], F32, 2, SH(m, k), t[4], oc_rnd_vec(g, m * k, 1, 0));
-    oc_arg_set(&c->in[1], F32, 2, SH(k, n), t[4], oc_rnd_vec(g, k * n, 1, 0));
+    oc_arg_set(&c->in[0], dt, 2, SH(m, k), t[4], RND(m * k));
+    oc_arg_set(&c->in[1], dt, 2, SH(k, n), t[4], RND(k * n));
     if (t[3])
-        oc_arg_set(&c->in[2], F32, 1, SH(n), t[4], oc_rnd_vec(g, n, 1, 0));
-    oc_arg_set(&c->out, F32, 2, SH(m, n), t[4], NULL);
+        oc_arg_set(&c->in[2], dt, 1, SH(n), t[4], RND(n));
+    oc_arg_set(&c->out, dt, 2, SH(m, n), t[4], NULL);
     LBL("%dx%dx%d%s %s", t[0], t[1], t[2], t[3] ? " bias" : "", oc_layout_name(t[4]));
     return 1;
 }
 
 /* An operand of batched matmul: batch `bt` (0: a view of `batch` copies
  * with batch stride 0), matrix r x q. */
-static void bm_operand(oc_arg *a, int bt, int batch, int64_t r, int64_t q, int L, uint64_t *g)
+static void bm_operand(oc_arg *a, gpuk_dtype dt, int bt, int batch, int64_t r, int64_t q, int L,
+                       uint64_t *g)
 {
     int64_t nb = bt ? bt : batch;
-    oc_arg_set(a, F32, 3, SH(nb, r, q), L,
-               bt ? oc_rnd_vec(g, nb * r * q, 1, 0) : oc_rnd_rep(g, r * q, nb));
+    oc_arg_set(a, dt, 3, SH(nb, r, q), L,
+               bt ? oc_rnd_vec(g, dt, nb * r * q, 1, 0) : oc_rnd_rep(g, dt, r * q, nb));
     if (!bt) {
         a->stride[0] = 0;
         oc_arg_span(a);
     }
 }
 
-static int b_batched(oc_case *c, int i, uint64_t *g)
+static int b_batched(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][7] = { /* batch, a's batch, b's batch (0: stride 0), m, k, n, layout */
         { 1, 1, 1, 1, 1, 1, OC_DENSE }, { 3, 3, 3, 7, 33, 5, OC_OFF1 },
@@ -90,9 +92,9 @@ static int b_batched(oc_case *c, int i, uint64_t *g)
     const int *t = T[i];
     c->bc = t[0], c->ba = t[1] > 1 ? t[0] : 1, c->bb = t[2] > 1 ? t[0] : 1;
     c->m = t[3], c->k = t[4], c->n = t[5], c->n_in = 2;
-    bm_operand(&c->in[0], t[1], t[0], c->m, c->k, t[6], g);
-    bm_operand(&c->in[1], t[2], t[0], c->k, c->n, t[6], g);
-    oc_arg_set(&c->out, F32, 3, SH(c->bc, c->m, c->n), t[6], NULL);
+    bm_operand(&c->in[0], dt, t[1], t[0], c->m, c->k, t[6], g);
+    bm_operand(&c->in[1], dt, t[2], t[0], c->k, c->n, t[6], g);
+    oc_arg_set(&c->out, dt, 3, SH(c->bc, c->m, c->n), t[6], NULL);
     LBL("batch %d (a %d%s, b %d%s) %dx%dx%d %s", t[0], t[1] ? t[1] : t[0],
         t[1] ? "" : " stride 0", t[2] ? t[2] : t[0], t[2] ? "" : " stride 0", t[3], t[4],
         t[5], oc_layout_name(t[6]));
@@ -100,8 +102,11 @@ static int b_batched(oc_case *c, int i, uint64_t *g)
 }
 
 /* alpha and beta in quarters, as for gemv (tests/ops/blas.c); alpha 0
- * with NaN in a and b, and beta 0 over a NaN c, check what is not read */
-static int b_gemm(oc_case *c, int i, uint64_t *g)
+ * with NaN in a and b, and beta 0 over a NaN c, check what is not read.
+ * In f64 each is scaled by 1 + 2^-30, which no f32 holds: a kernel that
+ * reads gpuk_args.alpha (the float) instead of alpha_f64 is off by 2^23
+ * of f64's u, far outside the bound. */
+static int b_gemm(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][8] = { /* trans_a, trans_b, m, n, k, alpha*4, beta*4, layout */
         { 0, 0, 7, 5, 33, 4, 0, OC_STRIDED }, { 1, 0, 7, 5, 33, 2, -6, OC_OFF1 },
@@ -110,94 +115,118 @@ static int b_gemm(oc_case *c, int i, uint64_t *g)
         { 0, 1, 257, 1, 127, 4, 2, OC_OFF1 }, { 1, 0, 33, 7, 0, 4, -2, OC_DENSE },
         { 0, 0, 33, 7, 0, 4, 0, OC_DENSE }, { 1, 0, 1000, 65, 33, -4, 0, OC_OFF1 },
         { 0, 0, 33, 17, 7, 0, 6, OC_STRIDED }, { 0, 1, 7, 33, 17, 0, 0, OC_DENSE } };
-    static const float nan1[] = { NAN };
+    static const double nan1[] = { NAN };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
     int64_t m = t[2], n = t[3], k = t[4];
+    double sc = dt == GPUK_F64 ? 1.0 + 0x1p-30 : 1.0;
     c->ta = t[0], c->tb = t[1], c->m = m, c->n = n, c->k = k, c->n_in = 2;
-    c->alpha = t[5] / 4.0f, c->beta = t[6] / 4.0f;
-    oc_arg_set(&c->in[0], F32, 2, t[0] ? SH(k, m) : SH(m, k), t[7], oc_rnd_vec(g, m * k, 1, 0));
-    oc_arg_set(&c->in[1], F32, 2, t[1] ? SH(n, k) : SH(k, n), t[7], oc_rnd_vec(g, k * n, 1, 0));
-    oc_arg_set(&c->out, F32, 2, SH(m, n), t[7], t[6] ? oc_rnd_vec(g, m * n, 1, 0) : NULL);
+    c->alpha = t[5] / 4.0 * sc, c->beta = t[6] / 4.0 * sc;
+    oc_arg_set(&c->in[0], dt, 2, t[0] ? SH(k, m) : SH(m, k), t[7], RND(m * k));
+    oc_arg_set(&c->in[1], dt, 2, t[1] ? SH(n, k) : SH(k, n), t[7], RND(k * n));
+    oc_arg_set(&c->out, dt, 2, SH(m, n), t[7], t[6] ? RND(m * n) : NULL);
     if (t[5] == 0) { /* alpha 0: a and b are not read, so their NaN stays out */
-        oc_sprinkle(g, c->in[0].vals, m * k, 3, nan1, 1);
-        oc_sprinkle(g, c->in[1].vals, k * n, 2, nan1, 1);
+        oc_sprinkle(g, dt, c->in[0].vals, m * k, 3, nan1, 1);
+        oc_sprinkle(g, dt, c->in[1].vals, k * n, 2, nan1, 1);
     }
-    LBL("%s%s %dx%dx%d alpha %g beta %g%s %s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2], t[4],
-        t[3], (double)c->alpha, (double)c->beta, t[5] ? "" : " NaN inputs",
-        oc_layout_name(t[7]));
+    LBL("%s%s %dx%dx%d alpha %.10g beta %.10g%s %s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2],
+        t[4], t[3], c->alpha, c->beta, t[5] ? "" : " NaN inputs", oc_layout_name(t[7]));
     return 1;
 }
 
-/* ---- the float64 references ---- */
+/* ---- the references ---- */
 
 /* Matmul: K products plus the bias as one more addend (whether the kernel
- * starts its accumulator from the bias or adds it last). */
-static void ref_matmul(int64_t m, int64_t k, int64_t n, const float *a, const float *b,
-                       const float *bias, double u, double *ref, double *bound)
+ * starts its accumulator from the bias or adds it last).  b is given
+ * transposed (bt[j * k + p] = b[p][j]). */
+static void ref_matmul_t(const ref_tol *t, int64_t m, int64_t k, int64_t n, const ref_real *a,
+                         const ref_real *bt, const ref_real *bias, ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            double s = bias ? bias[j] : 0.0, abss = bias ? fabs(bias[j]) : 0.0;
-            for (int64_t p = 0; p < k; p++) {
-                double t = (double)a[i * k + p] * b[p * n + j];
-                s += t;
-                abss += fabs(t);
-            }
-            ref[i * n + j] = s;
-            bound[i * n + j] = ref_sum_bound(k + (bias ? 1 : 0), abss, s, u);
+            ref_acc s = ref_acc_start(bias ? bias[j] : 0.0L);
+            for (int64_t p = 0; p < k; p++)
+                ref_acc_prod(&s, a[i * k + p], bt[j * k + p]);
+            ref[i * n + j] = ref_acc_value(&s);
+            bound[i * n + j] = ref_sum_bound(t, k + (bias ? 1 : 0), s.abs, ref[i * n + j]);
         }
 }
 
-static void ref_batched_matmul(int64_t bc, int64_t ba, int64_t bb, int64_t m, int64_t k,
-                               int64_t n, const float *a, const float *b, double u,
-                               double *ref, double *bound)
+static void ref_matmul(const ref_tol *t, int64_t m, int64_t k, int64_t n, const ref_real *a,
+                       const ref_real *b, const ref_real *bias, ref_real *ref, double *bound)
+{
+    ref_real *bt = ref_transposed(b, k, n);
+    ref_matmul_t(t, m, k, n, a, bt, bias, ref, bound);
+    free(bt);
+}
+
+static void ref_batched_matmul(const ref_tol *t, int64_t bc, int64_t ba, int64_t bb, int64_t m,
+                               int64_t k, int64_t n, const ref_real *a, const ref_real *b,
+                               ref_real *ref, double *bound)
 {
     for (int64_t z = 0; z < bc; z++)
-        ref_matmul(m, k, n, a + (ba == 1 ? 0 : z) * m * k, b + (bb == 1 ? 0 : z) * k * n,
-                   NULL, u, ref + z * m * n, bound + z * m * n);
+        ref_matmul(t, m, k, n, a + (ba == 1 ? 0 : z) * m * k, b + (bb == 1 ? 0 : z) * k * n,
+                   NULL, ref + z * m * n, bound + z * m * n);
 }
 
-static void ref_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha,
-                     const float *a, const float *b, float beta, const float *c0, double u,
-                     double *ref, double *bound)
+static void ref_gemm(const ref_tol *t, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                     ref_real alpha, const ref_real *a, const ref_real *b, ref_real beta,
+                     const ref_real *c0, ref_real *ref, double *bound)
 {
+    /* op(a) by rows and op(b) by columns, both contiguous in p */
+    ref_real *ar = trans_a ? ref_transposed(a, k, m) : NULL;
+    ref_real *bc = trans_b ? NULL : ref_transposed(b, k, n);
+    const ref_real *A = trans_a ? ar : a, *B = trans_b ? b : bc;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            double s = 0.0, abss = 0.0;
-            for (int64_t p = 0; p < k; p++) {
-                double av = trans_a ? a[p * m + i] : a[i * k + p];
-                double bv = trans_b ? b[j * k + p] : b[p * n + j];
-                s += av * bv;
-                abss += fabs(av * bv);
-            }
-            ref_blas_entry(s, abss, k, alpha, beta, c0 + i * n + j, u, ref + i * n + j,
+            ref_acc s = ref_acc_start(0.0L);
+            for (int64_t p = 0; p < k; p++)
+                ref_acc_prod(&s, A[i * k + p], B[j * k + p]);
+            ref_blas_entry(t, &s, k, alpha, beta, c0 ? c0 + i * n + j : NULL, ref + i * n + j,
                            bound + i * n + j);
         }
+    free(ar);
+    free(bc);
 }
 
-static void matmul_ref(const ref_args *a, double u, double *ref, double *bound)
+static void matmul_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const int64_t *s0 = a->in[0].shape;
-    ref_matmul(s0[0], s0[1], a->in[1].shape[1], a->in[0].vals, a->in[1].vals, a->in[2].vals, u,
-               ref, bound);
+    const ref_operand *A = &a->in[0], *B = &a->in[1], *bias = &a->in[2];
+    ref_real *va = ref_load(A->dtype, A->vals, ref_numel(A));
+    ref_real *vb = ref_load(B->dtype, B->vals, ref_numel(B));
+    ref_real *vbias = ref_load(bias->dtype, bias->vals, ref_numel(bias));
+    ref_matmul(t, A->shape[0], A->shape[1], B->shape[1], va, vb, vbias, ref, bound);
+    free(va);
+    free(vb);
+    free(vbias);
 }
 
-static void batched_ref(const ref_args *a, double u, double *ref, double *bound)
+static void batched_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const int64_t *s0 = a->in[0].shape, *s1 = a->in[1].shape;
-    ref_batched_matmul(a->out.shape[0], s0[0], s1[0], s0[1], s0[2], s1[2], a->in[0].vals,
-                       a->in[1].vals, u, ref, bound);
+    const ref_operand *A = &a->in[0], *B = &a->in[1];
+    const int64_t *s0 = A->shape, *s1 = B->shape;
+    ref_real *va = ref_load(A->dtype, A->vals, ref_numel(A));
+    ref_real *vb = ref_load(B->dtype, B->vals, ref_numel(B));
+    ref_batched_matmul(t, a->out.shape[0], s0[0], s1[0], s0[1], s0[2], s1[2], va, vb, ref, bound);
+    free(va);
+    free(vb);
 }
 
-/* k is a's second dimension, or its first when a is transposed */
-static void gemm_ref(const ref_args *a, double u, double *ref, double *bound)
+/* k is a's second dimension, or its first when a is transposed; c is
+ * read only where beta is not 0 */
+static void gemm_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const int64_t *s0 = a->in[0].shape;
-    ref_gemm(a->trans_a, a->trans_b, a->out.shape[0], a->out.shape[1],
-             a->trans_a ? s0[0] : s0[1], a->alpha, a->in[0].vals, a->in[1].vals, a->beta,
-             a->out.vals, u, ref, bound);
+    const ref_operand *A = &a->in[0], *B = &a->in[1];
+    ref_real *va = ref_load(A->dtype, A->vals, ref_numel(A));
+    ref_real *vb = ref_load(B->dtype, B->vals, ref_numel(B));
+    ref_real *vc = a->beta != 0 ? ref_load(a->out.dtype, a->out.vals, ref_numel(&a->out)) : NULL;
+    ref_gemm(t, a->trans_a, a->trans_b, a->out.shape[0], a->out.shape[1],
+             a->trans_a ? A->shape[0] : A->shape[1], ref_scalar(t->dtype, a->alpha), va, vb,
+             ref_scalar(t->dtype, a->beta), vc, ref, bound);
+    free(va);
+    free(vb);
+    free(vc);
 }
 
 /* ---- t_badshape: the rules of each op ---- */
@@ -284,17 +313,18 @@ static void gemm_rules(gpuk_context *ctx)
  *
  * Expected values come from the references above where they state the
  * same semantics, else are written here.  Finite elements are compared
- * within the TF32 bound: they only need to be close. */
+ * within oe_tol's bound: they only need to be close. */
 
 /* a b[4,5] for the NaN cases of all three */
-static const float nf_b[20] = { 1, 2, -1, 0.5f, 1, 0.25f, 1, 1, 2, -3,
-                                2, 1, -1, 0, 1, 1, 1, 1, 1, 1 };
+static const ref_real nf_b[20] = { 1, 2, -1, 0.5, 1, 0.25, 1, 1, 2, -3,
+                                   2, 1, -1, 0, 1, 1, 1, 1, 1, 1 };
 
-static void matmul_empty(gpuk_context *ctx)
+static void matmul_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
@@ -304,9 +334,9 @@ static void matmul_empty(gpuk_context *ctx)
     RUN(k, "a[3,4] b[4,0] bias[0] -> c[3,0]", NULL, NULL);
 
     /* k = 0: a sum of nothing is 0, so c is the bias (or 0) */
-    const float bias0[5] = { 1, -2, 3.5f, 0, -0.25f };
+    const ref_real bias0[5] = { 1, -2, 3.5, 0, -0.25 };
     k = oe_call(GPUK_OP_MATMUL, MK(NULL, 3, 0), MK(NULL, 0, 5), NULL, MK(NULL, 3, 5));
-    oe_const(&e, 15, 0.0);
+    oe_const(&e, 15, 0.0L);
     RUN(k, "k = 0, no bias: c = 0", NULL, &e);
     k.in[2] = MK(bias0, 5);
     for (int i = 0; i < 15; i++)
@@ -314,19 +344,20 @@ static void matmul_empty(gpuk_context *ctx)
     RUN(k, "k = 0 with bias: every row is the bias", NULL, &e);
 
     /* a NaN spoils its row; inf * 0 is NaN; +inf meets a -inf bias */
-    const float a[12] = { 1, N, 2, -1, 0.5f, 3, P, 2, 1, 2, 3, 4 };
-    const float bias[5] = { 0, 1, 2, 3, -P };
+    const ref_real a[12] = { 1, N, 2, -1, 0.5, 3, P, 2, 1, 2, 3, 4 };
+    const ref_real bias[5] = { 0, 1, 2, 3, -P };
     k = oe_call(GPUK_OP_MATMUL, MK(a, 3, 4), MK(nf_b, 4, 5), MK(bias, 5), MK(NULL, 3, 5));
-    ref_matmul(3, 4, 5, a, nf_b, bias, u, ref, bd);
+    ref_matmul(&u, 3, 4, 5, a, nf_b, bias, ref, bd);
     oe_from_ref(&e, 15, ref, bd);
     RUN(k, "NaN and inf in a, -inf in the bias, inf * 0", NULL, &e);
 }
 
-static void batched_empty(gpuk_context *ctx)
+static void batched_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
@@ -339,23 +370,24 @@ static void batched_empty(gpuk_context *ctx)
 
     k = oe_call(GPUK_OP_BATCHED_MATMUL, MK(NULL, 2, 3, 0), MK(NULL, 1, 0, 2), NULL,
                 MK(NULL, 2, 3, 2));
-    oe_const(&e, 12, 0.0);
+    oe_const(&e, 12, 0.0L);
     RUN(k, "k = 0: c = 0", NULL, &e);
 
-    const float ba[12] = { N, 1, 2, 3, 4, 5, 1, 2, P, 0, 1, -P };
+    const ref_real ba[12] = { N, 1, 2, 3, 4, 5, 1, 2, P, 0, 1, -P };
     k = oe_call(GPUK_OP_BATCHED_MATMUL, MK(ba, 2, 2, 3), MK(nf_b, 1, 3, 2), NULL,
                 MK(NULL, 2, 2, 2));
-    ref_batched_matmul(2, 2, 1, 2, 3, 2, ba, nf_b, u, ref, bd);
+    ref_batched_matmul(&u, 2, 2, 1, 2, 3, 2, ba, nf_b, ref, bd);
     oe_from_ref(&e, 8, ref, bd);
     RUN(k, "NaN and +-inf in a, b broadcast", NULL, &e);
 }
 
 /* With beta == 0, c is not read (gpuk.h): a NaN there must not show. */
-static void gemm_empty(gpuk_context *ctx)
+static void gemm_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
@@ -365,26 +397,26 @@ static void gemm_empty(gpuk_context *ctx)
     k.trans_a = 0;
     RUN(k, "c[3,0]", NULL, NULL);
 
-    float c0[15], cnan[15];
+    ref_real c0[15], cnan[15];
     for (int i = 0; i < 15; i++) {
-        c0[i] = (float)i - 7.0f;
+        c0[i] = (ref_real)i - 7;
         cnan[i] = N;
     }
     k = oe_call(GPUK_OP_GEMM, MK(NULL, 3, 0), MK(NULL, 0, 5), NULL, MK(NULL, 3, 5));
-    k.beta = 0.5f;
-    oe_const(&e, 15, 0.0);
+    k.beta = 0.5;
+    oe_const(&e, 15, 0.0L);
     for (int i = 0; i < 15; i++)
-        e.v[i] = 0.5 * c0[i];
+        e.v[i] = 0.5L * c0[i];
     RUN(k, "k = 0, beta = 0.5: c = 0.5 c", c0, &e);
     k.beta = 0;
-    oe_const(&e, 15, 0.0);
+    oe_const(&e, 15, 0.0L);
     RUN(k, "k = 0, beta = 0 over a NaN c: c = 0", cnan, &e);
 
-    const float ga[12] = { 1, 2, 3, 4, N, 1, 1, 1, P, 1, -1, 0 };
+    const ref_real ga[12] = { 1, 2, 3, 4, N, 1, 1, 1, P, 1, -1, 0 };
     k = oe_call(GPUK_OP_GEMM, MK(ga, 3, 4), MK(nf_b, 4, 5), NULL, MK(NULL, 3, 5));
     k.alpha = 1;
     k.beta = 0;
-    ref_gemm(0, 0, 3, 5, 4, 1, ga, nf_b, 0, cnan, u, ref, bd);
+    ref_gemm(&u, 0, 0, 3, 5, 4, 1, ga, nf_b, 0, cnan, ref, bd);
     oe_from_ref(&e, 15, ref, bd);
     RUN(k, "NaN and inf in a; beta = 0 ignores a NaN c", cnan, &e);
 }
@@ -394,14 +426,14 @@ static void gemm_empty(gpuk_context *ctx)
 static int matmul_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t m = fz_dim(f), k = fz_dim(f), n = fz_dim(f);
-    int r = fz_opnd(f, &c->in[0], F32, 2, SH(m, k), fz_lay_matrix(f), sp, 0);
-    r |= fz_opnd(f, &c->in[1], F32, 2, SH(k, n), fz_lay_matrix(f), sp, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, SH(m, k), fz_lay_matrix(f), sp, 0);
+    r |= fz_opnd(f, &c->in[1], c->dt, 2, SH(k, n), fz_lay_matrix(f), sp, 0);
     c->n_in = 2;
     if (fz_pick(f, 2)) {
-        r |= fz_opnd(f, &c->in[2], F32, 1, &n, fz_lay_dense(f), sp, 0);
+        r |= fz_opnd(f, &c->in[2], c->dt, 1, &n, fz_lay_dense(f), sp, 0);
         c->n_in = 3;
     }
-    r |= fz_opnd(f, &c->out, F32, 2, SH(m, n), fz_lay_matrix(f), 0, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 2, SH(m, n), fz_lay_matrix(f), 0, 0);
     c->name[0] = "a", c->name[1] = "b", c->name[2] = "bias", c->name[3] = "c";
     return r;
 }
@@ -413,9 +445,9 @@ static int batched_fuzz(fz *f, fz_call *c, unsigned sp)
     int64_t m = fz_dim(f), k = fz_dim(f), n = fz_dim(f);
     int la = ba == 1 && bc > 1 && fz_pick(f, 2) ? L_BCAST : fz_lay_matrix(f);
     int lb = bb == 1 && bc > 1 && fz_pick(f, 2) ? L_BCAST : fz_lay_matrix(f);
-    int r = fz_opnd(f, &c->in[0], F32, 3, SH(la == L_BCAST ? bc : ba, m, k), la, sp, 0);
-    r |= fz_opnd(f, &c->in[1], F32, 3, SH(lb == L_BCAST ? bc : bb, k, n), lb, sp, 0);
-    r |= fz_opnd(f, &c->out, F32, 3, SH(bc, m, n), fz_lay_matrix(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 3, SH(la == L_BCAST ? bc : ba, m, k), la, sp, 0);
+    r |= fz_opnd(f, &c->in[1], c->dt, 3, SH(lb == L_BCAST ? bc : bb, k, n), lb, sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 3, SH(bc, m, n), fz_lay_matrix(f), 0, 0);
     c->n_in = 2;
     c->name[0] = "a", c->name[1] = "b", c->name[3] = "c";
     return r;
@@ -431,15 +463,15 @@ static int gemm_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     c->ta = (int)fz_pick(f, 2), c->tb = (int)fz_pick(f, 2);
     int64_t m = fz_dim(f), n = fz_dim(f), k = fz_dim(f);
-    int r = fz_opnd(f, &c->in[0], F32, 2, c->ta ? SH(k, m) : SH(m, k), fz_lay_matrix(f), sp, 0);
-    r |= fz_opnd(f, &c->in[1], F32, 2, c->tb ? SH(n, k) : SH(k, n), fz_lay_matrix(f), sp, 0);
-    r |= fz_opnd(f, &c->out, F32, 2, SH(m, n), fz_lay_matrix(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, c->ta ? SH(k, m) : SH(m, k), fz_lay_matrix(f), sp, 0);
+    r |= fz_opnd(f, &c->in[1], c->dt, 2, c->tb ? SH(n, k) : SH(k, n), fz_lay_matrix(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 2, SH(m, n), fz_lay_matrix(f), 0, 0);
     c->n_in = 2;
     c->name[0] = "a", c->name[1] = "b", c->name[3] = "c";
     if (!r) {
         c->alpha = fz_val(f, 0);
-        c->beta = fz_pick(f, 2) ? 0.0f : fz_val(f, 0);
-        fz_opnd_fill(f, &c->out, c->beta == 0.0f);
+        c->beta = fz_pick(f, 2) ? 0.0 : fz_val(f, 0);
+        fz_opnd_fill(f, &c->out, c->beta == 0.0);
     }
     return r;
 }
@@ -462,6 +494,7 @@ static int gemm_fuzz_enum(fz *f, const fz_call *c, fz_enums *e)
 #define F GPUK_F32
 const optest optest_MATMUL = {
     .op = GPUK_OP_MATMUL,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_matmul,
     .products = 1,
     .ref = matmul_ref,
@@ -474,6 +507,7 @@ const optest optest_MATMUL = {
 
 const optest optest_BATCHED_MATMUL = {
     .op = GPUK_OP_BATCHED_MATMUL,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_batched,
     .products = 1,
     .ref = batched_ref,
@@ -486,6 +520,7 @@ const optest optest_BATCHED_MATMUL = {
 
 const optest optest_GEMM = {
     .op = GPUK_OP_GEMM,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_gemm,
     .products = 1,
     .ref = gemm_ref,

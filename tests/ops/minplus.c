@@ -14,14 +14,18 @@
  * t_badops checks it as the descriptor's second function, and the fuzz
  * harness picks it for about half its min-plus calls.
  *
+ * f32 and f64 share every case and the reference: the sums are rounded
+ * once in the dtype (ref_add1), the rules are the same, every rung of
+ * every backend gives the same bits.
+ *
  * i32 (gpuk.h): r = min(GPUK_I32_INF, min_k (a + b)), each sum wrapped to
- * 32 bits; the update min(r, that).  The op suite's i32 cases follow the
- * f32 ones (plain, then update), against a reference in 64-bit integers
- * that wraps each sum itself; the shapes, layouts and values cover the
- * meaningful range, INF with negative weights, wrapping, k = 0, and both
- * sides of the condition under which dpx_i16x2 works in 16-bit lanes
- * (every value in [0, 2^13) or INF).  t_badshape adds mixed dtypes, t_empty
- * the i32 empty cases and a GPUK_CHECK run of every i32 rung.
+ * 32 bits; the update min(r, that).  The op suite's i32 cases (plain, then
+ * update) run against a reference in 64-bit integers that wraps each sum
+ * itself; the shapes, layouts and values cover the meaningful range, INF
+ * with negative weights, wrapping, k = 0, and both sides of the condition
+ * under which dpx_i16x2 works in 16-bit lanes (every value in [0, 2^13)
+ * or INF).  t_badshape adds mixed dtypes, t_empty the empty cases of each
+ * dtype and a GPUK_CHECK run of every rung in each.
  */
 #include "../opcall.h"
 
@@ -41,45 +45,67 @@ static gpuk_status opcall_MINPLUS(gpuk_context *ctx, const opcall_args *a, const
 
 /* ---- the op suite's cases ---- */
 
-static void ref_minplus(int64_t m, int64_t k, int64_t n, const float *a, const float *b,
-                        const float *r0, double *ref, double *bound);
+static void ref_minplus(gpuk_dtype dt, int64_t m, int64_t k, int64_t n, const ref_real *a,
+                        const ref_real *b, const ref_real *r0, ref_real *ref, double *bound);
 static void ref_minplus_i32(int64_t m, int64_t k, int64_t n, const int32_t *a, const int32_t *b,
-                            const int32_t *r0, double *ref, double *bound);
+                            const int32_t *r0, ref_real *ref, double *bound);
 static int b_minplus_i32(oc_case *c, int i, uint64_t *g);
 
 /* The initial r of an update case: around the plain product p, so the old
  * value wins about as often as it loses: p less a little (it wins), p
  * plus a little (it loses), p itself (a tie), and NaN, +inf and -inf
  * (about 1 in 16 each, -inf 1 in 32).  Where p is +inf (k = 0, or every
- * sum NaN) the old values are small numbers of either sign. */
-static float *mp_old_r(uint64_t *g, int64_t m, int64_t k, int64_t n, const float *a,
-                       const float *b)
+ * sum NaN) the old values are small numbers of either sign.  In dt, as
+ * dt's own arithmetic gives them. */
+static void *mp_old_r(uint64_t *g, gpuk_dtype dt, int64_t m, int64_t k, int64_t n,
+                      const void *av, const void *bv)
 {
     int64_t mn = m * n;
-    double *p = oc_alloc((size_t)mn * sizeof *p), *bd = oc_alloc((size_t)mn * sizeof *bd);
-    float *r = oc_alloc((size_t)mn * sizeof *r);
-    ref_minplus(m, k, n, a, b, NULL, p, bd);
+    ref_real *a = ref_load(dt, av, m * k), *b = ref_load(dt, bv, k * n);
+    ref_real *p = oc_alloc((size_t)mn * sizeof *p);
+    double *bd = oc_alloc((size_t)mn * sizeof *bd);
+    void *r = oc_alloc((size_t)mn * gpuk_dtype_size(dt));
+    ref_minplus(dt, m, k, n, a, b, NULL, p, bd);
     for (int64_t e = 0; e < mn; e++) {
         unsigned pick = (unsigned)(oc_rng(g) % 32);
-        float base = isfinite(p[e]) ? (float)p[e] : 0.0f, d = 0.25f * fabsf(oc_rnd_f(g));
-        r[e] = pick < 2    ? NAN
-               : pick < 4  ? INFINITY
-               : pick < 5  ? -INFINITY
-               : pick < 8  ? base
-               : pick < 20 ? base - d
-                           : base + d;
+        ref_real base = ref_isfinite(p[e]) ? p[e] : 0.0L;
+        ref_real d = ref_mul1(dt, 0.25L, fabsl(ref_round(dt, oc_rnd(g))));
+        PUT(r, e, pick < 2    ? (ref_real)NAN
+                  : pick < 4  ? (ref_real)INFINITY
+                  : pick < 5  ? -(ref_real)INFINITY
+                  : pick < 8  ? base
+                  : pick < 20 ? ref_add1(dt, base, -d)
+                              : ref_add1(dt, base, d));
     }
+    free(a);
+    free(b);
     free(p);
     free(bd);
     return r;
 }
 
+/* Every product element +0 or -0: a >= 0.5 but one signed zero per row
+ * (two in every third row), b all zeros of alternating sign. */
+static void mp_zero_ties(gpuk_dtype dt, void *av, void *bv, int64_t m, int64_t k, int64_t n)
+{
+    for (int64_t p = 0; p < m * k; p++)
+        PUT(av, p, ref_add1(dt, fabsl(GET(av, p)), 0.5L));
+    for (int64_t r = 0; r < m; r++) {
+        PUT(av, r * k + r % k, r % 2 ? -0.0L : 0.0L);
+        if (r % 3 == 0)
+            PUT(av, r * k + (r + 3) % k, -0.0L);
+    }
+    for (int64_t p = 0; p < k * n; p++)
+        PUT(bv, p, (p / n + p % n) % 2 ? -0.0L : 0.0L);
+}
+
 /* After the table of sizes (some with a and b one tensor), three cases of
  * specials: ties of +0 and -0, missing edges (+inf) with a row that has
- * none at all, and -inf.  Then the same for the update. */
-static int b_minplus_update(oc_case *c, int i, uint64_t *g);
+ * none at all, and -inf.  Then the same for the update.  In i32, the
+ * cases of b_minplus_i32. */
+static int b_minplus_update(oc_case *c, int i, gpuk_dtype dt, uint64_t *g);
 
-static int b_minplus(oc_case *c, int i, uint64_t *g)
+static int b_minplus(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][5] = { /* m, k, n, a and b one tensor, layout; then the specials */
         { 1, 1, 1, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 127, 0, OC_DENSE },
@@ -88,38 +114,31 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
         { 1000, 33, 127, 0, OC_OFF1 }, { 129, 36, 68, 0, OC_DENSE },
         { 128, 128, 128, 1, OC_DENSE }, { 64, 256, 64, 0, OC_DENSE },
         { 9, 9, 9, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
-    static const float pinf[] = { INFINITY }, ninf[] = { -INFINITY };
+    static const double pinf[] = { INFINITY }, ninf[] = { -INFINITY };
+    if (dt == GPUK_I32)
+        return b_minplus_i32(c, i, g);
     if (i >= NELEM(T))
-        return b_minplus_update(c, i - NELEM(T), g);
+        return b_minplus_update(c, i - NELEM(T), dt, g);
     const int *t = T[i];
     int64_t m = t[0], k = t[1], n = t[2];
     c->m = m, c->k = k, c->n = n, c->n_in = 2;
-    oc_arg_set(&c->in[0], F32, 2, SH(m, k), t[4], oc_rnd_vec(g, m * k, 1, 0));
+    oc_arg_set(&c->in[0], dt, 2, SH(m, k), t[4], RND(m * k));
     if (t[3]) {
         c->in[1] = c->in[0];
         c->in[1].alias = 0;
     } else {
-        oc_arg_set(&c->in[1], F32, 2, SH(k, n), t[4], oc_rnd_vec(g, k * n, 1, 0));
+        oc_arg_set(&c->in[1], dt, 2, SH(k, n), t[4], RND(k * n));
     }
-    oc_arg_set(&c->out, F32, 2, SH(m, n), t[4], NULL);
-    if (i == NELEM(T) - 3) { /* ties of +0 and -0: a >= 0.5 but some signed zeros, b all zeros */
-        float *av = c->in[0].vals, *bv = c->in[1].vals;
-        for (int64_t p = 0; p < m * k; p++)
-            av[p] = fabsf(av[p]) + 0.5f;
-        for (int64_t r = 0; r < m; r++) {
-            av[r * k + r % k] = r % 2 ? -0.0f : 0.0f;
-            if (r % 3 == 0)
-                av[r * k + (r + 3) % k] = -0.0f;
-        }
-        for (int64_t p = 0; p < k * n; p++)
-            bv[p] = (p / n + p % n) % 2 ? -0.0f : 0.0f;
+    oc_arg_set(&c->out, dt, 2, SH(m, n), t[4], NULL);
+    if (i == NELEM(T) - 3) { /* ties of +0 and -0 */
+        mp_zero_ties(dt, c->in[0].vals, c->in[1].vals, m, k, n);
     } else if (i == NELEM(T) - 2) { /* missing edges: +inf, and row 0 has none at all */
-        oc_sprinkle(g, c->in[0].vals, m * k, 4, pinf, 1);
-        oc_sprinkle(g, c->in[1].vals, k * n, 4, pinf, 1);
+        oc_sprinkle(g, dt, c->in[0].vals, m * k, 4, pinf, 1);
+        oc_sprinkle(g, dt, c->in[1].vals, k * n, 4, pinf, 1);
         for (int64_t p = 0; p < k; p++)
-            ((float *)c->in[0].vals)[p] = INFINITY;
+            PUT(c->in[0].vals, p, INFINITY);
     } else if (i == NELEM(T) - 1) {
-        oc_sprinkle(g, c->in[0].vals, m * k, 9, ninf, 1);
+        oc_sprinkle(g, dt, c->in[0].vals, m * k, 9, ninf, 1);
     }
     LBL("%dx%dx%d%s%s %s", t[0], t[1], t[2], t[3] ? " a=b" : "",
         i == NELEM(T) - 3 ? " +-0 ties" : i == NELEM(T) - 2 ? " +inf"
@@ -133,7 +152,7 @@ static int b_minplus(oc_case *c, int i, uint64_t *g)
  * old +0 and -0 against new +0 and -0 (every pair), missing edges with a
  * row of NaN sums (the old value alone, or +inf where it is NaN), and
  * -inf. */
-static int b_minplus_update(oc_case *c, int i, uint64_t *g)
+static int b_minplus_update(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int U[][5] = { /* m, k, n, a and b one tensor, layout; then the specials */
         { 1, 1, 1, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 0, 7, 0, OC_DENSE },
@@ -141,49 +160,41 @@ static int b_minplus_update(oc_case *c, int i, uint64_t *g)
         { 1000, 33, 127, 0, OC_DENSE }, { 129, 36, 68, 0, OC_OFF1 },
         { 128, 128, 128, 1, OC_DENSE }, { 64, 256, 64, 0, OC_OFF1 }, { 5, 0, 130, 0, OC_OFF1 },
         { 9, 9, 9, 0, OC_DENSE }, { 7, 33, 5, 0, OC_OFF1 }, { 33, 7, 33, 0, OC_DENSE } };
-    static const float pinf[] = { INFINITY }, ninf[] = { -INFINITY };
+    static const double pinf[] = { INFINITY }, ninf[] = { -INFINITY };
     if (i >= NELEM(U))
-        return b_minplus_i32(c, i - NELEM(U), g);
+        return 0;
     const int *t = U[i];
     int64_t m = t[0], k = t[1], n = t[2];
     int ties = i == NELEM(U) - 3, edges = i == NELEM(U) - 2, neg = i == NELEM(U) - 1;
     c->m = m, c->k = k, c->n = n, c->n_in = 2;
     c->kind = OPCALL_MINPLUS_UPDATE;
-    oc_arg_set(&c->in[0], F32, 2, SH(m, k), t[4], oc_rnd_vec(g, m * k, 1, 0));
+    oc_arg_set(&c->in[0], dt, 2, SH(m, k), t[4], RND(m * k));
     if (t[3]) {
         c->in[1] = c->in[0];
         c->in[1].alias = 0;
     } else {
-        oc_arg_set(&c->in[1], F32, 2, SH(k, n), t[4], oc_rnd_vec(g, k * n, 1, 0));
+        oc_arg_set(&c->in[1], dt, 2, SH(k, n), t[4], RND(k * n));
     }
-    float *av = c->in[0].vals, *bv = c->in[1].vals;
+    void *av = c->in[0].vals, *bv = c->in[1].vals;
     if (ties) { /* as the plain ties case: every product element is +0 or -0 */
-        for (int64_t p = 0; p < m * k; p++)
-            av[p] = fabsf(av[p]) + 0.5f;
-        for (int64_t r = 0; r < m; r++) {
-            av[r * k + r % k] = r % 2 ? -0.0f : 0.0f;
-            if (r % 3 == 0)
-                av[r * k + (r + 3) % k] = -0.0f;
-        }
-        for (int64_t p = 0; p < k * n; p++)
-            bv[p] = (p / n + p % n) % 2 ? -0.0f : 0.0f;
+        mp_zero_ties(dt, av, bv, m, k, n);
     } else if (edges) { /* +inf edges; row 0 has none, row 1 only NaN sums */
-        oc_sprinkle(g, av, m * k, 4, pinf, 1);
-        oc_sprinkle(g, bv, k * n, 4, pinf, 1);
+        oc_sprinkle(g, dt, av, m * k, 4, pinf, 1);
+        oc_sprinkle(g, dt, bv, k * n, 4, pinf, 1);
         for (int64_t p = 0; p < k; p++) {
-            av[p] = INFINITY;
-            av[k + p] = NAN;
+            PUT(av, p, INFINITY);
+            PUT(av, k + p, NAN);
         }
     } else if (neg) {
-        oc_sprinkle(g, av, m * k, 9, ninf, 1);
+        oc_sprinkle(g, dt, av, m * k, 9, ninf, 1);
     }
-    float *r0 = mp_old_r(g, m, k, n, av, bv);
+    void *r0 = mp_old_r(g, dt, m, k, n, av, bv);
     if (ties) { /* old +0, -0, a loser, a winner, NaN, +inf against new +0 and -0 */
-        static const float olds[] = { 0.0f, -0.0f, 0.25f, -0.25f, NAN, INFINITY };
+        static const double olds[] = { 0.0, -0.0, 0.25, -0.25, NAN, INFINITY };
         for (int64_t e = 0; e < m * n; e++)
-            r0[e] = olds[(e + e / n) % 6];
+            PUT(r0, e, olds[(e + e / n) % 6]);
     }
-    oc_arg_set(&c->out, F32, 2, SH(m, n), t[4], r0);
+    oc_arg_set(&c->out, dt, 2, SH(m, n), t[4], r0);
     LBL("update %dx%dx%d%s%s %s", t[0], t[1], t[2], t[3] ? " a=b" : "",
         ties ? " +-0 ties" : edges ? " +inf, NaN row" : neg ? " -inf" : "",
         oc_layout_name(t[4]));
@@ -248,7 +259,8 @@ static int32_t *mi_old_r(uint64_t *g, int64_t m, int64_t k, int64_t n, const int
                          const int32_t *b)
 {
     int64_t mn = m * n;
-    double *p = oc_alloc((size_t)mn * sizeof *p), *bd = oc_alloc((size_t)mn * sizeof *bd);
+    ref_real *p = oc_alloc((size_t)mn * sizeof *p);
+    double *bd = oc_alloc((size_t)mn * sizeof *bd);
     int32_t *r = oc_alloc((size_t)mn * sizeof *r);
     ref_minplus_i32(m, k, n, a, b, NULL, p, bd);
     for (int64_t e = 0; e < mn; e++) {
@@ -342,37 +354,39 @@ static int b_minplus_i32(oc_case *c, int i, uint64_t *g)
         for (int64_t p = 0; p < k; p++)
             av[p] = INF32;
     oc_arg_set(&c->out, GPUK_I32, 2, SH(m, n), t[4], t[6] ? mi_old_r(g, m, k, n, av, bv) : NULL);
-    LBL("i32 %s%dx%dx%d%s %s%s %s", t[6] ? "update " : "", t[0], t[1], t[2],
+    LBL("%s%dx%dx%d%s %s%s %s", t[6] ? "update " : "", t[0], t[1], t[2],
         t[3] ? " a=b" : "", mi_kind[t[5]], mi_edit[t[7]], oc_layout_name(t[4]));
     return 1;
 }
 
-/* ---- the float64 reference ---- */
+/* ---- the references ---- */
 
-/* Min-plus is exact: one float add, then min, which never rounds.  The
- * double sum rounded to float equals the float sum (double has more than
- * 2*24+2 bits, so rounding twice is innocuous for +).  With r0 (the
- * update) the old values are candidates too: the minimum starts from
- * them instead of +inf, under the same rules. */
-static void ref_minplus(int64_t m, int64_t k, int64_t n, const float *a, const float *b,
-                        const float *r0, double *ref, double *bound)
+/* Min-plus is exact: one add, rounded once in the dtype as the dtype
+ * rounds it (ref_add1: the float add in f32, the double add in f64, never
+ * a long double sum rounded a second time), then min, which never
+ * rounds.  With r0 (the update) the old values are candidates too: the
+ * minimum starts from them instead of +inf, under the same rules. */
+static void ref_minplus(gpuk_dtype dt, int64_t m, int64_t k, int64_t n, const ref_real *a,
+                        const ref_real *b, const ref_real *r0, ref_real *ref, double *bound)
 {
+    ref_real *bt = ref_transposed(b, k, n);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            float best = INFINITY;
+            ref_real best = INFINITY;
             for (int64_t p = -1; p < k; p++) {
-                float t = p >= 0 ? (float)((double)a[i * k + p] + (double)b[p * n + j])
-                          : r0   ? r0[i * n + j]
-                                 : NAN;
+                ref_real t = p >= 0 ? ref_add1(dt, a[i * k + p], bt[j * k + p])
+                             : r0   ? r0[i * n + j]
+                                    : (ref_real)NAN;
                 /* NaN candidates are skipped (as fmin does); of +0 and -0,
                  * -0 is the smaller (IEEE 754-2019 minimum), whatever the
                  * order */
-                if (t < best || (t == 0.0f && best == 0.0f && signbit(t)))
+                if (t < best || (t == 0 && best == 0 && signbit(t)))
                     best = t;
             }
             ref[i * n + j] = best;
             bound[i * n + j] = 0.0;
         }
+    free(bt);
 }
 
 /* i32 in 64-bit integers: each sum exact, then wrapped to 32 bits as two's
@@ -384,7 +398,7 @@ static int64_t mi_wrap(int64_t s)
 }
 
 static void ref_minplus_i32(int64_t m, int64_t k, int64_t n, const int32_t *a, const int32_t *b,
-                            const int32_t *r0, double *ref, double *bound)
+                            const int32_t *r0, ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -396,21 +410,25 @@ static void ref_minplus_i32(int64_t m, int64_t k, int64_t n, const int32_t *a, c
                 if (s < best)
                     best = s;
             }
-            ref[i * n + j] = (double)best;
+            ref[i * n + j] = (ref_real)best;
             bound[i * n + j] = 0.0;
         }
 }
 
-static void minplus_ref(const ref_args *a, double u, double *ref, double *bound)
+static void minplus_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const int64_t *s0 = a->in[0].shape;
+    const ref_operand *A = &a->in[0], *B = &a->in[1];
+    int64_t m = A->shape[0], k = A->shape[1], n = B->shape[1];
     if (a->dtype == GPUK_I32) {
-        ref_minplus_i32(s0[0], s0[1], a->in[1].shape[1], a->in[0].vals, a->in[1].vals,
-                        a->kind ? a->out.vals : NULL, ref, bound);
+        ref_minplus_i32(m, k, n, A->vals, B->vals, a->kind ? a->out.vals : NULL, ref, bound);
         return;
     }
-    ref_minplus(s0[0], s0[1], a->in[1].shape[1], a->in[0].vals, a->in[1].vals,
-                a->kind ? a->out.vals : NULL, ref, bound);
+    ref_real *va = ref_load(A->dtype, A->vals, m * k), *vb = ref_load(B->dtype, B->vals, k * n);
+    ref_real *vr = a->kind ? ref_load(a->out.dtype, a->out.vals, m * n) : NULL;
+    ref_minplus(t->dtype, m, k, n, va, vb, vr, ref, bound);
+    free(va);
+    free(vb);
+    free(vr);
 }
 
 /* ---- t_badshape: the rules ---- */
@@ -461,6 +479,22 @@ static void minplus_rules(gpuk_context *ctx)
     E(gpuk_minplus(ctx, di, di, TI(ctx, 4, 4), NULL), OK, NULL);
     E(gpuk_minplus(ctx, di, di, di, NULL), ALIAS, "r");
     E(gpuk_minplus(ctx, ai, bi, ri, "omp"), GPUK_ERR_VARIANT, "omp");
+
+    /* f64 among f32 and i32: refused, the message naming both dtypes; an
+     * f64 a is the op's dtype where the backend computes min-plus in f64
+     * (then b disagrees), else refused itself */
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_MINPLUS, F64, &n64);
+    gpuk_tensor *a64 = TD(ctx, 3, 4), *b64 = TD(ctx, 4, 5), *r64 = TD(ctx, 3, 5);
+    ED(gpuk_minplus(ctx, a, b64, r, NULL), "b", F64, F32);
+    ED(gpuk_minplus(ctx, a, b, r64, NULL), "r", F64, F32);
+    ED(gpuk_minplus(ctx, ai, b64, ri, NULL), "b", F64, GPUK_I32);
+    ED(gpuk_minplus(ctx, ai, bi, r64, NULL), "r", F64, GPUK_I32);
+    ED(gpuk_minplus_update(ctx, a, b, r64, NULL), "r", F64, F32);
+    ED(gpuk_minplus(ctx, a64, b, r, NULL), n64 ? "b" : "a", F64, F32);
+    ED(gpuk_minplus(ctx, a64, bi, ri, NULL), n64 ? "b" : "a", F64, n64 ? GPUK_I32 : F32);
+    if (n64)
+        E(gpuk_minplus(ctx, a64, b64, r64, NULL), OK, NULL);
 }
 
 /* ---- t_empty: empty outputs, empty mins, NaN and infinity ---- */
@@ -520,13 +554,89 @@ static void mi_run(gpuk_context *ctx, const opcall_args *k, const char *label,
     free(got);
 }
 
+/* A new [r, c] tensor of dtype dt on ctx holding vals (r * c elements). */
+static gpuk_tensor *mp_tensor(gpuk_context *ctx, gpuk_dtype dt, int64_t r, int64_t c,
+                              const void *vals)
+{
+    gpuk_tensor *t = rel_tensor(ctx, dt, 2, SH(r, c), 0.0f, 0.0f);
+    gpuk_tensor_write(ctx, t, vals, (size_t)(r * c) * gpuk_dtype_size(dt));
+    return t;
+}
+
+/* n values of dt for the GPUK_CHECK run: i32 of the kind given, floats
+ * from oc_rnd_vec with NaN, +-inf and +-0 one time in eight. */
+static void *mp_check_vals(uint64_t *g, gpuk_dtype dt, int64_t n, int kind)
+{
+    static const double sp[] = { NAN, INFINITY, -INFINITY, 0.0, -0.0 };
+    if (dt == GPUK_I32)
+        return mi_vec(g, n, kind);
+    void *v = oc_rnd_vec(g, dt, n, 1, 0);
+    oc_sprinkle(g, dt, v, n, 8, sp, NELEM(sp));
+    return v;
+}
+
+/* GPUK_CHECK: on a context of the same backend with the shadow on, every
+ * rung of dt is replayed on the cpu's naive rung of dt and the results
+ * compared (bit for bit: min-plus is exact in every dtype); a right
+ * answer passes, plain and update. */
+static void mp_under_check(gpuk_context *ctx, gpuk_dtype dt)
+{
+    gpuk_info info;
+    gpuk_options o;
+    gpuk_context *cc = NULL;
+    size_t nv = 0;
+    gpuk_context_info(ctx, &info);
+    gpuk_variant_count_dtype(ctx, GPUK_OP_MINPLUS, dt, &nv);
+    if (nv == 0) {
+        tap_skip("minplus %s under GPUK_CHECK: the backend has no %s variant",
+                 gpuk_dtype_name(dt), gpuk_dtype_name(dt));
+        return;
+    }
+    gpuk_options_init(&o);
+    o.backend = info.backend;
+    o.check = 1;
+    gpuk_status st = gpuk_context_open_ex(&cc, &o, NULL);
+    if (!tap_ok(st == GPUK_OK, "minplus %s: a %s context with GPUK_CHECK opens (%s)",
+                gpuk_dtype_name(dt), info.backend, gpuk_strerror(st)))
+        return;
+    uint64_t g = 0x1F32ull;
+    static const int shapes[][4] = { { 37, 45, 29, MI_RANGE }, { 19, 23, 300, MI_SMALL },
+                                     { 17, 31, 13, MI_WRAP } };
+    for (int s = 0; s < NELEM(shapes); s++) {
+        int64_t m = shapes[s][0], kk = shapes[s][1], n = shapes[s][2];
+        void *av = mp_check_vals(&g, dt, m * kk, shapes[s][3]);
+        void *bv = mp_check_vals(&g, dt, kk * n, shapes[s][3]);
+        void *rv = mp_check_vals(&g, dt, m * n, MI_RANGE);
+        gpuk_tensor *ta = mp_tensor(cc, dt, m, kk, av), *tb = mp_tensor(cc, dt, kk, n, bv);
+        gpuk_tensor *tr = mp_tensor(cc, dt, m, n, rv);
+        for (size_t v = 0; v < nv; v++) {
+            gpuk_variant_info vi;
+            gpuk_variant_get_dtype(cc, GPUK_OP_MINPLUS, dt, v, &vi);
+            for (int upd = 0; upd < 2; upd++) {
+                gpuk_tensor_write(cc, tr, rv, (size_t)(m * n) * gpuk_dtype_size(dt));
+                st = upd ? gpuk_minplus_update(cc, ta, tb, tr, vi.name)
+                         : gpuk_minplus(cc, ta, tb, tr, vi.name);
+                tap_ok(st == GPUK_OK, "minplus/%s (%s) %s %dx%dx%d %s under GPUK_CHECK: %s",
+                       vi.name, gpuk_dtype_name(dt), upd ? "update" : "plain", (int)m, (int)kk,
+                       (int)n, dt == GPUK_I32 ? mi_kind[shapes[s][3]] : "with specials",
+                       st == GPUK_OK ? "passes" : gpuk_context_error(cc));
+            }
+        }
+        free(av);
+        free(bv);
+        free(rv);
+    }
+    gpuk_context_close(cc);
+}
+
 /* i32: an empty r, k = 0, saturation at INF, INF with negative weights,
  * the 16-bit condition's ends, and the update's old values above INF. */
 static void minplus_empty_i32(gpuk_context *ctx)
 {
     const int32_t I = INF32;
     int32_t want[64], ref[64];
-    double dref[64], dbd[64];
+    ref_real dref[64];
+    double dbd[64];
     opcall_args k;
 
     k = oe_call(GPUK_OP_MINPLUS, mi_tensor(ctx, 0, 4, NULL), mi_tensor(ctx, 4, 5, NULL), NULL,
@@ -583,57 +693,21 @@ static void minplus_empty_i32(gpuk_context *ctx)
     k.kind = OPCALL_MINPLUS_UPDATE;
     mi_run(ctx, &k, "update in 16-bit lanes: old values above, below and equal", eold, eupd, 4);
 
-    /* GPUK_CHECK: on a context of the same backend with the shadow on,
-     * every i32 rung is replayed on the cpu's naive i32 rung and the
-     * integers compared; a right answer passes */
-    gpuk_info info;
-    gpuk_options o;
-    gpuk_context *cc = NULL;
-    gpuk_context_info(ctx, &info);
-    gpuk_options_init(&o);
-    o.backend = info.backend;
-    o.check = 1;
-    gpuk_status st = gpuk_context_open_ex(&cc, &o, NULL);
-    if (!tap_ok(st == GPUK_OK, "minplus i32: a %s context with GPUK_CHECK opens (%s)",
-                info.backend, gpuk_strerror(st)))
-        return;
-    uint64_t g = 0x1F32ull;
-    static const int shapes[][4] = { { 37, 45, 29, MI_RANGE }, { 19, 23, 300, MI_SMALL },
-                                     { 17, 31, 13, MI_WRAP } };
-    for (int s = 0; s < NELEM(shapes); s++) {
-        int64_t m = shapes[s][0], kk = shapes[s][1], n = shapes[s][2];
-        int32_t *av = mi_vec(&g, m * kk, shapes[s][3]), *bv = mi_vec(&g, kk * n, shapes[s][3]);
-        int32_t *rv = mi_vec(&g, m * n, MI_RANGE);
-        gpuk_tensor *ta = mi_tensor(cc, m, kk, av), *tb = mi_tensor(cc, kk, n, bv);
-        gpuk_tensor *tr = mi_tensor(cc, m, n, rv);
-        size_t nv = 0;
-        gpuk_variant_count_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, &nv);
-        for (size_t v = 0; v < nv; v++) {
-            gpuk_variant_info vi;
-            gpuk_variant_get_dtype(cc, GPUK_OP_MINPLUS, GPUK_I32, v, &vi);
-            for (int upd = 0; upd < 2; upd++) {
-                gpuk_tensor_write(cc, tr, rv, (size_t)(m * n) * 4);
-                st = upd ? gpuk_minplus_update(cc, ta, tb, tr, vi.name)
-                         : gpuk_minplus(cc, ta, tb, tr, vi.name);
-                tap_ok(st == GPUK_OK, "minplus/%s (i32) %s %dx%dx%d %s under GPUK_CHECK: %s",
-                       vi.name, upd ? "update" : "plain", (int)m, (int)kk, (int)n,
-                       mi_kind[shapes[s][3]], st == GPUK_OK ? "passes" : gpuk_context_error(cc));
-            }
-        }
-        free(av);
-        free(bv);
-        free(rv);
-    }
-    gpuk_context_close(cc);
+    mp_under_check(ctx, GPUK_I32);
 }
 
-static void minplus_empty(gpuk_context *ctx)
+static void minplus_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY, tiny = oe_tiny(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
+    if (dt == GPUK_I32) {
+        minplus_empty_i32(ctx);
+        return;
+    }
     k = oe_call(GPUK_OP_MINPLUS, MK(NULL, 0, 4), MK(NULL, 4, 5), NULL, MK(NULL, 0, 5));
     RUN(k, "r[0,5]", NULL, NULL);
 
@@ -643,20 +717,33 @@ static void minplus_empty(gpuk_context *ctx)
     RUN(k, "k = 0: r = +inf", NULL, &e);
 
     /* NaN sums are skipped, so a row of NaN gives +inf */
-    const float ma[12] = { N, N, N, N, 1, 2, -P, 0, 1, P, P, P };
-    const float mb[6] = { 1, P, 2, -P, N, 0 };
+    const ref_real ma[12] = { N, N, N, N, 1, 2, -P, 0, 1, P, P, P };
+    const ref_real mb[6] = { 1, P, 2, -P, N, 0 };
     k = oe_call(GPUK_OP_MINPLUS, MK(ma, 4, 3), MK(mb, 3, 2), NULL, MK(NULL, 4, 2));
-    ref_minplus(4, 3, 2, ma, mb, NULL, ref, bd);
+    ref_minplus(dt, 4, 3, 2, ma, mb, NULL, ref, bd);
     oe_from_ref(&e, 8, ref, bd);
     RUN(k, "NaN terms skipped, -inf + inf skipped, all-NaN row +inf", NULL, &e);
 
     /* a tie between +0 and -0 is -0 (IEEE 754-2019 minimum), whichever
      * comes first in k */
-    const float za[4] = { 0, -0.0f, -0.0f, 0 };
+    const ref_real za[4] = { 0, -0.0L, -0.0L, 0 };
     k = oe_call(GPUK_OP_MINPLUS, MK(za, 2, 2), MK(za, 2, 2), NULL, MK(NULL, 2, 2));
-    oe_const(&e, 4, 0.0);
-    e.v[0] = e.v[3] = -0.0;   /* r[0,0]: +0 then -0; r[1,1]: -0 then +0 */
+    oe_const(&e, 4, 0.0L);
+    e.v[0] = e.v[3] = -0.0L;   /* r[0,0]: +0 then -0; r[1,1]: -0 then +0 */
     RUN(k, "+0 and -0 sums tie: -0, in either order; +0 ties stay +0", NULL, &e);
+
+    /* one rounding, in the dtype: 1 + (u + 2 u^2) lies just above half an
+     * ulp past 1, so it rounds up to 1 + 2u.  A sum first rounded to a
+     * wider type and then to the dtype (f64 through long double) lands on
+     * the tie and rounds to 1: the reference must not (ref_add1). */
+    const ref_real u = ldexpl(1.0L, -gpuk_dtype_precision(dt));
+    const ref_real ra[1] = { 1 }, rb[1] = { u + 2 * u * u };
+    k = oe_call(GPUK_OP_MINPLUS, MK(ra, 1, 1), MK(rb, 1, 1), NULL, MK(NULL, 1, 1));
+    ref_minplus(dt, 1, 1, 1, ra, rb, NULL, ref, bd);
+    oe_const(&e, 1, 1 + 2 * u);
+    tap_ok(ref[0] == 1 + 2 * u, "minplus %s: the reference rounds 1 + u + 2u^2 once, to 1 + 2u",
+           gpuk_dtype_name(dt));
+    RUN(k, "1 + (u + 2u^2) rounds once, up to 1 + 2u", NULL, &e);
 
     /* ---- the update, r = min(r, a (x) b) ---- */
 
@@ -665,57 +752,56 @@ static void minplus_empty(gpuk_context *ctx)
     RUN(k, "update r[0,5]", NULL, NULL);
 
     /* k = 0: min with nothing keeps r, but a NaN there is skipped: +inf */
-    const float old0[12] = { 1, -0.0f, 0, N, P, -P, -2.5f, 7, 0x1p-149f, N, -0x1p-149f, 3 };
+    const ref_real old0[12] = { 1, -0.0L, 0, N, P, -P, -2.5, 7, tiny, N, -tiny, 3 };
+    const ref_real new0[12] = { 1, -0.0L, 0, P, P, -P, -2.5, 7, tiny, P, -tiny, 3 };
     k = oe_call(GPUK_OP_MINPLUS, MK(NULL, 3, 0), MK(NULL, 0, 4), NULL, MK(NULL, 3, 4));
     k.kind = OPCALL_MINPLUS_UPDATE;
-    oe_from_ref(&e, 12, (const double[12]){ 1, -0.0, 0, P, P, -P, -2.5, 7, 0x1p-149, P,
-                                           -0x1p-149, 3 },
-                (const double[12]){ 0 });
+    oe_from_ref(&e, 12, new0, (const double[12]){ 0 });
     RUN(k, "update, k = 0: r kept, a NaN in r becomes +inf", old0, &e);
 
     /* the NaN case again, r's old values against rows of sums: winners,
      * losers, NaN (skipped: the row's minimum, or +inf for the all-NaN
      * row), +inf and -inf */
-    const float oldn[8] = { N, 5, -7, N, P, -P, 1, -0.0f };
+    const ref_real oldn[8] = { N, 5, -7, N, P, -P, 1, -0.0L };
     k = oe_call(GPUK_OP_MINPLUS, MK(ma, 4, 3), MK(mb, 3, 2), NULL, MK(NULL, 4, 2));
     k.kind = OPCALL_MINPLUS_UPDATE;
-    ref_minplus(4, 3, 2, ma, mb, oldn, ref, bd);
+    ref_minplus(dt, 4, 3, 2, ma, mb, oldn, ref, bd);
     oe_from_ref(&e, 8, ref, bd);
     RUN(k, "update: NaN in r skipped (+inf over an all-NaN row), -inf kept, winners and losers",
         oldn, &e);
 
     /* ties of the old value and the new: the product is [-0 +0; +0 -0],
      * each against an old +0 and an old -0 */
-    const float oldz1[4] = { 0, -0.0f, 0, -0.0f }, oldz2[4] = { -0.0f, 0, -0.0f, 0 };
+    const ref_real oldz1[4] = { 0, -0.0L, 0, -0.0L }, oldz2[4] = { -0.0L, 0, -0.0L, 0 };
     k = oe_call(GPUK_OP_MINPLUS, MK(za, 2, 2), MK(za, 2, 2), NULL, MK(NULL, 2, 2));
     k.kind = OPCALL_MINPLUS_UPDATE;
-    oe_const(&e, 4, -0.0);
-    e.v[2] = 0.0;   /* old +0, new +0 */
+    oe_const(&e, 4, -0.0L);
+    e.v[2] = 0.0L;   /* old +0, new +0 */
     RUN(k, "update: old +0 against new -0 and old -0 against new +0 give -0", oldz1, &e);
-    oe_const(&e, 4, -0.0);
-    e.v[1] = 0.0;   /* old +0, new +0 */
+    oe_const(&e, 4, -0.0L);
+    e.v[1] = 0.0L;   /* old +0, new +0 */
     RUN(k, "update: old -0 against new -0 and +0 give -0; +0 and +0 stay +0", oldz2, &e);
 
     /* panels: r from the first two columns of a (rows of b), then updated
      * with the last two, holds the bits of one product over all four:
      * r[0,0] +0 then -0, r[0,1] -0 then +0, r[1,1] 1 twice, r[2,0] +inf
      * then -inf, r[2,1] +inf then only NaN sums */
-    const float pa[12] = { 1, -0.0f, 5, -0.0f, -0.0f, 3, 0, 1, N, P, -P, N };
-    const float pb[8] = { -0.0f, 1, 0, -0.0f, 2, N, -0.0f, 0 };
-    float pa1[6], r1[6];
+    const ref_real pa[12] = { 1, -0.0L, 5, -0.0L, -0.0L, 3, 0, 1, N, P, -P, N };
+    const ref_real pb[8] = { -0.0L, 1, 0, -0.0L, 2, N, -0.0L, 0 };
+    ref_real pa1[6], r1[6];
     for (int i = 0; i < 3; i++)
         pa1[2 * i] = pa[4 * i + 2], pa1[2 * i + 1] = pa[4 * i + 3];
-    ref_minplus(3, 2, 2, (const float[6]){ pa[0], pa[1], pa[4], pa[5], pa[8], pa[9] }, pb, NULL,
-                ref, bd);
+    ref_minplus(dt, 3, 2, 2, (const ref_real[6]){ pa[0], pa[1], pa[4], pa[5], pa[8], pa[9] },
+                pb, NULL, ref, bd);
     for (int i = 0; i < 6; i++)
-        r1[i] = (float)ref[i];
+        r1[i] = ref[i];
     k = oe_call(GPUK_OP_MINPLUS, MK(pa1, 3, 2), MK(pb + 4, 2, 2), NULL, MK(NULL, 3, 2));
     k.kind = OPCALL_MINPLUS_UPDATE;
-    ref_minplus(3, 4, 2, pa, pb, NULL, ref, bd);
+    ref_minplus(dt, 3, 4, 2, pa, pb, NULL, ref, bd);
     oe_from_ref(&e, 6, ref, bd);
     RUN(k, "update: two panels of k give the bits of one product over all of k", r1, &e);
 
-    minplus_empty_i32(ctx);
+    mp_under_check(ctx, dt);
 }
 
 /* ---- the fuzz harness: a valid call from the input bytes ---- */
@@ -729,13 +815,13 @@ static void minplus_empty(gpuk_context *ctx)
 static int minplus_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t m = fz_dim(f), k = fz_dim(f), n = fz_dim(f);
-    int r = fz_opnd(f, &c->in[0], F32, 2, SH(m, k), fz_lay_dense(f), sp, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, SH(m, k), fz_lay_dense(f), sp, 0);
     if (m == k && k == n && fz_pick(f, 2))
         c->in[1] = c->in[0];
     else
-        r |= fz_opnd(f, &c->in[1], F32, 2, SH(k, n), fz_lay_dense(f), sp, 0);
+        r |= fz_opnd(f, &c->in[1], c->dt, 2, SH(k, n), fz_lay_dense(f), sp, 0);
     c->n_in = 2;
-    r |= fz_opnd(f, &c->out, F32, 2, SH(m, n), fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 2, SH(m, n), fz_lay_dense(f), sp, 0);
     c->kind = (f->rng >> 41) & 1 ? OPCALL_MINPLUS_UPDATE : 0;
     c->name[0] = "a", c->name[1] = "b", c->name[3] = "r";
     return r;
@@ -745,6 +831,7 @@ static int minplus_fuzz(fz *f, fz_call *c, unsigned sp)
 
 const optest optest_MINPLUS = {
     .op = GPUK_OP_MINPLUS,
+    .dtypes = OPTEST_FLOATS | GPUK_DTYPE_BIT(GPUK_I32),
     .cases = b_minplus,
     .products = 1,
     .ref = minplus_ref,

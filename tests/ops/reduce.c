@@ -1,7 +1,7 @@
 /*
  * tests/ops/reduce.c - what the tests and the fuzz harness know about the
  * reductions reduce and meanpool (gpuk_reduce(3)): their calls, the op
- * suite's cases, the float64 references, the bad-input specs and shape
+ * suite's cases, the references, the bad-input specs and shape
  * rules, the empty-tensor and NaN cases, the fuzz shapes.  A sum over
  * nothing is 0, a mean over nothing NaN.
  */
@@ -27,7 +27,7 @@ static gpuk_status opcall_MEANPOOL(gpuk_context *ctx, const opcall_args *a, cons
 
 /* ---- the op suite's cases ---- */
 
-static int b_reduce(oc_case *c, int i, uint64_t *g)
+static int b_reduce(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][6] = { /* ndim, shape, axis; each as a sum and a mean */
         { 1, 257, 0, 0, 0, 0 }, { 1, 1, 0, 0, 0, 0 }, { 2, 33, 7, 0, 0, 0 }, { 2, 33, 7, 0, 0, 1 },
@@ -52,14 +52,14 @@ static int b_reduce(oc_case *c, int i, uint64_t *g)
             osh[ond++] = sh[d];
     }
     c->kind = i % 2, c->axis = t[5], c->n_in = 1;
-    oc_arg_set(&c->in[0], F32, nd, sh, L, oc_rnd_vec(g, n, 1, 0));
-    oc_arg_set(&c->out, F32, ond ? ond : 1, osh, L, NULL);
+    oc_arg_set(&c->in[0], dt, nd, sh, L, RND(n));
+    oc_arg_set(&c->out, dt, ond ? ond : 1, osh, L, NULL);
     LBL("%s %s axis %d %s", c->kind ? "mean" : "sum", oc_shape_str(sb, nd, sh), t[5],
         oc_layout_name(L));
     return 1;
 }
 
-static int b_meanpool(oc_case *c, int i, uint64_t *g)
+static int b_meanpool(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][4] = { /* ndim, shape ([b,]t,d) */
         { 3, 3, 7, 33 }, { 3, 1, 257, 5 }, { 3, 7, 1, 127 }, { 2, 33, 7, 0 }, { 2, 257, 1, 0 },
@@ -70,21 +70,20 @@ static int b_meanpool(oc_case *c, int i, uint64_t *g)
     int three = t[0] == 3, L = i % 2 ? OC_OFF1 : OC_DENSE;
     char sb[48];
     c->bc = three ? t[1] : 1, c->k = t[1 + three], c->n = t[2 + three], c->n_in = 1;
-    oc_arg_set(&c->in[0], F32, t[0], SH(t[1], t[2], t[3]), L,
-               oc_rnd_vec(g, c->bc * c->k * c->n, 1, 0));
-    oc_arg_set(&c->out, F32, t[0] - 1, three ? SH(c->bc, c->n) : SH(c->n), L, NULL);
+    oc_arg_set(&c->in[0], dt, t[0], SH(t[1], t[2], t[3]), L, RND(c->bc * c->k * c->n));
+    oc_arg_set(&c->out, dt, t[0] - 1, three ? SH(c->bc, c->n) : SH(c->n), L, NULL);
     LBL("%s %s", oc_shape_str(sb, t[0], c->in[0].shape), oc_layout_name(L));
     return 1;
 }
 
-/* ---- the float64 references ---- */
+/* ---- the references ---- */
 
 /* Sum: len terms, gamma_len (products are absent, so this is generous by
  * one).  Mean: the sum, then a division by len or a multiply by a rounded
  * 1/len, two more roundings: gamma_{len+2} of sum |x| / len.  A mean over
  * nothing is NaN (gpuk.h). */
-static void ref_reduce(int kind, int ndim, const int64_t *shape, int axis, const float *x,
-                       double u, double *ref, double *bound)
+static void ref_reduce(const ref_tol *t, int kind, int ndim, const int64_t *shape, int axis,
+                       const ref_real *x, ref_real *ref, double *bound)
 {
     int64_t outer = 1, inner = 1, len = shape[axis];
     for (int d = 0; d < axis; d++)
@@ -93,47 +92,50 @@ static void ref_reduce(int kind, int ndim, const int64_t *shape, int axis, const
         inner *= shape[d];
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
-            double s = 0.0, abss = 0.0;
-            for (int64_t l = 0; l < len; l++) {
-                double v = x[(o * len + l) * inner + i];
-                s += v;
-                abss += fabs(v);
-            }
+            ref_acc s = ref_acc_start(0.0L);
+            for (int64_t l = 0; l < len; l++)
+                ref_acc_add(&s, x[(o * len + l) * inner + i]);
             int64_t q = o * inner + i;
+            ref_real v = ref_acc_value(&s);
             if (kind == 0) {
-                ref[q] = s;
-                bound[q] = ref_sum_bound(len, abss, s, u);
+                ref[q] = v;
+                bound[q] = ref_sum_bound(t, len, s.abs, v);
             } else if (len == 0) {
                 ref[q] = NAN;
                 bound[q] = 0.0;
             } else {
-                ref[q] = s / (double)len;
-                bound[q] = ref_sum_bound(len + 2, abss / (double)len, ref[q], u);
+                ref[q] = v / (ref_real)len;
+                bound[q] = ref_sum_bound(t, len + 2, s.abs / (ref_real)len, ref[q]);
             }
         }
 }
 
 /* Mean pool is a mean over the middle axis of x[b,t,d]. */
-static void ref_meanpool(int64_t b, int64_t t, int64_t d, const float *x, double u,
-                         double *ref, double *bound)
+static void ref_meanpool(const ref_tol *t, int64_t b, int64_t n, int64_t d, const ref_real *x,
+                         ref_real *ref, double *bound)
 {
-    int64_t shape[3] = { b, t, d };
-    ref_reduce(1, 3, shape, 1, x, u, ref, bound);
+    int64_t shape[3] = { b, n, d };
+    ref_reduce(t, 1, 3, shape, 1, x, ref, bound);
 }
 
-static void reduce_ref(const ref_args *a, double u, double *ref, double *bound)
+static void reduce_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_reduce(a->kind, a->in[0].ndim, a->in[0].shape, a->axis, a->in[0].vals, u, ref, bound);
+    const ref_operand *xo = &a->in[0];
+    ref_real *x = ref_load(xo->dtype, xo->vals, ref_numel(xo));
+    ref_reduce(t, a->kind, xo->ndim, xo->shape, a->axis, x, ref, bound);
+    free(x);
 }
 
 /* x[b..., t, d]: every dimension before the last two is a batch */
-static void meanpool_ref(const ref_args *a, double u, double *ref, double *bound)
+static void meanpool_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const ref_operand *x = &a->in[0];
+    const ref_operand *xo = &a->in[0];
     int64_t b = 1;
-    for (int d = 0; d < x->ndim - 2; d++)
-        b *= x->shape[d];
-    ref_meanpool(b, x->shape[x->ndim - 2], x->shape[x->ndim - 1], x->vals, u, ref, bound);
+    for (int d = 0; d < xo->ndim - 2; d++)
+        b *= xo->shape[d];
+    ref_real *x = ref_load(xo->dtype, xo->vals, ref_numel(xo));
+    ref_meanpool(t, b, xo->shape[xo->ndim - 2], xo->shape[xo->ndim - 1], x, ref, bound);
+    free(x);
 }
 
 /* ---- t_badshape: the rules of each op ---- */
@@ -180,12 +182,13 @@ static void meanpool_rules(gpuk_context *ctx)
 /* ---- t_empty: empty outputs, empty sums and means, NaN and infinity ---- */
 
 /* NaN, +inf, +inf with -inf (NaN), finite: one column each */
-static const float nf_x[12] = { NAN, INFINITY, INFINITY, 1, 1, 1, -INFINITY, 2, 1, 1, 1, 3 };
+static const ref_real nf_x[12] = { NAN, INFINITY, INFINITY, 1, 1, 1, -INFINITY, 2, 1, 1, 1, 3 };
 
-static void reduce_empty(gpuk_context *ctx)
+static void reduce_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const double u = REF_U_TF32;   /* finite elements only need to be close */
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_tol u = oe_tol(dt);   /* finite elements only need to be close */
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
@@ -195,13 +198,13 @@ static void reduce_empty(gpuk_context *ctx)
 
     k = oe_call(GPUK_OP_REDUCE, MK(NULL, 3, 0), NULL, NULL, MK(NULL, 3));
     k.axis = 1;
-    oe_const(&e, 3, 0.0);
+    oe_const(&e, 3, 0.0L);
     RUN(k, "sum over an empty axis is 0", NULL, &e);
     k.kind = GPUK_REDUCE_MEAN;
     oe_const(&e, 3, NAN);
     RUN(k, "mean over an empty axis is NaN", NULL, &e);
     k = oe_call(GPUK_OP_REDUCE, MK(NULL, 0), NULL, NULL, MK(NULL, 1));
-    oe_const(&e, 1, 0.0);
+    oe_const(&e, 1, 0.0L);
     RUN(k, "sum of a 1-D x[0] is [0]", NULL, &e);
     k = oe_call(GPUK_OP_REDUCE, MK(NULL, 2, 0, 3), NULL, NULL, MK(NULL, 2, 3));
     k.axis = 1;
@@ -212,17 +215,18 @@ static void reduce_empty(gpuk_context *ctx)
     for (int kind = 0; kind < 2; kind++) {
         k = oe_call(GPUK_OP_REDUCE, MK(nf_x, 3, 4), NULL, NULL, MK(NULL, 4));
         k.kind = kind;
-        ref_reduce(kind, 2, REL_SHAPE(3, 4), 0, nf_x, u, ref, bd);
+        ref_reduce(&u, kind, 2, REL_SHAPE(3, 4), 0, nf_x, ref, bd);
         oe_from_ref(&e, 4, ref, bd);
         RUN(k, kind ? "mean: NaN, inf, inf - inf, finite" : "sum: NaN, inf, inf - inf, finite",
             NULL, &e);
     }
 }
 
-static void meanpool_empty(gpuk_context *ctx)
+static void meanpool_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const double u = REF_U_TF32;
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_tol u = oe_tol(dt);
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
@@ -234,7 +238,7 @@ static void meanpool_empty(gpuk_context *ctx)
     RUN(k, "no tokens: the mean is NaN", NULL, &e);
 
     k = oe_call(GPUK_OP_MEANPOOL, MK(nf_x, 1, 3, 4), NULL, NULL, MK(NULL, 1, 4));
-    ref_meanpool(1, 3, 4, nf_x, u, ref, bd);
+    ref_meanpool(&u, 1, 3, 4, nf_x, ref, bd);
     oe_from_ref(&e, 4, ref, bd);
     RUN(k, "NaN, inf, inf - inf, finite over tokens", NULL, &e);
 }
@@ -253,8 +257,8 @@ static int reduce_fuzz(fz *f, fz_call *c, unsigned sp)
             os[on++] = s[i];
     if (nd == 1)
         os[on++] = 1;
-    int r = fz_opnd(f, &c->in[0], F32, nd, s, fz_lay_dense(f), sp, 0);
-    r |= fz_opnd(f, &c->out, F32, on, os, fz_lay_dense(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, nd, s, fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, on, os, fz_lay_dense(f), 0, 0);
     c->n_in = 1;
     c->name[0] = "x", c->name[3] = "out";
     return r;
@@ -281,8 +285,8 @@ static int meanpool_fuzz(fz *f, fz_call *c, unsigned sp)
     for (int i = 0, j = 0; i < nd; i++)
         if (i != nd - 2)
             os[j++] = s[i];
-    int r = fz_opnd(f, &c->in[0], F32, nd, s, fz_lay_dense(f), sp, 0);
-    r |= fz_opnd(f, &c->out, F32, nd - 1, os, fz_lay_dense(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, nd, s, fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, nd - 1, os, fz_lay_dense(f), 0, 0);
     c->n_in = 1;
     c->name[0] = "x", c->name[3] = "out";
     return r;
@@ -292,6 +296,7 @@ static int meanpool_fuzz(fz *f, fz_call *c, unsigned sp)
 
 const optest optest_REDUCE = {
     .op = GPUK_OP_REDUCE,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_reduce,
     .ref = reduce_ref,
     .spec = { 2, { "x", "out" }, { GPUK_F32, GPUK_F32 }, { 2, 1 }, { { 3, 4 }, { 4 } },
@@ -304,6 +309,7 @@ const optest optest_REDUCE = {
 
 const optest optest_MEANPOOL = {
     .op = GPUK_OP_MEANPOOL,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_meanpool,
     .ref = meanpool_ref,
     .spec = { 2, { "x", "out" }, { GPUK_F32, GPUK_F32 }, { 3, 2 }, { { 2, 3, 4 }, { 2, 4 } },

@@ -1,8 +1,9 @@
 /*
  * tests/ops/rows.c - what the tests and the fuzz harness know about the
  * row ops softmax and embedding (gpuk_softmax(3)): their calls, the op
- * suite's cases, the float64 references, the bad-input specs and shape
- * rules, the empty-tensor and NaN cases, the fuzz shapes.
+ * suite's cases, the references, the bad-input specs and shape rules, the
+ * empty-tensor and NaN cases, the fuzz shapes.  Embedding's table has the
+ * op's dtype; its ids are i32 in every dtype.
  */
 #include "../opcall.h"
 
@@ -28,7 +29,7 @@ static gpuk_status opcall_EMBEDDING(gpuk_context *ctx, const opcall_args *a, con
 
 /* Rows shifted by +-100 would overflow or underflow exp() in a kernel
  * that skips the max subtraction. */
-static int b_softmax(oc_case *c, int i, uint64_t *g)
+static int b_softmax(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][6] = { /* ndim, shape, in place, shift */
         { 2, 1, 1, 0, 0, 0 }, { 2, 7, 33, 0, 0, 0 }, { 2, 33, 7, 0, 0, 0 },
@@ -50,17 +51,17 @@ static int b_softmax(oc_case *c, int i, uint64_t *g)
     for (int d = 0; d < t[0]; d++)
         sh[d] = t[1 + d], n *= sh[d];
     c->n = sh[t[0] - 1], c->m = n / c->n, c->n_in = 1;
-    oc_arg_set(&c->in[0], F32, t[0], sh, L, oc_rnd_vec(g, n, t[5] ? 10.0f : 4.0f, (float)t[5]));
+    oc_arg_set(&c->in[0], dt, t[0], sh, L, oc_rnd_vec(g, dt, n, t[5] ? 10 : 4, t[5]));
     if (t[4])
         oc_in_place(c, 0);
     else
-        oc_arg_set(&c->out, F32, t[0], sh, L, NULL);
+        oc_arg_set(&c->out, dt, t[0], sh, L, NULL);
     LBL("%s%s%s %s", oc_shape_str(sb, t[0], sh), t[4] ? " in place" : "",
         t[5] > 0 ? " x+100" : t[5] < 0 ? " x-100" : "", oc_layout_name(L));
     return 1;
 }
 
-static int b_embedding(oc_case *c, int i, uint64_t *g)
+static int b_embedding(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][6] = { /* V, d, ids ndim, ids shape */
         { 7, 33, 1, 5, 0, 0 }, { 257, 7, 2, 3, 7, 0 }, { 33, 1, 3, 2, 3, 5 }, { 1, 1, 1, 1, 0, 0 },
@@ -77,73 +78,71 @@ static int b_embedding(oc_case *c, int i, uint64_t *g)
     for (int64_t p = 0; p < T_; p++)
         ids[p] = (int32_t)(oc_rng(g) % (uint64_t)t[0]);
     c->m = t[0], c->n = t[1], c->k = T_, c->n_in = 2;
-    oc_arg_set(&c->in[0], F32, 2, SH(c->m, c->n), L, oc_rnd_vec(g, c->m * c->n, 1, 0));
+    oc_arg_set(&c->in[0], dt, 2, SH(c->m, c->n), L, RND(c->m * c->n));
     oc_arg_set(&c->in[1], GPUK_I32, t[2], sh, L, ids);
     sh[t[2]] = t[1];
-    oc_arg_set(&c->out, F32, t[2] + 1, sh, L, NULL);
+    oc_arg_set(&c->out, dt, t[2] + 1, sh, L, NULL);
     LBL("table %dx%d ids %s %s", t[0], t[1], oc_shape_str(sb, t[2], sh), oc_layout_name(L));
     return 1;
 }
 
-/* ---- the float64 references ---- */
+/* ---- the references ---- */
 
 /* Softmax of a row, out_j = e_j / S with e_j = exp(x_j - m), m = max x.
  * The max is exact.  fl(x_j - m) is off by at most u R absolutely, R the
  * row's range max|x_j - m|, which exp turns into a relative error u R;
- * expf itself is within 2 ulp (4u).  All e_j are positive, so their sum
- * carries the largest term error plus gamma_n; the division adds u (2u if
- * done as a multiply by 1/S).  So out_j is within
+ * the dtype's exp (expf, exp) is within 2 ulp (4u).  All e_j are
+ * positive, so their sum carries the largest term error plus gamma_n; the
+ * division adds u (2u if done as a multiply by 1/S).  So out_j is within
  *   gamma_n + u (2R + 10)
  * relatively; an implementation through log S (exp(x_j - m - log S)) adds
- * about 2u ln n, which we include.  With c on top. */
-static void ref_softmax(int64_t rows, int64_t n, const float *x, double u, double *ref,
-                        double *bound)
+ * about 2u ln n, which we include.  With c on top; u is the dtype's. */
+static void ref_softmax(const ref_tol *t, int64_t rows, int64_t n, const ref_real *x,
+                        ref_real *ref, double *bound)
 {
     for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n;
-        double m = -HUGE_VAL, lo = HUGE_VAL, s = 0.0;
+        const ref_real *xr = x + r * n;
+        ref_real m = -HUGE_VALL, lo = HUGE_VALL, s = 0;
         for (int64_t j = 0; j < n; j++) {
             m = xr[j] > m ? xr[j] : m;
             lo = xr[j] < lo ? xr[j] : lo;
         }
         for (int64_t j = 0; j < n; j++)
-            s += exp((double)xr[j] - m);
-        double range = m - lo;
-        double rel = ref_gamma(n, u) + u * (2.0 * range + 2.0 * log((double)n + 1.0) + 10.0);
+            s += expl(xr[j] - m);
+        double range = (double)(m - lo);
+        double rel = ref_gamma(n, t->u) + t->u * (2.0 * range + 2.0 * log((double)n + 1.0) + 10.0);
         for (int64_t j = 0; j < n; j++) {
-            double v = exp((double)xr[j] - m) / s;
+            ref_real v = expl(xr[j] - m) / s;
             ref[r * n + j] = v;
             /* an exact 0 (from -inf) has no relative error: 0 * rel, not
              * 0 * inf when the range is infinite */
-            bound[r * n + j] = (v == 0.0 ? 0.0 : REF_C * rel * v) + ref_floor_abs(n);
+            bound[r * n + j] = (v == 0 ? 0.0 : REF_C * rel * (double)v) + ref_floor_abs(t, n);
         }
     }
 }
 
-static void ref_embedding(int64_t V, int64_t d, const float *table, int64_t T,
-                          const int32_t *ids, double *ref, double *bound)
-{
-    (void)V;
-    for (int64_t t = 0; t < T; t++)
-        for (int64_t j = 0; j < d; j++) {
-            ref[t * d + j] = table[(int64_t)ids[t] * d + j];
-            bound[t * d + j] = 0.0;
-        }
-}
-
 /* rows along x's last dimension */
-static void softmax_ref(const ref_args *a, double u, double *ref, double *bound)
+static void softmax_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const ref_operand *x = &a->in[0];
-    int64_t n = ref_numel(&a->out), last = x->ndim > 0 ? x->shape[x->ndim - 1] : 0;
-    ref_softmax(last ? n / last : 0, last, x->vals, u, ref, bound);
+    const ref_operand *xo = &a->in[0];
+    int64_t n = ref_numel(&a->out), last = xo->ndim > 0 ? xo->shape[xo->ndim - 1] : 0;
+    ref_real *x = ref_load(xo->dtype, xo->vals, n);
+    ref_softmax(t, last ? n / last : 0, last, x, ref, bound);
+    free(x);
 }
 
-static void embedding_ref(const ref_args *a, double u, double *ref, double *bound)
+/* row ids[i] of the table, every bit of it */
+static void embedding_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    const ref_operand *t = &a->in[0];
-    ref_embedding(t->shape[0], t->shape[1], t->vals, ref_numel(&a->in[1]), a->in[1].vals, ref,
-                  bound);
+    const ref_operand *tb = &a->in[0];
+    int64_t d = tb->shape[1], T = ref_numel(&a->in[1]);
+    for (int64_t i = 0; i < T; i++) {
+        int64_t row = (int64_t)ref_get(GPUK_I32, a->in[1].vals, i);
+        for (int64_t j = 0; j < d; j++) {
+            ref[i * d + j] = ref_get(tb->dtype, tb->vals, row * d + j);
+            bound[i * d + j] = 0.0;
+        }
+    }
 }
 
 /* ---- t_badshape: the rules of each op ---- */
@@ -193,51 +192,62 @@ static void embedding_rules(gpuk_context *ctx)
     float got[12];
     gpuk_tensor_read(ctx, out, got, sizeof got);
     tap_ok(got[0] == 1.0f && got[11] == 6.5f, "the rejected gathers left out as it was");
+
+    /* ids are i32 whatever the table's dtype; out has the table's */
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_EMBEDDING, F64, &n64);
+    ED(gpuk_embedding(ctx, table, TD(ctx, 4), out, NULL), "ids", F64, GPUK_I32);
+    ED(gpuk_embedding(ctx, table, ids, TD(ctx, 4, 3), NULL), "out", F64, F32);
+    if (n64)
+        E(gpuk_embedding(ctx, TD(ctx, 5, 3), ids, TD(ctx, 4, 3), NULL), OK, NULL);
+    else
+        ED(gpuk_embedding(ctx, TD(ctx, 5, 3), ids, TD(ctx, 4, 3), NULL), "table", F64, F32);
 }
 
 /* ---- t_empty: empty outputs, rows of one, NaN and infinity ---- */
 
-static void softmax_empty(gpuk_context *ctx)
+static void softmax_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;   /* finite elements only need to be close */
-    double ref[OE_MAXN], bd[OE_MAXN];
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);   /* finite elements only need to be close */
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_SOFTMAX, MK(NULL, 3, 0), NULL, NULL, MK(NULL, 3, 0));
     RUN(k, "rows of length 0", NULL, NULL);
 
-    const float one[3] = { 5, -1e30f, 0 };
+    const ref_real one[3] = { 5, -1e30L, 0 };
     k = oe_call(GPUK_OP_SOFTMAX, MK(one, 3, 1), NULL, NULL, MK(NULL, 3, 1));
-    oe_const(&e, 3, 1.0);
+    oe_const(&e, 3, 1.0L);
     RUN(k, "rows of length 1 are 1", NULL, &e);
 
-    const float so[12] = { 1, N, 2, 1, -P, 2, 1, P, 2, -P, -P, -P };
+    const ref_real so[12] = { 1, N, 2, 1, -P, 2, 1, P, 2, -P, -P, -P };
     k = oe_call(GPUK_OP_SOFTMAX, MK(so, 4, 3), NULL, NULL, MK(NULL, 4, 3));
-    ref_softmax(4, 3, so, u, ref, bd);
+    ref_softmax(&u, 4, 3, so, ref, bd);
     oe_from_ref(&e, 12, ref, bd);
     RUN(k, "rows with NaN, -inf, +inf, all -inf", NULL, &e);
 }
 
 /* a gather keeps every bit: NaN payload, -0, infinities, subnormals */
-static void embedding_empty(gpuk_context *ctx)
+static void embedding_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float P = INFINITY, Q = oe_nan_payload();
+    const ref_real P = INFINITY, Q = oe_nan_payload(), tiny = oe_tiny(dt);
     oe_expect e;
     opcall_args k;
 
     k = oe_call(GPUK_OP_EMBEDDING, MK(NULL, 5, 3), oe_ids(ctx, 0, NULL), NULL, MK(NULL, 0, 3));
     RUN(k, "ids[0]", NULL, NULL);
 
-    const float tb[6] = { Q, -0.0f, P, 2, 1e-45f, -P };
+    const ref_real tb[6] = { Q, -0.0L, P, 2, tiny, -P };
     const int32_t ids[3] = { 2, 0, 2 };
-    const float gathered[6] = { 1e-45f, -P, Q, -0.0f, 1e-45f, -P };
+    const ref_real gathered[6] = { tiny, -P, Q, -0.0L, tiny, -P };
     k = oe_call(GPUK_OP_EMBEDDING, MK(tb, 3, 2), oe_ids(ctx, 3, ids), NULL, MK(NULL, 3, 2));
     memset(&e, 0, sizeof e);
     e.n = 6;
     e.payload = 1;
-    e.src_bits = gathered;
+    e.src = gathered;
     RUN(k, "bit-exact rows: NaN payload, -0, +-inf, subnormal", NULL, &e);
 }
 
@@ -257,10 +267,10 @@ static int embedding_fuzz(fz *f, fz_call *c, unsigned sp)
     V = V ? V : 1;
     int nd = 1 + (int)fz_pick(f, 3);
     fz_shape_nd(f, nd, s);
-    int r = fz_opnd(f, &c->in[0], F32, 2, SH(V, d), fz_lay_dense(f), sp, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, SH(V, d), fz_lay_dense(f), sp, 0);
     r |= fz_opnd(f, &c->in[1], GPUK_I32, nd, s, fz_lay_dense(f), 0, (int32_t)V);
     s[nd] = d;
-    r |= fz_opnd(f, &c->out, F32, nd + 1, s, fz_lay_dense(f), 0, 0);
+    r |= fz_opnd(f, &c->out, c->dt, nd + 1, s, fz_lay_dense(f), 0, 0);
     c->n_in = 2;
     c->name[0] = "table", c->name[1] = "ids", c->name[3] = "out";
     return r;
@@ -276,9 +286,7 @@ static int embedding_fuzz_index(fz *f, fz_call *c, const char **blame)
     int64_t at = (int64_t)(fz_rnext(f) % (uint64_t)ids->numel);
     int32_t bad = fz_pick(f, 2) ? (int32_t)c->in[0].shape[0] + (int32_t)fz_pick(f, 3)
                                 : -1 - (int32_t)fz_pick(f, 3);
-    memcpy(&ids->vals[at], &bad, 4);
-    memcpy(&ids->img[fz_pos(ids, at)], &bad, 4);
-    gpuk_tensor_write(fz_ctx, ids->st, ids->img, (size_t)ids->n_store * 4);
+    fz_opnd_set(ids, at, &bad);
     *blame = "ids";
     return 1;
 }
@@ -287,6 +295,7 @@ static int embedding_fuzz_index(fz *f, fz_call *c, const char **blame)
 
 const optest optest_SOFTMAX = {
     .op = GPUK_OP_SOFTMAX,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_softmax,
     .ref = softmax_ref,
     .spec = { 2, { "x", "out" }, { GPUK_F32, GPUK_F32 }, { 2, 2 }, { { 2, 3 }, { 2, 3 } },
@@ -299,6 +308,7 @@ const optest optest_SOFTMAX = {
 /* a wrong rank of ids shows as out's shape disagreeing */
 const optest optest_EMBEDDING = {
     .op = GPUK_OP_EMBEDDING,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_embedding,
     .ref = embedding_ref,
     .spec = { 3, { "table", "ids", "out" }, { GPUK_F32, GPUK_I32, GPUK_F32 }, { 2, 1, 2 },

@@ -1,9 +1,10 @@
 /*
  * tests/ops/spmv.c - what the tests and the fuzz harness know about the
  * sparse matrix-vector product spmv (gpuk_spmv(3)): its call, the op
- * suite's cases, the float64 reference, the bad-input spec and shape
- * rules, the empty-matrix and NaN cases, the fuzz shapes.  Row i is a sum
- * of its own nonzeros: an empty row gives 0.
+ * suite's cases, the reference, the bad-input spec and shape rules, the
+ * empty-matrix and NaN cases, the fuzz shapes.  Row i is a sum of its own
+ * nonzeros: an empty row gives 0.  The matrix's values have the op's
+ * dtype (gpuk_csr_create_dtype), x's.
  */
 #include "../opcall.h"
 
@@ -34,7 +35,7 @@ static int spmv_empty(int kind, int64_t r, int64_t rows)
            (kind == 4 && ((r >= rows / 3 && r < 2 * rows / 3) || r >= rows - rows / 8));
 }
 
-static int b_spmv(oc_case *c, int i, uint64_t *g)
+static int b_spmv(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][4] = { /* rows, cols, permille, row kind */
         { 1, 1, 1000, 0 }, { 7, 33, 300, 0 }, { 33, 7, 500, 1 }, { 257, 127, 100, 0 },
@@ -62,36 +63,38 @@ static int b_spmv(oc_case *c, int i, uint64_t *g)
         c->rp[r + 1] = (int32_t)nz;
     }
     c->nnz = nz;
-    c->cv = oc_rnd_vec(g, nz, 1, 0);
-    oc_arg_set(&c->in[0], F32, 1, SH(c->cols), i % 2 ? OC_OFF1 : OC_DENSE,
-            oc_rnd_vec(g, c->cols, 1, 0));
-    oc_arg_set(&c->out, F32, 1, SH(c->rows), i % 2 ? OC_OFF1 : OC_DENSE, NULL);
+    c->cv = RND(nz);
+    oc_arg_set(&c->in[0], dt, 1, SH(c->cols), i % 2 ? OC_OFF1 : OC_DENSE, RND(c->cols));
+    oc_arg_set(&c->out, dt, 1, SH(c->rows), i % 2 ? OC_OFF1 : OC_DENSE, NULL);
     LBL("%dx%d nnz %lld%s %s", t[0], t[1], (long long)nz, kind[t[3]],
         oc_layout_name(i % 2 ? OC_OFF1 : OC_DENSE));
     return 1;
 }
 
-/* ---- the float64 reference ---- */
+/* ---- the reference ---- */
 
 /* Row i is a sum of nnz_i products. */
-static void ref_spmv(int64_t rows, const int32_t *row_ptr, const int32_t *col_idx,
-                     const float *vals, const float *x, double u, double *ref, double *bound)
+static void ref_spmv(const ref_tol *t, int64_t rows, const int32_t *row_ptr,
+                     const int32_t *col_idx, const ref_real *vals, const ref_real *x,
+                     ref_real *ref, double *bound)
 {
     for (int64_t i = 0; i < rows; i++) {
-        double s = 0.0, abss = 0.0;
-        for (int32_t p = row_ptr[i]; p < row_ptr[i + 1]; p++) {
-            double t = (double)vals[p] * x[col_idx[p]];
-            s += t;
-            abss += fabs(t);
-        }
-        ref[i] = s;
-        bound[i] = ref_sum_bound(row_ptr[i + 1] - row_ptr[i], abss, s, u);
+        ref_acc s = ref_acc_start(0.0L);
+        for (int32_t p = row_ptr[i]; p < row_ptr[i + 1]; p++)
+            ref_acc_prod(&s, vals[p], x[col_idx[p]]);
+        ref[i] = ref_acc_value(&s);
+        bound[i] = ref_sum_bound(t, row_ptr[i + 1] - row_ptr[i], s.abs, ref[i]);
     }
 }
 
-static void spmv_ref(const ref_args *a, double u, double *ref, double *bound)
+static void spmv_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
-    ref_spmv(a->rows, a->row_ptr, a->col_idx, a->values, a->in[0].vals, u, ref, bound);
+    int64_t nnz = a->rows ? a->row_ptr[a->rows] : 0;
+    ref_real *v = ref_load(a->dtype, a->values, nnz);
+    ref_real *x = ref_load(a->in[0].dtype, a->in[0].vals, ref_numel(&a->in[0]));
+    ref_spmv(t, a->rows, a->row_ptr, a->col_idx, v, x, ref, bound);
+    free(v);
+    free(x);
 }
 
 /* ---- t_badshape: the rules ---- */
@@ -111,35 +114,66 @@ static void spmv_rules(gpuk_context *ctx)
     E(gpuk_spmv(ctx, m, x, V1(S, 3, 2, 0), NULL), LAYOUT, "y");
     E(gpuk_spmv(ctx, m, V1(S, 4, 1, 0), V1(S, 3, 1, 3), NULL), ALIAS, "y");
     E(gpuk_spmv(ctx, m, V1(S, 4, 1, 0), V1(S, 3, 1, 4), NULL), OK, NULL);
+
+    /* the matrix's dtype is x's (gpuk_csr_create_dtype); an f64 x is the
+     * op's dtype where the backend computes spmv in f64 (then the f32
+     * matrix disagrees), else refused itself */
+    const double dv[] = { 1, 2, 3 };
+    gpuk_csr *md = NULL;
+    size_t n64 = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_SPMV, F64, &n64);
+    gpuk_csr_create_dtype(ctx, F64, 3, 4, 3, rp, ci, dv, &md);
+    ED(gpuk_spmv(ctx, md, x, y, NULL), "a", F64, F32);
+    ED(gpuk_spmv(ctx, m, TD(ctx, 4), TD(ctx, 3), NULL), n64 ? "a" : "x", F64, F32);
+    ED(gpuk_spmv(ctx, m, x, TD(ctx, 3), NULL), "y", F64, F32);
+    if (n64) {
+        E(gpuk_spmv(ctx, md, TD(ctx, 4), TD(ctx, 3), NULL), OK, NULL);
+        ED(gpuk_spmv(ctx, md, TD(ctx, 4), y, NULL), "y", F32, F64);
+    }
+    gpuk_csr_destroy(ctx, md);
 }
 
 /* ---- t_empty: empty outputs, empty rows, NaN and infinity ---- */
 
-static void spmv_cases_empty(gpuk_context *ctx)
+/* A CSR matrix of dtype dt with the values v (nnz of them), or NULL. */
+static gpuk_csr *oe_csr(gpuk_context *ctx, gpuk_dtype dt, int64_t rows, int64_t cols,
+                        int64_t nnz, const int32_t *rp, const int32_t *ci, const ref_real *v)
 {
-    const float N = NAN, P = INFINITY;
-    const double u = REF_U_TF32;   /* finite elements only need to be close */
-    double ref[OE_MAXN], bd[OE_MAXN];
+    gpuk_csr *m = NULL;
+    void *vals = nnz ? oc_alloc((size_t)nnz * gpuk_dtype_size(dt)) : NULL;
+    for (int64_t i = 0; i < nnz; i++)
+        ref_put(dt, vals, i, v[i]);
+    gpuk_status st = gpuk_csr_create_dtype(ctx, dt, rows, cols, nnz, rp, ci, vals, &m);
+    if (st != GPUK_OK)
+        tap_ok(0, "spmv: a %lldx%lld %s CSR matrix is made: %s", (long long)rows,
+               (long long)cols, gpuk_dtype_name(dt), gpuk_context_error(ctx));
+    free(vals);
+    return m;
+}
+
+static void spmv_cases_empty(gpuk_context *ctx, gpuk_dtype dt)
+{
+    const ref_real N = NAN, P = INFINITY;
+    const ref_tol u = oe_tol(dt);   /* finite elements only need to be close */
+    ref_real ref[OE_MAXN];
+    double bd[OE_MAXN];
     oe_expect e;
     opcall_args k;
 
     const int32_t rp0[] = { 0 };
-    gpuk_csr *m0 = NULL;
-    gpuk_csr_create(ctx, 0, 4, 0, rp0, NULL, NULL, &m0);
     k = oe_call(GPUK_OP_SPMV, MK(NULL, 4), NULL, NULL, MK(NULL, 0));
-    k.csr = m0;
+    k.csr = oe_csr(ctx, dt, 0, 4, 0, rp0, NULL, NULL);
     RUN(k, "a with 0 rows", NULL, NULL);
 
     /* 3x4, no entries at all; then row 1 empty between two others */
     const int32_t rpz[] = { 0, 0, 0, 0 }, rp[] = { 0, 2, 2, 3 }, ci[] = { 0, 3, 1 };
-    const float cv[] = { 2, -1, 4 }, xv[] = { 1, 2, 3, 4 };
-    gpuk_csr *mz = NULL, *m = NULL, *mc = NULL;
-    gpuk_csr_create(ctx, 3, 4, 0, rpz, NULL, NULL, &mz);
-    gpuk_csr_create(ctx, 3, 4, 3, rp, ci, cv, &m);
-    gpuk_csr_create(ctx, 3, 0, 0, rpz, NULL, NULL, &mc);
+    const ref_real cv[] = { 2, -1, 4 }, xv[] = { 1, 2, 3, 4 };
+    gpuk_csr *mz = oe_csr(ctx, dt, 3, 4, 0, rpz, NULL, NULL);
+    gpuk_csr *m = oe_csr(ctx, dt, 3, 4, 3, rp, ci, cv);
+    gpuk_csr *mc = oe_csr(ctx, dt, 3, 0, 0, rpz, NULL, NULL);
     k = oe_call(GPUK_OP_SPMV, MK(xv, 4), NULL, NULL, MK(NULL, 3));
     k.csr = mz;
-    oe_const(&e, 3, 0.0);
+    oe_const(&e, 3, 0.0L);
     RUN(k, "nnz = 0: y = 0", NULL, &e);
     k.csr = m;
     e.v[0] = 2 * 1 - 1 * 4;
@@ -148,23 +182,22 @@ static void spmv_cases_empty(gpuk_context *ctx)
     RUN(k, "an empty row gives 0", NULL, &e);
     k = oe_call(GPUK_OP_SPMV, MK(NULL, 0), NULL, NULL, MK(NULL, 3));
     k.csr = mc;
-    oe_const(&e, 3, 0.0);
+    oe_const(&e, 3, 0.0L);
     RUN(k, "no columns: y = 0", NULL, &e);
 
     const int32_t nrp[] = { 0, 2, 3, 4 }, nci[] = { 0, 1, 2, 3 };
-    const float ncv[] = { P, 1, N, 2 }, nxv[] = { 1, 0, 2, P };
-    gpuk_csr *mn = NULL;
-    gpuk_csr_create(ctx, 3, 4, 4, nrp, nci, ncv, &mn);
+    const ref_real ncv[] = { P, 1, N, 2 }, nxv[] = { 1, 0, 2, P };
+    gpuk_csr *mn = oe_csr(ctx, dt, 3, 4, 4, nrp, nci, ncv);
     k = oe_call(GPUK_OP_SPMV, MK(nxv, 4), NULL, NULL, MK(NULL, 3));
     k.csr = mn;
-    ref_spmv(3, nrp, nci, ncv, nxv, u, ref, bd);
+    ref_spmv(&u, 3, nrp, nci, ncv, nxv, ref, bd);
     oe_from_ref(&e, 3, ref, bd);
     RUN(k, "inf in a, NaN in a, inf in x", NULL, &e);
     /* row 0 of the matrix also meets x = 0 with a finite value: check inf * 0 */
-    const float xz[4] = { 0, 1, 1, 1 };
+    const ref_real xz[4] = { 0, 1, 1, 1 };
     k = oe_call(GPUK_OP_SPMV, MK(xz, 4), NULL, NULL, MK(NULL, 3));
     k.csr = mn;
-    ref_spmv(3, nrp, nci, ncv, xz, u, ref, bd);
+    ref_spmv(&u, 3, nrp, nci, ncv, xz, ref, bd);
     oe_from_ref(&e, 3, ref, bd);
     RUN(k, "inf in a times 0 in x is NaN", NULL, &e);
 }
@@ -179,7 +212,7 @@ static int spmv_fuzz(fz *f, fz_call *c, unsigned sp)
     unsigned dens = 1 + fz_pick(f, 4);
     c->rp = malloc((size_t)(c->rows + 1) * 4);
     c->ci = malloc((size_t)(c->rows * c->cols + 1) * 4);
-    c->cv = malloc((size_t)(c->rows * c->cols + 1) * 4);
+    c->cv = malloc((size_t)(c->rows * c->cols + 1) * gpuk_dtype_size(c->dt));
     if (!c->rp || !c->ci || !c->cv)
         return fz_fail(f, "setup: no host memory for a %lldx%lld CSR matrix", (long long)c->rows,
                        (long long)c->cols);
@@ -189,15 +222,16 @@ static int spmv_fuzz(fz *f, fz_call *c, unsigned sp)
         for (int64_t j = 0; j < c->cols; j++)
             if (fz_rnext(f) % 5 < dens) {
                 c->ci[nnz] = (int32_t)j;
-                c->cv[nnz++] = fz_val(f, sp);
+                ref_put(c->dt, c->cv, nnz++, fz_value(f, c->dt, sp));
             }
         c->rp[i + 1] = nnz;
     }
-    if (gpuk_csr_create(fz_ctx, c->rows, c->cols, nnz, c->rp, c->ci, c->cv, &c->csr) != GPUK_OK)
+    if (gpuk_csr_create_dtype(fz_ctx, c->dt, c->rows, c->cols, nnz, c->rp, c->ci, c->cv,
+                              &c->csr) != GPUK_OK)
         return fz_fail(f, "a valid %lldx%lld CSR with %d entries was rejected: %s",
                        (long long)c->rows, (long long)c->cols, nnz, gpuk_context_error(fz_ctx));
-    int r = fz_opnd(f, &c->in[0], F32, 1, &c->cols, fz_lay_dense(f), sp, 0);
-    r |= fz_opnd(f, &c->out, F32, 1, &c->rows, fz_lay_dense(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 1, &c->cols, fz_lay_dense(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 1, &c->rows, fz_lay_dense(f), 0, 0);
     c->n_in = 1;
     c->name[0] = "x", c->name[3] = "y";
     return r;
@@ -209,6 +243,7 @@ static int spmv_fuzz(fz *f, fz_call *c, unsigned sp)
  * it the handle checks of its own */
 const optest optest_SPMV = {
     .op = GPUK_OP_SPMV,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_spmv,
     .ref = spmv_ref,
     .spec = { 2, { "x", "y" }, { GPUK_F32, GPUK_F32 }, { 1, 1 }, { { 4 }, { 3 } }, { -1, -1 },

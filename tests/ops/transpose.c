@@ -2,8 +2,8 @@
  * tests/ops/transpose.c - what the tests and the fuzz harness know about
  * transpose (gpuk_transpose(3)): its call, the op suite's cases, the
  * reference, the bad-input spec and shape rules, the empty-tensor and
- * NaN cases, the fuzz shapes.  A transpose only moves floats, so every
- * rung must give the same bits, NaN payloads included.
+ * NaN cases, the fuzz shapes.  A transpose only moves elements, so every
+ * rung must give the same bits in every dtype, NaN payloads included.
  */
 #include "../opcall.h"
 
@@ -21,7 +21,7 @@ static gpuk_status opcall_TRANSPOSE(gpuk_context *ctx, const opcall_args *a, con
 
 /* ---- the op suite's cases ---- */
 
-static int b_transpose(oc_case *c, int i, uint64_t *g)
+static int b_transpose(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][3] = { /* m, n, layout; the last with +-inf */
         { 1, 1, OC_DENSE }, { 7, 33, OC_OFF1 }, { 33, 7, OC_STRIDED }, { 127, 257, OC_STRIDED },
@@ -29,33 +29,30 @@ static int b_transpose(oc_case *c, int i, uint64_t *g)
         { 1000, 257, OC_STRIDED }, { 130, 260, OC_DENSE }, { 128, 64, OC_PAD4 },
         { 256, 256, OC_DENSE },
         { 33, 7, OC_OFF1 } };
-    static const float inf2[] = { INFINITY, -INFINITY };
+    static const double inf2[] = { INFINITY, -INFINITY };
     if (i >= NELEM(T))
         return 0;
     const int *t = T[i];
     c->m = t[0], c->n = t[1], c->n_in = 1;
-    oc_arg_set(&c->in[0], F32, 2, SH(c->m, c->n), t[2], oc_rnd_vec(g, c->m * c->n, 1, 0));
-    oc_arg_set(&c->out, F32, 2, SH(c->n, c->m), t[2], NULL);
+    oc_arg_set(&c->in[0], dt, 2, SH(c->m, c->n), t[2], RND(c->m * c->n));
+    oc_arg_set(&c->out, dt, 2, SH(c->n, c->m), t[2], NULL);
     if (i == NELEM(T) - 1)
-        oc_sprinkle(g, c->in[0].vals, c->m * c->n, 5, inf2, 2);
+        oc_sprinkle(g, dt, c->in[0].vals, c->m * c->n, 5, inf2, 2);
     LBL("%dx%d%s %s", t[0], t[1], i == NELEM(T) - 1 ? " +-inf" : "", oc_layout_name(t[2]));
     return 1;
 }
 
-/* ---- the float64 reference ---- */
+/* ---- the reference ---- */
 
-static void ref_transpose(int64_t m, int64_t n, const float *x, double *ref, double *bound)
+static void transpose_ref(const ref_args *a, const ref_tol *t, ref_real *ref, double *bound)
 {
+    const ref_operand *x = &a->in[0];
+    int64_t m = x->shape[0], n = x->shape[1];
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            ref[j * m + i] = x[i * n + j];
+            ref[j * m + i] = ref_get(x->dtype, x->vals, i * n + j);
             bound[j * m + i] = 0.0;
         }
-}
-
-static void transpose_ref(const ref_args *a, double u, double *ref, double *bound)
-{
-    ref_transpose(a->in[0].shape[0], a->in[0].shape[1], a->in[0].vals, ref, bound);
 }
 
 /* ---- t_badshape: the rules ---- */
@@ -77,9 +74,9 @@ static void transpose_rules(gpuk_context *ctx)
 
 /* ---- t_empty: an empty output, NaN and infinity ---- */
 
-static void transpose_empty(gpuk_context *ctx)
+static void transpose_empty(gpuk_context *ctx, gpuk_dtype dt)
 {
-    const float P = INFINITY, Q = oe_nan_payload();
+    const ref_real P = INFINITY, Q = oe_nan_payload(), tiny = oe_tiny(dt);
     oe_expect e;
     opcall_args k;
 
@@ -87,13 +84,13 @@ static void transpose_empty(gpuk_context *ctx)
     RUN(k, "x[0,4] -> y[4,0]", NULL, NULL);
 
     /* a move keeps every bit: NaN payload, -0, infinities, subnormals */
-    const float mv[6] = { Q, -0.0f, P, -P, 1e-45f, 1 };
-    const float mvt[6] = { Q, -P, -0.0f, 1e-45f, P, 1 };
+    const ref_real mv[6] = { Q, -0.0L, P, -P, tiny, 1 };
+    const ref_real mvt[6] = { Q, -P, -0.0L, tiny, P, 1 };
     k = oe_call(GPUK_OP_TRANSPOSE, MK(mv, 2, 3), NULL, NULL, MK(NULL, 3, 2));
     memset(&e, 0, sizeof e);
     e.n = 6;
     e.payload = 1;
-    e.src_bits = mvt;
+    e.src = mvt;
     RUN(k, "bit-exact: NaN payload, -0, +-inf, subnormal", NULL, &e);
 }
 
@@ -102,8 +99,8 @@ static void transpose_empty(gpuk_context *ctx)
 static int transpose_fuzz(fz *f, fz_call *c, unsigned sp)
 {
     int64_t m = fz_dim(f), n = fz_dim(f);
-    int r = fz_opnd(f, &c->in[0], F32, 2, SH(m, n), fz_lay_matrix(f), sp, 0);
-    r |= fz_opnd(f, &c->out, F32, 2, SH(n, m), fz_lay_matrix(f), 0, 0);
+    int r = fz_opnd(f, &c->in[0], c->dt, 2, SH(m, n), fz_lay_matrix(f), sp, 0);
+    r |= fz_opnd(f, &c->out, c->dt, 2, SH(n, m), fz_lay_matrix(f), 0, 0);
     c->n_in = 1;
     c->name[0] = "x", c->name[3] = "y";
     return r;
@@ -113,6 +110,7 @@ static int transpose_fuzz(fz *f, fz_call *c, unsigned sp)
 
 const optest optest_TRANSPOSE = {
     .op = GPUK_OP_TRANSPOSE,
+    .dtypes = OPTEST_FLOATS,
     .cases = b_transpose,
     .ref = transpose_ref,
     .spec = { 2, { "x", "y" }, { GPUK_F32, GPUK_F32 }, { 2, 2 }, { { 3, 4 }, { 4, 3 } },
