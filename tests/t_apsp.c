@@ -38,18 +38,25 @@ static uint64_t rng(void)
 }
 
 /* A random graph with integer weights, some negative (potentials keep
- * every cycle non-negative), and zero-weight edges, which make ties. */
-static void graph(int64_t n, int pct, int32_t *w)
+ * every cycle non-negative; pot_max 0: none), and zero-weight edges,
+ * which make ties. */
+static void graph_pot(int64_t n, int pct, int pot_max, int32_t *w)
 {
-    int32_t pot[512];
+    int32_t *pot = malloc((size_t)n * sizeof *pot);
     for (int64_t i = 0; i < n; i++)
-        pot[i] = (int32_t)(rng() % 20);
+        pot[i] = pot_max ? (int32_t)(rng() % (uint64_t)pot_max) : 0;
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < n; j++) {
             int edge = (int)(rng() % 100) < pct;
             int32_t base = (int32_t)(rng() % 4 == 0 ? 0 : rng() % 50);
             w[i * n + j] = edge ? base + pot[j] - pot[i] : INF32;
         }
+    free(pot);
+}
+
+static void graph(int64_t n, int pct, int32_t *w)
+{
+    graph_pot(n, pct, 20, w);
 }
 
 static gpuk_tensor *make(gpuk_context *ctx, gpuk_dtype dt, int64_t n, const void *vals)
@@ -224,6 +231,84 @@ static void run_path_errors(gpuk_context *ctx, const char *be)
     gpuk_tensor_destroy(ctx, tb);
 }
 
+/* w's integers as dt (INF as +inf for floats). */
+static void *as_dtype(int64_t n, const int32_t *w, gpuk_dtype dt)
+{
+    void *v = malloc((size_t)(n * n) * 8);
+    for (int64_t e = 0; e < n * n; e++) {
+        if (dt == GPUK_I32)
+            ((int32_t *)v)[e] = w[e];
+        else if (dt == GPUK_F64)
+            ((double *)v)[e] = w[e] >= INF32 ? INFINITY : w[e];
+        else
+            ((float *)v)[e] = w[e] >= INF32 ? INFINITY : (float)w[e];
+    }
+    return v;
+}
+
+/* Element e of d in dt, as a double (INF and above as INF32). */
+static double d_at(const void *d, gpuk_dtype dt, int64_t e)
+{
+    double v = dt == GPUK_I32 ? ((const int32_t *)d)[e]
+             : dt == GPUK_F64 ? ((const double *)d)[e] : ((const float *)d)[e];
+    return v >= INF32 ? INF32 : v;
+}
+
+/* Distances of every rung of dt against the naive rung's on graphs of
+ * more than one block of the blocked rungs (integer weights: every rung's
+ * sums are exact, so they must agree exactly), with negative weights and
+ * without (i32: min-plus's algebra or the INF-testing loop), in place
+ * and not.  The op suite checks the distances against its reference too;
+ * here every dtype the backend has, f64 included, reaches the blocks. */
+static void run_agree(gpuk_context *ctx, const char *be, gpuk_dtype dt, int64_t n, int pot_max,
+                      int in_place)
+{
+    int32_t *w = malloc((size_t)(n * n) * 4);
+    graph_pot(n, 3, pot_max, w);
+    void *wv = as_dtype(n, w, dt);
+    void *ref = malloc((size_t)(n * n) * 8), *got = malloc((size_t)(n * n) * 8);
+    size_t bytes = (size_t)(n * n) * gpuk_dtype_size(dt);
+    gpuk_tensor *tw = make(ctx, dt, n, wv), *td = make(ctx, dt, n, NULL);
+    gpuk_status st = tw && td ? gpuk_apsp(ctx, tw, td, NULL, "naive") : GPUK_ERR_NO_MEMORY;
+    if (st == GPUK_OK)
+        st = gpuk_tensor_read(ctx, td, ref, bytes);
+    size_t nv = 0;
+    gpuk_variant_count_dtype(ctx, GPUK_OP_APSP, dt, &nv);
+    for (size_t i = 0; i < nv && st == GPUK_OK; i++) {
+        gpuk_variant_info vi;
+        if (gpuk_variant_get_dtype(ctx, GPUK_OP_APSP, dt, i, &vi) != GPUK_OK ||
+            strcmp(vi.name, "naive") == 0)
+            continue;
+        gpuk_tensor *out = td;
+        gpuk_status s2 = GPUK_OK;
+        if (in_place) {
+            out = tw;
+            s2 = gpuk_tensor_write(ctx, tw, wv, bytes);
+        }
+        if (s2 == GPUK_OK)
+            s2 = gpuk_apsp(ctx, tw, out, NULL, vi.name);
+        if (s2 == GPUK_OK)
+            s2 = gpuk_tensor_read(ctx, out, got, bytes);
+        int64_t bad = -1;
+        for (int64_t e = 0; s2 == GPUK_OK && e < n * n && bad < 0; e++)
+            if (d_at(got, dt, e) != d_at(ref, dt, e))
+                bad = e;
+        tap_ok(s2 == GPUK_OK && bad < 0, "%s apsp/%s %s, %lld vertices%s%s: the naive rung's "
+               "distances%s%s", be, vi.name, gpuk_dtype_name(dt), (long long)n,
+               pot_max ? ", negative weights" : "", in_place ? ", in place" : "",
+               s2 != GPUK_OK ? ": " : "", s2 != GPUK_OK ? gpuk_context_error(ctx) : "");
+        if (bad >= 0)
+            tap_diag("d[%lld,%lld] = %g, naive %g", (long long)(bad / n), (long long)(bad % n),
+                     d_at(got, dt, bad), d_at(ref, dt, bad));
+    }
+    if (st != GPUK_OK)
+        tap_ok(0, "%s apsp/naive %s, %lld vertices: %s", be, gpuk_dtype_name(dt), (long long)n,
+               gpuk_context_error(ctx));
+    gpuk_tensor_destroy(ctx, tw);
+    gpuk_tensor_destroy(ctx, td);
+    free(w), free(wv), free(ref), free(got);
+}
+
 static void run_backend(const char *be)
 {
     gpuk_context *ctx = NULL;
@@ -250,6 +335,10 @@ static void run_backend(const char *be)
             run_cycle(ctx, be, vi.name, dts[t]);
             if (dts[t] == GPUK_I32)
                 run_inf_negative(ctx, be, vi.name);
+        }
+        if (nv > 0) {
+            run_agree(ctx, be, dts[t], 300, 20, 0);
+            run_agree(ctx, be, dts[t], 257, 0, 1);
         }
     }
     run_path_errors(ctx, be);

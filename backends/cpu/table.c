@@ -30,7 +30,7 @@ K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naiv
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
 K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
 K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
-K(gemm_naive) K(gemm_simd) K(apsp_naive) K(apsp_omp)
+K(gemm_naive) K(gemm_simd) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
 #ifdef HAVE_OPENBLAS
 K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
 #endif
@@ -126,8 +126,11 @@ const gpuk_kernel cpu_kernels[] = {
     /* apsp.c: the naive row first, the shadow's reference */
     {GPUK_OP_APSP, F32F64I32, "naive", 0, apsp_naive,
      "textbook Floyd-Warshall on one thread, with predecessors", NULL},
-    {GPUK_OP_APSP, F32F64I32, "omp", D, apsp_omp,
+    {GPUK_OP_APSP, F32F64I32, "omp", 0, apsp_omp,
      "the naive loops, each step's rows over OpenMP threads (row k and column k stay fixed)", NULL},
+    {GPUK_OP_APSP, F32F64I32, "blocked", D, apsp_blocked,
+     "blocked Floyd-Warshall, blocks of 256: the n^3 work as min-plus updates on min-plus regtile "
+     "(i32 with a negative weight: an INF-testing loop); with pred, omp's loops", NULL},
 };
 
 /* The built-in rules of "auto" (ABI 2.3), in auto.c. */

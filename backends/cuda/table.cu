@@ -51,6 +51,7 @@ GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_h
 GKC_KERNEL(gkc_hgemm_wgmma_tma); GKC_KERNEL(gkc_hgemm_wgmma_ws);
 GKC_KERNEL(gkc_hgemm_wgmma_persistent); GKC_KERNEL(gkc_hgemm_wgmma_cluster);
 GKC_KERNEL(gkc_hgemm_cublas); GKC_KERNEL(gkc_matmul_wgmma_tf32);
+GKC_KERNEL(gkc_apsp_blocked_256); GKC_KERNEL(gkc_apsp_blocked_512);
 
 const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MATMUL, F32, "naive", 0, gkc_matmul_naive,
@@ -270,8 +271,15 @@ const gpuk_kernel gkc_kernels[] = {
 #undef TC_LADDER
 
     /* apsp.cu */
-    {GPUK_OP_APSP, F32 | F64 | I32, "naive", DEF, gkc_apsp_naive,
+    {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, gkc_apsp_naive,
      "one launch per Floyd-Warshall step, one thread per pair, with predecessors", NULL},
+    {GPUK_OP_APSP, F32 | F64 | I32, "blocked_256", DEF, gkc_apsp_blocked_256,
+     "blocked Floyd-Warshall, blocks of 256 (closed in shared memory by 128s): the n^3 as min-plus "
+     "updates of k = 256 on pipelined / dpx (i32 with a negative weight: an INF-testing tile); "
+     "with pred, naive's steps", NULL},
+    {GPUK_OP_APSP, F32 | F64 | I32, "blocked_512", 0, gkc_apsp_blocked_512,
+     "blocked_256 with blocks of 512: half the passes over d, twice the work outside the main "
+     "update", NULL},
 };
 
 const size_t gkc_n_kernels = sizeof gkc_kernels / sizeof gkc_kernels[0];

@@ -119,7 +119,13 @@ static int b_apsp(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
         { 130, 100, 0, 0, 0, OC_DENSE }, { 257, 2, 0, 0, 1, OC_DENSE },
         { 40, 20, 0, 1, 0, OC_DENSE }, { 129, 4, 0, 1, 1, OC_OFF1 },
         { 1, 100, 1, 0, 0, OC_DENSE }, { 7, 40, 1, 0, 1, OC_OFF1 }, { 65, 6, 1, 0, 0, OC_DENSE },
-        { 200, 3, 1, 0, 0, OC_DENSE }, { 33, 20, 1, 1, 0, OC_OFF1 }, { 160, 3, 1, 1, 1, OC_DENSE } };
+        { 200, 3, 1, 0, 0, OC_DENSE }, { 33, 20, 1, 1, 0, OC_OFF1 }, { 160, 3, 1, 1, 1, OC_DENSE },
+        /* more than one block of the blocked rungs (256 on the cpu): a ragged last
+         * block, two whole ones, a last block of one vertex; i32 with and without
+         * a negative weight (min-plus's algebra, or the INF-testing loop) */
+        { 300, 3, 0, 0, 0, OC_OFF1 }, { 512, 2, 0, 0, 0, OC_DENSE }, { 513, 2, 0, 1, 1, OC_DENSE },
+        { 300, 3, 1, 0, 1, OC_DENSE }, { 513, 2, 1, 1, 0, OC_OFF1 },
+        { 520, 2, 1, 0, 0, OC_DENSE } };
     int r = 0, seen = 0;
     for (; r < NELEM(T); r++)
         if (T[r][2] == (dt == GPUK_I32) && seen++ == i)
@@ -127,7 +133,8 @@ static int b_apsp(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
     if (r == NELEM(T))
         return 0;
     const int *t = T[r];
-    c->n = c->m = t[0], c->n_in = 1;
+    /* k = n: the n^3 steps are the case's work (GPUK_TEST_QUICK keeps n <= 101) */
+    c->n = c->m = c->k = t[0], c->n_in = 1;
     oc_arg_set(&c->in[0], dt, 2, SH(c->n, c->n), t[5], graph(g, c->n, dt, t[1], t[3]));
     oc_arg_set(&c->out, dt, 2, SH(c->n, c->n), t[5], NULL);
     if (t[4])
