@@ -1,0 +1,328 @@
+/*
+ * f64-tune-mm.cuh - f64-tune.cu's matmul half: candidate DMMA tiles beside
+ * the library's dmma and cuBLAS DGEMM (what each variant tests and the
+ * predictions: bench/NOTES.md, "f64 tuning").
+ *
+ * One kernel template, mm_tile<C>, over a configuration C: block tile BM x
+ * BN of warps of WM x WN (m16n8k16 fragments, as dgemm_mma.cu), k slices
+ * of BK through STAGES cp.async stages, MINB blocks an SM, and three
+ * switches:
+ *   A128   A's fragments as 16-byte loads: within each 16 of k the
+ *          fragment's k = t + 4u is read from k = 4t + u (a permutation of
+ *          the sum, the same for A and B), so a lane's four k of one row
+ *          are adjacent: 2 LDS.128 instead of 4 LDS.64.  A rows of BK + 2
+ *          doubles keep a quarter-warp's 16-byte reads on 8 distinct bank
+ *          quads (row stride 17 or 9 units: odd); B rows unpadded, with the
+ *          16-byte chunks of row k XORed by 2 ((k / 4) mod 4), so the four
+ *          t of a half-warp (rows 4t + v) land on distinct banks;
+ *   GROUP  tiles walked GROUP row-tiles at a time (1: the plain order),
+ *          so a wave of blocks shares more of a and b in L2;
+ *   COPY   false: the copies of slices past the prologue are left out (a
+ *          diagnostic: the time of the compute and the barriers alone).
+ * Only whole tiles: m, n multiples of BM, BN, k of BK, rows 16-byte
+ * aligned (the library's rung keeps the edges; a winner goes there).
+ */
+namespace tune {
+
+template <int BM_, int BN_, int WM_, int WN_, int BK_, int STAGES_, int MINB_, bool A128_,
+          int GROUP_, bool COPY_ = true>
+struct mmcfg {
+    static constexpr int BM = BM_, BN = BN_, WM = WM_, WN = WN_, BK = BK_, STAGES = STAGES_;
+    static constexpr int MINB = MINB_, GROUP = GROUP_;
+    static constexpr bool A128 = A128_, COPY = COPY_;
+    static constexpr int WARPS_N = BN / WN, NT = (BM / WM) * WARPS_N * 32;
+    static constexpr int FM = WM / 16, FN = WN / 8;
+    static constexpr int SA = A128 ? BK + 2 : BK + 4, SB = A128 ? BN : BN + 4;
+    static constexpr int A_EL = BM * SA, ST_EL = A_EL + BK * SB;
+    static constexpr size_t SMEM = (size_t)STAGES * ST_EL * sizeof(double);
+    static constexpr int ACP = BM * BK / 2 / NT, BCP = BK * BN / 2 / NT;   /* copies a thread */
+    static_assert(ACP * NT * 2 == BM * BK && BCP * NT * 2 == BK * BN, "copies must divide");
+    static_assert(BK % 16 == 0 && WM % 16 == 0 && WN % 8 == 0, "fragment shapes");
+};
+
+template <class C>
+__global__ void __launch_bounds__(C::NT, C::MINB)
+    mm_tile(const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ Cm,
+            int64_t k, int64_t lda, int64_t ldb, int64_t ldc)
+{
+    constexpr int BM = C::BM, BN = C::BN, BK = C::BK, SA = C::SA, SB = C::SB;
+    constexpr int FM = C::FM, FN = C::FN, NT = C::NT, STAGES = C::STAGES;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    double *sm = reinterpret_cast<double *>(smem_raw);
+    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+    int wm = (warp / C::WARPS_N) * C::WM, wn = (warp % C::WARPS_N) * C::WN;
+    int bx = blockIdx.x, by = blockIdx.y;
+    if constexpr (C::GROUP > 1) {
+        int nx = gridDim.x, ny = gridDim.y, id = by * nx + bx, per = C::GROUP * nx;
+        int first = id / per * C::GROUP, rows = min(C::GROUP, ny - first), r = id % per;
+        by = first + r % rows;
+        bx = r / rows;
+    }
+    /* the thread's copies: A rows r0 + q RA at column 2 ca, B rows rb0 + q RB at
+     * column 2 cb; two pointers moved on a slice at a time */
+    constexpr int RA = NT / (BK / 2), RB = NT / (BN / 2);
+    int r0 = tid / (BK / 2), ca = tid % (BK / 2), rb0 = tid / (BN / 2), cb = tid % (BN / 2);
+    const double *pa = A + ((int64_t)by * BM + r0) * lda + 2 * ca;
+    const double *pb = B + (int64_t)rb0 * ldb + (int64_t)bx * BN + 2 * cb;
+    int64_t astep = RA * lda, bstep = RB * ldb;
+    int sa_off = r0 * SA + 2 * ca, sb_off = rb0 * SB;
+    auto load = [&](int st) {
+        double *sa = sm + st * C::ST_EL, *sb = sa + C::A_EL;
+#pragma unroll
+        for (int q = 0; q < C::ACP; q++)
+            gkc_cp_async16(sa + sa_off + q * RA * SA, pa + q * astep, 16);
+#pragma unroll
+        for (int q = 0; q < C::BCP; q++) {
+            int r = rb0 + q * RB;
+            int cs = C::A128 ? cb ^ (((r >> 2) & 3) << 1) : cb;
+            gkc_cp_async16(sb + sb_off + q * RB * SB + 2 * cs, pb + q * bstep, 16);
+        }
+        pa += BK;
+        pb += BK * ldb;
+    };
+    double acc[FM][FN][4];
+#pragma unroll
+    for (int i = 0; i < FM; i++)
+#pragma unroll
+        for (int j = 0; j < FN; j++)
+#pragma unroll
+            for (int v = 0; v < 4; v++)
+                acc[i][j][v] = 0.0;
+    int64_t nk = k / BK;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nk)
+            load(s);
+        gkc_cp_async_commit();
+    }
+    /* B fragments: A128 reads row kk + 4t + v, column (wn + 8j + g) xor 4t, which
+     * is 16 (j / 2) + bx4[j % 2]; else row kk + t + 4v, column wn + 8j + g */
+    int bfrag = C::A128 ? 4 * t * SB : t * SB + wn + g;
+    int bx4[2] = {wn + (g ^ (4 * t)), wn + ((8 + g) ^ (4 * t))};
+    int rd = 0, wr = STAGES - 1;
+    for (int64_t ks = 0; ks < nk; ks++) {
+        gkc_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        if (C::COPY && ks + STAGES - 1 < nk)
+            load(wr);
+        gkc_cp_async_commit();
+        const double *sa = sm + rd * C::ST_EL, *sb = sa + C::A_EL;
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            double af[FM][8];
+#pragma unroll
+            for (int i = 0; i < FM; i++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const double *ar = sa + (wm + 16 * i + g + 8 * h) * SA + kk;
+                    if constexpr (C::A128) {
+                        double2 p0 = *(const double2 *)(ar + 4 * t);
+                        double2 p1 = *(const double2 *)(ar + 4 * t + 2);
+                        af[i][h] = p0.x, af[i][h + 2] = p0.y;
+                        af[i][h + 4] = p1.x, af[i][h + 6] = p1.y;
+                    } else {
+#pragma unroll
+                        for (int u = 0; u < 4; u++)
+                            af[i][h + 2 * u] = ar[t + 4 * u];
+                    }
+                }
+#pragma unroll
+            for (int j = 0; j < FN; j++) {
+                double bf[4];
+#pragma unroll
+                for (int v = 0; v < 4; v++)
+                    bf[v] = C::A128 ? sb[bfrag + (kk + v) * SB + 16 * (j >> 1) + bx4[j & 1]]
+                                    : sb[bfrag + (kk + 4 * v) * SB + 8 * j];
+#pragma unroll
+                for (int i = 0; i < FM; i++)
+                    gkc_dmma16(acc[i][j], af[i], bf);
+            }
+        }
+        rd = rd == STAGES - 1 ? 0 : rd + 1;
+        wr = wr == STAGES - 1 ? 0 : wr + 1;
+    }
+    gkc_cp_async_wait<0>();
+    double *co = Cm + ((int64_t)by * BM + wm + g) * ldc + (int64_t)bx * BN + wn + 2 * t;
+#pragma unroll
+    for (int i = 0; i < FM; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int j = 0; j < FN; j++)
+                *(double2 *)(co + (16 * i + 8 * h) * ldc + 8 * j) =
+                    make_double2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+}
+
+template <class C>
+void mm_launch(const double *A, const double *B, double *Cm, int64_t n)
+{
+    static bool set = false;
+    if (!set) {
+        CK(cudaFuncSetAttribute(mm_tile<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)C::SMEM));
+        set = true;
+    }
+    dim3 grid((unsigned)(n / C::BN), (unsigned)(n / C::BM));
+    mm_tile<C><<<grid, C::NT, C::SMEM>>>(A, B, Cm, n, n, n, n);
+}
+
+/* max over the matrix of |c - r| / (2 gamma_k s) (s = sum |a||b|), as the
+ * bits of a non-negative double (their order is the integers'); a NaN or
+ * an infinite c counts as 1e300. */
+__global__ void mm_bound(const double *c, const double *r, const double *s, int64_t len,
+                         double gamma2, unsigned long long *worst)
+{
+    double w = 0.0;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        double e = fabs(c[i] - r[i]) / (gamma2 * s[i] + 1e-300);
+        w = fmax(w, isfinite(c[i]) ? e : 1e300);
+    }
+    atomicMax(worst, (unsigned long long)__double_as_longlong(w));
+}
+
+__global__ void mm_abs(const double *x, double *y, int64_t len)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len;
+         i += (int64_t)gridDim.x * blockDim.x)
+        y[i] = fabs(x[i]);
+}
+
+struct mm_case {
+    int64_t n;
+    std::vector<double> ha, hb;
+    double *a, *b, *ref, *s, *c;
+    unsigned long long *worst;
+};
+
+/* The check of c against cuBLAS (the bound over the whole matrix) and 64
+ * long double dots; "ok (w)" with w the worst bound ratio. */
+void mm_check(mm_case &q, char *out, size_t len)
+{
+    int64_t n = q.n, nn = n * n;
+    CK(cudaMemset(q.worst, 0, sizeof *q.worst));
+    double u = 0x1p-53, gamma = n * u / (1 - n * u);
+    mm_bound<<<g_sms * 8, 256>>>(q.c, q.ref, q.s, nn, 2 * gamma, q.worst);
+    unsigned long long wb;
+    CK(cudaMemcpy(&wb, q.worst, sizeof wb, cudaMemcpyDeviceToHost));
+    double w;
+    memcpy(&w, &wb, sizeof w);
+    double spot = 0.0;
+    for (int p = 0; p < 64; p++) {
+        int64_t i = (int64_t)(urand() * n), j = (int64_t)(urand() * n);
+        long double dot = 0, mag = 0;
+        for (int64_t l = 0; l < n; l++) {
+            long double x = (long double)q.ha[i * n + l] * q.hb[l * n + j];
+            dot += x;
+            mag += fabsl(x);
+        }
+        double got;
+        CK(cudaMemcpy(&got, q.c + i * n + j, sizeof got, cudaMemcpyDeviceToHost));
+        double e = (double)(fabsl((long double)got - dot) / (gamma * mag));
+        spot = std::max(spot, std::isfinite(got) ? e : 1e300);
+    }
+    bool ok = w <= 1.0 && spot <= 1.0;
+    snprintf(out, len, "%s (bound %.3f, dot %.3f)", ok ? "ok" : "FAIL", w, spot);
+    g_fail += !ok;
+}
+
+using mm_base = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 1>;      /* the library's tile */
+using mm_bk16 = mmcfg<128, 128, 32, 64, 16, 4, 1, false, 1>;
+using mm_grp8 = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 8>;
+using mm_a128 = mmcfg<128, 128, 32, 64, 32, 3, 1, true, 1>;
+using mm_a128g = mmcfg<128, 128, 32, 64, 32, 3, 1, true, 8>;
+using mm_2cta = mmcfg<64, 128, 32, 64, 16, 4, 2, false, 1>;
+using mm_2cta_a = mmcfg<64, 128, 32, 64, 16, 4, 2, true, 8>;
+using mm_w32 = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 1>;      /* 16 warps of 32 x 32 */
+using mm_w32g = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 8>;
+using mm_nocopy = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 1, false>;
+
+void run_matmul(int64_t n)
+{
+    mm_case q;
+    q.n = n;
+    int64_t nn = n * n;
+    q.ha.resize(nn);
+    q.hb.resize(nn);
+    for (auto &x : q.ha)
+        x = 2 * urand() - 1;
+    for (auto &x : q.hb)
+        x = 2 * urand() - 1;
+    size_t bytes = (size_t)nn * sizeof(double);
+    CK(cudaMalloc(&q.a, bytes));
+    CK(cudaMalloc(&q.b, bytes));
+    CK(cudaMalloc(&q.ref, bytes));
+    CK(cudaMalloc(&q.s, bytes));
+    CK(cudaMalloc(&q.c, bytes));
+    CK(cudaMalloc(&q.worst, sizeof *q.worst));
+    CK(cudaMemcpy(q.a, q.ha.data(), bytes, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(q.b, q.hb.data(), bytes, cudaMemcpyHostToDevice));
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasCreate failed\n");
+        exit(2);
+    }
+    const double one = 1.0, zero = 0.0;
+    int ni = (int)n;
+    /* row-major c = a b is column-major c^T = b^T a^T */
+    auto gemm = [&](const double *a, const double *b, double *c) {
+        cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, b, ni, a, ni, &zero, c, ni);
+    };
+    double flops = 2.0 * n * n * n;
+    char shape[32], chk[96];
+    snprintf(shape, sizeof shape, "%lld^3", (long long)n);
+    double ms_blas = time_ms([&] { gemm(q.a, q.b, q.ref); });
+    {   /* s = |a| |b| through the same DGEMM, into q.s (q.c holds the copies meanwhile) */
+        double *absa = q.c, *absb = NULL;
+        CK(cudaMalloc(&absb, bytes));
+        mm_abs<<<g_sms * 8, 256>>>(q.a, absa, nn);
+        mm_abs<<<g_sms * 8, 256>>>(q.b, absb, nn);
+        gemm(absa, absb, q.s);
+        CK(cudaDeviceSynchronize());
+        CK(cudaFree(absb));
+    }
+    header("matmul f64", "TFLOP/s", "cuBLAS");
+    CK(cudaMemcpy(q.c, q.ref, bytes, cudaMemcpyDeviceToDevice));
+    mm_check(q, chk, sizeof chk);
+    row("cublas", shape, ms_blas, flops / ms_blas * 1e-9, 100.0, 0, chk);
+    /* the library's dmma through its own entry point */
+    {
+        gpuk_args args = dense_args(GPUK_OP_MATMUL, q.a, q.b, q.c, n, n, n);
+        CK(cudaMemset(q.c, 0xff, bytes));
+        double ms = time_ms([&] { lib_call(gkc_matmul_dmma, &args); });
+        mm_check(q, chk, sizeof chk);
+        row("lib dmma", shape, ms, flops / ms * 1e-9, 100.0 * ms_blas / ms,
+            regs_of(matmul_dmma<true>), chk);
+    }
+    auto cand = [&](const char *name, auto launch, int regs, bool diag) {
+        CK(cudaMemset(q.c, 0xff, bytes));
+        double ms = time_ms(launch);
+        if (diag)
+            snprintf(chk, sizeof chk, "diag (not a product)");
+        else
+            mm_check(q, chk, sizeof chk);
+        row(name, shape, ms, flops / ms * 1e-9, 100.0 * ms_blas / ms, regs, chk);
+    };
+#define MM_CAND(name, cfg, diag)                                                           \
+    cand(name, [&] { mm_launch<cfg>(q.a, q.b, q.c, n); }, regs_of(mm_tile<cfg>), diag)
+    MM_CAND("base 128x128 k32 s3", mm_base, false);
+    MM_CAND("bk16 s4", mm_bk16, false);
+    MM_CAND("grp8", mm_grp8, false);
+    MM_CAND("a128", mm_a128, false);
+    MM_CAND("a128 grp8", mm_a128g, false);
+    MM_CAND("64x128 x2/SM k16 s4", mm_2cta, false);
+    MM_CAND("64x128 x2/SM a128 grp8", mm_2cta_a, false);
+    MM_CAND("w32x32 t512", mm_w32, false);
+    MM_CAND("w32x32 t512 grp8", mm_w32g, false);
+    MM_CAND("base nocopy", mm_nocopy, true);
+#undef MM_CAND
+    cublasDestroy(h);
+    CK(cudaFree(q.a));
+    CK(cudaFree(q.b));
+    CK(cudaFree(q.ref));
+    CK(cudaFree(q.s));
+    CK(cudaFree(q.c));
+    CK(cudaFree(q.worst));
+}
+
+}  // namespace tune
