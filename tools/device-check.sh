@@ -160,7 +160,8 @@ do_dist() {
   mkdir -p "$d"
   local mpx="mpiexec --allow-run-as-root --oversubscribe --bind-to none"
   local reps=${DIST_REPS:-3} gpus p f
-  local sizes=${DIST_SIZES:-16384,32768} big=${DIST_SIZES##*,} apsp=${DIST_APSP_SIZES:-32768,65536}
+  local sizes=${DIST_SIZES:-16384,32768} big apsp=${DIST_APSP_SIZES:-32768,65536}
+  big=${sizes##*,}
   local grid=${DIST_GRID:-256x256} blk=${DIST_BLOCK:-1024}
   big=${big:-32768}
   gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
