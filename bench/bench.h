@@ -104,7 +104,20 @@ typedef struct bdev {
     gpuk_tensor *in[3];
     gpuk_tensor *out;
     gpuk_csr *csr;
+    /* copies of the whole case (inputs and output, the same values) that
+     * the calls of a repetition take in turn with this one, so that a
+     * case smaller than the caches is read from memory, as its ceiling
+     * assumes (dev_rotate); NULL and 0 for a case larger than that */
+    struct bdev *rot;
+    int nrot;
 } bdev;
+
+/* The bytes a case's calls cycle through, at least: past any GPU's L2
+ * (50 MB on an H100, 60 on an H200) and any CPU's last-level cache
+ * within reach, so a small case's copies do not all stay cached; and at
+ * most BENCH_ROT_MAX copies, which bounds the memory a tiny case takes. */
+#define BENCH_ROT_BYTES (256.0 * 1024 * 1024)
+#define BENCH_ROT_MAX 32
 
 /* The measured ceilings, one per kind of GPUK_PEAK_MAP (gpuk.h), in its
  * order: PK_COPY_GBS, PK_FMA_GFLOPS, ...  A kind the backend has no
@@ -280,6 +293,9 @@ gpuk_status dev_poison(gpuk_context *ctx, const bcase *c, bdev *d);
 gpuk_status dev_run(gpuk_context *ctx, const bcase *c, const bdev *d, const char *variant);
 gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, void *dst);
 void dev_destroy(gpuk_context *ctx, bdev *d);
+/* Give d the copies its case needs to cycle through BENCH_ROT_BYTES (as
+ * many as memory allows; none for a large case). */
+void dev_rotate(gpuk_context *ctx, const bcase *c, bdev *d);
 
 /* ---- measure.c ---- */
 /* Time host-to-device (inputs) and device-to-host (output) transfers,

@@ -592,9 +592,30 @@ gpuk_status dev_download(gpuk_context *ctx, const bcase *c, const bdev *d, void 
 
 void dev_destroy(gpuk_context *ctx, bdev *d)
 {
+    for (int i = 0; i < d->nrot; i++)
+        dev_destroy(ctx, &d->rot[i]);
+    free(d->rot);
     for (int i = 0; i < 3; i++)
         gpuk_tensor_destroy(ctx, d->in[i]);
     gpuk_tensor_destroy(ctx, d->out);
     gpuk_csr_destroy(ctx, d->csr);
     memset(d, 0, sizeof *d);
+}
+
+void dev_rotate(gpuk_context *ctx, const bcase *c, bdev *d)
+{
+    double per = c->bytes > 0 ? c->bytes : 1;
+    int want = per >= BENCH_ROT_BYTES ? 0 : (int)ceil(BENCH_ROT_BYTES / per) - 1;
+    if (want > BENCH_ROT_MAX - 1)
+        want = BENCH_ROT_MAX - 1;
+    if (want <= 0 || !(d->rot = calloc((size_t)want, sizeof *d->rot)))
+        return;
+    const char *what;
+    for (d->nrot = 0; d->nrot < want; d->nrot++) {
+        bdev *r = &d->rot[d->nrot];
+        if (dev_create(ctx, c, r, &what) != GPUK_OK || dev_upload(ctx, c, r, &what) != GPUK_OK) {
+            dev_destroy(ctx, r);   /* out of memory: cycle through fewer */
+            break;
+        }
+    }
 }

@@ -547,6 +547,8 @@ static void run_case(bench *b, gpuk_op op, gpuk_dtype dt, int matrix, int si,
                 api_error(setup_err, sizeof setup_err, be->ctx, what, st);
             else
                 measure_transfers(b, be, &c, &d, &x, setup_err, sizeof setup_err);
+            if (!setup_err[0])
+                dev_rotate(be->ctx, &c, &d);
         } else {
             snprintf(setup_err, sizeof setup_err, "%s", err);
         }

@@ -291,7 +291,8 @@ double measure_calls(bbackend *be, const bcase *c, const bdev *d, const char *va
         return NAN;
     }
     for (int j = 0; j < calls; j++)
-        if ((st = dev_run(ctx, c, d, variant)) != GPUK_OK) {
+        if ((st = dev_run(ctx, c, j % (d->nrot + 1) ? &d->rot[j % (d->nrot + 1) - 1] : d,
+                          variant)) != GPUK_OK) {
             if (r)
                 fail(r, ctx, gpuk_op_name(c->op), st);
             gpuk_timer_stop(ctx, &t);   /* close the interval; the row has failed */
@@ -360,6 +361,8 @@ void measure_row(bench *b, bbackend *be, bcase *c, bdev *d, brow *r)
     int calls = 1;
     if (fastest > 0 && fastest < BENCH_REP_MS)
         calls = (int)(BENCH_REP_MS / fastest);
+    if (fastest > 0 && fastest < BENCH_REP_MS && calls < d->nrot + 1)
+        calls = d->nrot + 1;   /* short calls take every copy once a repetition (bdev.rot) */
     if (calls > BENCH_MAX_CALLS)
         calls = BENCH_MAX_CALLS;
     if (calls < 1)
