@@ -1,9 +1,9 @@
 /*
- * hgemm_ws.cu - rungs 5-7 of the f16/bf16 matrix-product ladder (issue 27):
- * wgmma_ws, wgmma_persistent and wgmma_cluster, one kernel template with
- * the step of each rung as a launch choice or a template argument.  Built
- * for sm_90a alone; elsewhere, and for operands TMA cannot describe, each
- * runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
+ * hgemm_ws.cu - rungs 5-9 of the f16/bf16 matrix-product ladder (issue 27):
+ * wgmma_ws, wgmma_persistent, wgmma_cluster, wgmma_tma_store and
+ * wgmma_pdl, one kernel template with the step of each rung as a launch
+ * choice or a template argument.  Built for sm_90a alone; elsewhere, and
+ * for operands TMA cannot describe, each runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
  * hgemm_wgmma.cu and tc_hopper.cuh.
  *
  * The kernel: a 128x256 output tile, k in slices of 64 through 4 stages of
@@ -182,7 +182,9 @@ __device__ __forceinline__ void release(uint64_t *bar)
 
 /* Rung 8's epilogue for consumer c: its rows i0 .. i0 + 63 of the tile at
  * column j0, O the element of c (T, or f32), a box of W columns at a time
- * through box bx % 2 of its two, cb.  Lane (g, t) of warp w writes rows
+ * through its two boxes at cb in turn: nbox counts the consumer's stores
+ * over all its tiles (a tile at the right edge may store an odd number),
+ * so the store before last always came from the box about to be written.  Lane (g, t) of warp w writes rows
  * 16w + g and 16w + g + 8 of the box, columns 8q + 2t and 8q + 2t + 1 of
  * its group q: alpha acc + bias[j], as tc_store_rows computes it, in one
  * 4-byte (8-byte) store each.  Boxes wholly past column n are skipped;
@@ -190,7 +192,8 @@ __device__ __forceinline__ void release(uint64_t *bar)
 template <class T, class O>
 __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *mc,
                                             unsigned char *cb, const float (&acc)[128],
-                                            int64_t z, int64_t i0, int64_t j0, int c)
+                                            int64_t z, int64_t i0, int64_t j0, int c,
+                                            uint32_t &nbox)
 {
     constexpr int W = 128 / (int)sizeof(O), GQ = W / 8, NBX = BN / W;
     int tid = threadIdx.x & 127, r = 16 * (tid >> 5) + ((tid >> 2) & 7), t = tid & 3;
@@ -200,9 +203,9 @@ __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *
         int64_t jb = j0 + bx * W;
         if (jb >= p.n)
             break;
-        unsigned char *box = cb + (bx & 1) * BOX;
+        unsigned char *box = cb + (nbox & 1) * BOX;
         if (tid == 0)
-            tc_bulk_wait_read<1>();   /* box bx - 2's store has read this box */
+            tc_bulk_wait_read<1>();   /* the store before last, from this box, has read it */
         tc_named_sync(1 + c, 128);
 #pragma unroll
         for (int qq = 0; qq < GQ; qq++) {
@@ -232,6 +235,7 @@ __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *
             tc_tma_store(mc, box, (int)jb, (int)i0, (int)z);
             tc_bulk_commit();
         }
+        nbox++;
     }
 }
 
@@ -243,7 +247,7 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
                                         int c, unsigned rank, int nk)
 {
     int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
-    uint32_t it = 0;
+    uint32_t it = 0, nbox = 0;
     float acc[128];
     for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
         int64_t z, um, nt;
@@ -281,9 +285,9 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
             if (i0 >= p.m)
                 continue;
             if (p.out16)
-                store_boxes<T, T>(p, mc, cb, acc, z, i0, nt * BN, c);
+                store_boxes<T, T>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
             else
-                store_boxes<T, float>(p, mc, cb, acc, z, i0, nt * BN, c);
+                store_boxes<T, float>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
         } else {
             tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g,
                              nt * BN + 2 * t, acc);

@@ -472,6 +472,9 @@ void run_checks()
          * tile) with an odd count of tile rows (a cluster's spare block) */
         check_case(mm(dt, GPUK_F32, 1536, 2048, 1280, false));
         check_case(mm(dt, dt, 2900, 200, 2560, true));
+        /* two tiles or more a block whose right-edge tiles store an odd
+         * number of boxes of c (rung 8's TMA stores alternate two) */
+        check_case(mm(dt, dt, 8192, 64, 800, true));
         spec bm = mm(dt, GPUK_F32, 200, 136, 264, false, B, 3);
         bm.ba = 1;
         check_case(bm);
