@@ -1,9 +1,9 @@
 /*
- * hgemm_ws.cu - rungs 5-7 of the f16/bf16 matrix-product ladder (issue 27):
- * wgmma_ws, wgmma_persistent and wgmma_cluster, one kernel template with
- * the step of each rung as a launch choice or a template argument.  Built
- * for sm_90a alone; elsewhere, and for operands TMA cannot describe, each
- * runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
+ * hgemm_ws.cu - rungs 5-9 of the f16/bf16 matrix-product ladder (issue 27):
+ * wgmma_ws, wgmma_persistent, wgmma_cluster, wgmma_tma_store and
+ * wgmma_pdl, one kernel template with the step of each rung as a launch
+ * choice or a template argument.  Built for sm_90a alone; elsewhere, and
+ * for operands TMA cannot describe, each runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
  * hgemm_wgmma.cu and tc_hopper.cuh.
  *
  * The kernel: a 128x256 output tile, k in slices of 64 through 4 stages of
@@ -47,9 +47,32 @@
  * second block of a pair past the last row of tiles computes a real tile
  * it does not store, so that its peer still gets its half of B.
  *
+ * wgmma_tma_store (rung 8): wgmma_cluster with the tile leaving through
+ * shared memory and TMA stores.  Each consumer rounds its 64 rows a box
+ * (64 rows of 128 bytes) at a time into one of two boxes of its own in
+ * shared memory (the 128-byte swizzle: a warp's stores hit 32 banks) and
+ * one thread hands the box to the copy engine, which writes whole lines
+ * of c while the consumers go back to the tensor cores.  The consumers
+ * of every earlier rung leave the tensor cores idle until 64 scattered
+ * 4-byte stores a thread have issued, all SMs at once; here they wait
+ * only for their box's shared-memory stores.  Before a box is written
+ * again its last store must have read it (bulk wait_group.read 1: the
+ * other box may still be in flight).  The host takes this path when c's
+ * rows and start are 16-byte aligned and beta is 0 (beta c would read c
+ * back); otherwise wgmma_cluster's epilogue.
+ *
+ * wgmma_pdl (rung 9): wgmma_tma_store launched as a programmatic
+ * dependent launch (cuda_internal.h, gkc_launch_pdl): the GPU launches
+ * the kernel and its blocks set up their barriers while the kernel before
+ * it drains, and every thread waits on the device (griddepcontrol.wait)
+ * before it touches global memory.  Every kernel of this file starts
+ * that way; a plain launch passes straight through the wait.
+ *
  * bench/NOTES.md, "Tensor cores": the predictions (80%, 83% and 100% of
- * cuBLAS at 8192^3 on an H100) and the measurements.
+ * cuBLAS at 8192^3 on an H100) and the measurements; "Tensor cores, part
+ * 2" those of rungs 8 and 9.
  */
+#include <atomic>
 #include "tc_hopper.cuh"
 
 namespace {
@@ -57,7 +80,13 @@ namespace {
 constexpr int BM = 128, BN = 256, BK = 64, STAGES = 4, NT = 384, CONSUMERS = 2;
 constexpr int A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE_BYTES = A_BYTES + B_BYTES;
 constexpr int BOX = 64 * 128;   /* bytes of a 64-row box of an MN-major tile */
-constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
+/* the TMA-store epilogue's boxes of c: two a consumer */
+constexpr int C_BYTES = CONSUMERS * 2 * BOX;
+constexpr size_t smem_bytes(int epi)
+{
+    return (size_t)STAGES * STAGE_BYTES + (epi ? C_BYTES : 0) + 1024;
+}
+constexpr int MAX_DEVICES = 64;   /* devices whose launch facts are kept (launch) */
 /* setmaxnreg moves registers within the block's own allocation: the
  * producer's 128 threads give back what the consumers' 256 take, so the
  * kernel must start at exactly the 168 its launch bounds allow (the host
@@ -151,14 +180,74 @@ __device__ __forceinline__ void release(uint64_t *bar)
     }
 }
 
-/* Consumer c (0 or 1): rows 64c .. 64c + 63 of each of the block's tiles. */
-template <class T, int TA, int TB, int CL>
-__device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, unsigned char *smem,
-                                        uint64_t *full, uint64_t *empty, int c, unsigned rank,
-                                        int nk)
+/* Rung 8's epilogue for consumer c: its rows i0 .. i0 + 63 of the tile at
+ * column j0, O the element of c (T, or f32), a box of W columns at a time
+ * through its two boxes at cb in turn: nbox counts the consumer's stores
+ * over all its tiles (a tile at the right edge may store an odd number),
+ * so the store before last always came from the box about to be written.  Lane (g, t) of warp w writes rows
+ * 16w + g and 16w + g + 8 of the box, columns 8q + 2t and 8q + 2t + 1 of
+ * its group q: alpha acc + bias[j], as tc_store_rows computes it, in one
+ * 4-byte (8-byte) store each.  Boxes wholly past column n are skipped;
+ * TMA leaves out the rest of what lies past the edges. */
+template <class T, class O>
+__device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *mc,
+                                            unsigned char *cb, const float (&acc)[128],
+                                            int64_t z, int64_t i0, int64_t j0, int c,
+                                            uint32_t &nbox)
+{
+    constexpr int W = 128 / (int)sizeof(O), GQ = W / 8, NBX = BN / W;
+    int tid = threadIdx.x & 127, r = 16 * (tid >> 5) + ((tid >> 2) & 7), t = tid & 3;
+    const O *bias = (const O *)p.bias;
+#pragma unroll
+    for (int bx = 0; bx < NBX; bx++) {
+        int64_t jb = j0 + bx * W;
+        if (jb >= p.n)
+            break;
+        unsigned char *box = cb + (nbox & 1) * BOX;
+        if (tid == 0)
+            tc_bulk_wait_read<1>();   /* the store before last, from this box, has read it */
+        tc_named_sync(1 + c, 128);
+#pragma unroll
+        for (int qq = 0; qq < GQ; qq++) {
+            const int q = bx * GQ + qq;
+            int64_t j = jb + 8 * qq + 2 * t;
+            float b0 = 0.0f, b1 = 0.0f;
+            if (bias) {
+                b0 = j < p.n ? tc_f32(bias[j]) : 0.0f;
+                b1 = j + 1 < p.n ? tc_f32(bias[j + 1]) : 0.0f;
+            }
+            float v0 = p.alpha * acc[4 * q] + b0, v1 = p.alpha * acc[4 * q + 1] + b1;
+            float v2 = p.alpha * acc[4 * q + 2] + b0, v3 = p.alpha * acc[4 * q + 3] + b1;
+            /* byte cbyte of row r, 16-byte chunk swizzled by r % 8 (row r + 8 alike) */
+            int cbyte = (8 * qq + 2 * t) * (int)sizeof(O);
+            unsigned char *at = box + r * 128 + ((((cbyte >> 4) ^ (r & 7)) << 4) | (cbyte & 15));
+            if constexpr (sizeof(O) == 2) {
+                *(uint32_t *)at = tc_pack2<T>(v0, v1);
+                *(uint32_t *)(at + 8 * 128) = tc_pack2<T>(v2, v3);
+            } else {
+                *(float2 *)at = make_float2(v0, v1);
+                *(float2 *)(at + 8 * 128) = make_float2(v2, v3);
+            }
+        }
+        tc_fence_async_smem();
+        tc_named_sync(1 + c, 128);
+        if (tid == 0) {
+            tc_tma_store(mc, box, (int)jb, (int)i0, (int)z);
+            tc_bulk_commit();
+        }
+        nbox++;
+    }
+}
+
+/* Consumer c (0 or 1): rows 64c .. 64c + 63 of each of the block's tiles,
+ * stored by tc_store_rows (EPI 0) or through shared memory by TMA (EPI 1). */
+template <class T, int TA, int TB, int CL, int EPI>
+__device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, const tc_sched &sc,
+                                        unsigned char *smem, uint64_t *full, uint64_t *empty,
+                                        int c, unsigned rank, int nk)
 {
     int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
-    uint32_t it = 0;
+    uint32_t it = 0, nbox = 0;
     float acc[128];
     for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
         int64_t z, um, nt;
@@ -190,15 +279,30 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, uns
         tc_fence_acc(acc);
         if (mt >= sc.tiles_m)
             continue;
-        tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g, nt * BN + 2 * t,
-                         acc);
+        if (EPI) {
+            int64_t i0 = mt * BM + 64 * c;
+            unsigned char *cb = smem + STAGES * STAGE_BYTES + c * 2 * BOX;
+            if (i0 >= p.m)
+                continue;
+            if (p.out16)
+                store_boxes<T, T>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+            else
+                store_boxes<T, float>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+        } else {
+            tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g,
+                             nt * BN + 2 * t, acc);
+        }
     }
+    /* the block's shared memory must outlive the last store's reads, and
+     * c be written when the kernel ends */
+    if (EPI && (threadIdx.x & 127) == 0)
+        tc_bulk_wait_all();
 }
 
-template <class T, int TA, int TB, int CL>
+template <class T, int TA, int TB, int CL, int EPI>
 __global__ void __launch_bounds__(NT, 1)
     hgemm_ws(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb,
-             gkc_tc p, tc_sched sc)
+             const __grid_constant__ CUtensorMap mc, gkc_tc p, tc_sched sc)
 {
     extern __shared__ unsigned char smem_raw[];
     __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
@@ -211,114 +315,161 @@ __global__ void __launch_bounds__(NT, 1)
             tc_bar_init(&empty[s], CONSUMERS * 4 * CL);
         }
         tc_bar_init_fence();
+        tc_prefetch_map(&ma);
+        tc_prefetch_map(&mb);
+        if (EPI)
+            tc_prefetch_map(&mc);
     }
     if (CL > 1)
         tc_cluster_sync();
     else
         __syncthreads();
+    /* rung 9 (a programmatic dependent launch): the stream's earlier
+     * kernels end here, before any access to a, b or c */
+    gkc_pdl_enter();
     if (threadIdx.x < 128) {
         tc_regs_down<PRODUCER_REGS>();
         if (threadIdx.x == 0)
             produce<TA, TB, CL>(&ma, &mb, p, sc, smem, full, empty, rank, nk);
     } else {
         tc_regs_up<CONSUMER_REGS>();
-        consume<T, TA, TB, CL>(p, sc, smem, full, empty, threadIdx.x / 128 - 1, rank, nk);
+        consume<T, TA, TB, CL, EPI>(p, &mc, sc, smem, full, empty, threadIdx.x / 128 - 1, rank,
+                                    nk);
     }
     if (CL > 1)
         tc_cluster_sync();
 }
 
-template <class T, int TA, int TB, int CL>
+/* What a rung asks of the kernel. */
+struct how {
+    bool persistent;   /* one block (cluster) an SM, looping over tiles */
+    bool tma_store;    /* rung 8's epilogue, where c allows it (run) */
+    bool pdl;          /* a programmatic dependent launch */
+};
+
+template <class T, int TA, int TB, int CL, int EPI>
 gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
-                   bool persistent, const char *variant, int *fits)
+                   const CUtensorMap &mc, how h, const char *variant, int *fits)
 {
-    auto kern = hgemm_ws<T, TA, TB, CL>;
+    auto kern = hgemm_ws<T, TA, TB, CL, EPI>;
+    constexpr size_t SMEM = smem_bytes(EPI);
     *fits = 0;
-    cudaFuncAttributes fa;
-    GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma: cudaFuncGetAttributes");
-    if (fa.numRegs != LAUNCH_REGS)
-        return GPUK_OK;
-    GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM),
-             "wgmma: cudaFuncSetAttribute");
     tc_sched sc;
     sc.tiles_m = gkc_cdiv(p.m, BM);
     sc.tiles_n = gkc_cdiv(p.n, BN);
     sc.units_m = gkc_cdiv(sc.tiles_m, CL);
     sc.units = p.batch * sc.units_m * sc.tiles_n;
-    sc.group = persistent ? BAND / CL : 1;
+    sc.group = h.persistent ? BAND / CL : 1;
     int64_t slots = sc.units < INT32_MAX / CL ? sc.units : INT32_MAX / CL;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = CL;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
+    cudaLaunchAttribute attr[2];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = CL;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[1].val.programmaticStreamSerializationAllowed = 1;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)(slots * CL));
     cfg.blockDim = dim3(NT);
     cfg.dynamicSmemBytes = SMEM;
     cfg.stream = b->stream;
-    cfg.attrs = &attr;
+    cfg.attrs = CL > 1 ? attr : attr + 1;
     cfg.numAttrs = CL > 1 ? 1 : 0;
-    if (persistent) {
-        /* as many blocks (clusters) as fit at once: one block an SM */
-        int64_t fit = gkc_sms(b);
-        if (CL > 1) {
-            int n = 0;
-            GKC_CUDA(b, cudaOccupancyMaxActiveClusters(&n, kern, &cfg),
-                     "wgmma_cluster: cudaOccupancyMaxActiveClusters");
-            fit = n;
+    /* Looked up once a device (each costs microseconds a call, as much as
+     * a 2048^3 product's launch): whether the kernel starts at the 168
+     * registers setmaxnreg's arithmetic needs (else -1: the caller runs
+     * another rung rather than hang in setmaxnreg), and how many blocks
+     * (clusters of CL) fit on the GPU at once, after raising its shared
+     * memory limit. */
+    static std::atomic<int> facts[MAX_DEVICES];
+    bool keep = b->device >= 0 && b->device < MAX_DEVICES;
+    int fit = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
+    if (fit == 0) {
+        cudaFuncAttributes fa;
+        GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma: cudaFuncGetAttributes");
+        fit = -1;
+        if (fa.numRegs == LAUNCH_REGS) {
+            GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)SMEM),
+                     "wgmma: cudaFuncSetAttribute");
+            int n = (int)gkc_sms(b);
+            if (CL > 1)
+                GKC_CUDA(b, cudaOccupancyMaxActiveClusters(&n, kern, &cfg),
+                         "wgmma_cluster: cudaOccupancyMaxActiveClusters");
+            fit = n >= 1 ? n : -1;
         }
-        if (fit < 1)
-            return GPUK_OK;
+        if (keep)
+            facts[b->device].store(fit, std::memory_order_relaxed);
+    }
+    if (fit < 0)
+        return GPUK_OK;
+    if (h.persistent) {
+        /* as many blocks (clusters) as fit at once: one block an SM */
         if (slots > fit)
             slots = fit;
         cfg.gridDim = dim3((unsigned)(slots * CL));
     }
+    if (h.pdl)
+        cfg.numAttrs++;
     *fits = 1;
-    GKC_CUDA(b, cudaLaunchKernelEx(&cfg, kern, ma, mb, p, sc), variant);
+    GKC_CUDA(b, cudaLaunchKernelEx(&cfg, kern, ma, mb, mc, p, sc), variant);
     GKC_LAUNCHED(b, p.op, variant);
     return GPUK_OK;
 }
 
-template <class T, int CL>
+template <class T, int CL, int EPI>
 gpuk_status by_layout(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
-                      bool persistent, const char *variant, int *fits)
+                      const CUtensorMap &mc, how h, const char *variant, int *fits)
 {
     if (p.ta)
-        return p.tb ? launch<T, 1, 1, CL>(b, p, ma, mb, persistent, variant, fits)
-                    : launch<T, 1, 0, CL>(b, p, ma, mb, persistent, variant, fits);
-    return p.tb ? launch<T, 0, 1, CL>(b, p, ma, mb, persistent, variant, fits)
-                : launch<T, 0, 0, CL>(b, p, ma, mb, persistent, variant, fits);
+        return p.tb ? launch<T, 1, 1, CL, EPI>(b, p, ma, mb, mc, h, variant, fits)
+                    : launch<T, 1, 0, CL, EPI>(b, p, ma, mb, mc, h, variant, fits);
+    return p.tb ? launch<T, 0, 1, CL, EPI>(b, p, ma, mb, mc, h, variant, fits)
+                : launch<T, 0, 0, CL, EPI>(b, p, ma, mb, mc, h, variant, fits);
 }
 
-/* The rung: CL blocks a cluster, persistent or one tile a block; a
- * cluster that cannot be placed at all runs the rung without clusters,
- * and a kernel that cannot start (its registers) runs mma_async. */
 template <int CL>
-gpuk_status run(gpuk_bctx *b, const gpuk_args *args, bool persistent, const char *variant)
+gpuk_status by_type(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
+                    const CUtensorMap *mc, how h, const char *variant, int *fits)
+{
+    if (mc)
+        return p.bf16 ? by_layout<__nv_bfloat16, CL, 1>(b, p, ma, mb, *mc, h, variant, fits)
+                      : by_layout<__half, CL, 1>(b, p, ma, mb, *mc, h, variant, fits);
+    /* the kernel never reads mc: any valid map fills the parameter */
+    return p.bf16 ? by_layout<__nv_bfloat16, CL, 0>(b, p, ma, mb, ma, h, variant, fits)
+                  : by_layout<__half, CL, 0>(b, p, ma, mb, ma, h, variant, fits);
+}
+
+/* The rung: CL blocks a cluster, persistent or one tile a block, c
+ * through TMA where the rung asks and c allows; a cluster that cannot be
+ * placed at all runs the rung without clusters, and a kernel that cannot
+ * start (its registers) runs mma_async. */
+template <int CL>
+gpuk_status run(gpuk_bctx *b, const gpuk_args *args, how h, const char *variant)
 {
     gkc_tc p;
     int done;
     GKC_TRY(gkc_tc_begin(b, args, variant, &p, &done));
     if (done)
         return GPUK_OK;
-    int ok = 0, fits = 0;
-    CUtensorMap ma, mb;
+    int ok = 0, fits = 0, cok = 0;
+    CUtensorMap ma, mb, mc;
     if (gkc_tc_hopper(b))
         GKC_TRY(gkc_tc_maps16(b, p, BM, BN / CL, &ma, &mb, &ok));
     if (!ok)
         return gkc_tc_mma_async(b, p, variant);
-    gpuk_status st = p.bf16 ? by_layout<__nv_bfloat16, CL>(b, p, ma, mb, persistent, variant, &fits)
-                            : by_layout<__half, CL>(b, p, ma, mb, persistent, variant, &fits);
-    if (st != GPUK_OK || fits)
-        return st;
+    if (h.tma_store && p.beta == 0.0f)
+        GKC_TRY(gkc_tc_map_c(b, p, 64, &mc, &cok));
+    const CUtensorMap *pc = cok ? &mc : NULL;
+    GKC_TRY(by_type<CL>(b, p, ma, mb, pc, h, variant, &fits));
+    if (fits)
+        return GPUK_OK;
     if (CL > 1) {
         GKC_TRY(gkc_tc_maps16(b, p, BM, BN, &ma, &mb, &ok));
         if (ok) {
-            st = p.bf16 ? by_layout<__nv_bfloat16, 1>(b, p, ma, mb, persistent, variant, &fits)
-                        : by_layout<__half, 1>(b, p, ma, mb, persistent, variant, &fits);
-            if (st != GPUK_OK || fits)
-                return st;
+            GKC_TRY(by_type<1>(b, p, ma, mb, pc, h, variant, &fits));
+            if (fits)
+                return GPUK_OK;
         }
     }
     return gkc_tc_mma_async(b, p, variant);
@@ -328,15 +479,25 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, bool persistent, const char
 
 GKC_KERNEL(gkc_hgemm_wgmma_ws)
 {
-    return run<1>(b, args, false, "wgmma_ws");
+    return run<1>(b, args, how{false, false, false}, "wgmma_ws");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_persistent)
 {
-    return run<1>(b, args, true, "wgmma_persistent");
+    return run<1>(b, args, how{true, false, false}, "wgmma_persistent");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_cluster)
 {
-    return run<2>(b, args, true, "wgmma_cluster");
+    return run<2>(b, args, how{true, false, false}, "wgmma_cluster");
+}
+
+GKC_KERNEL(gkc_hgemm_wgmma_tma_store)
+{
+    return run<2>(b, args, how{true, true, false}, "wgmma_tma_store");
+}
+
+GKC_KERNEL(gkc_hgemm_wgmma_pdl)
+{
+    return run<2>(b, args, how{true, true, true}, "wgmma_pdl");
 }

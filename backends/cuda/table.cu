@@ -50,7 +50,9 @@ GKC_KERNEL(gkc_gemv_float4); GKC_KERNEL(gkc_apsp_naive);
 GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_hgemm_mma_async);
 GKC_KERNEL(gkc_hgemm_wgmma_tma); GKC_KERNEL(gkc_hgemm_wgmma_ws);
 GKC_KERNEL(gkc_hgemm_wgmma_persistent); GKC_KERNEL(gkc_hgemm_wgmma_cluster);
+GKC_KERNEL(gkc_hgemm_wgmma_tma_store); GKC_KERNEL(gkc_hgemm_wgmma_pdl);
 GKC_KERNEL(gkc_hgemm_cublas); GKC_KERNEL(gkc_matmul_wgmma_tf32);
+GKC_KERNEL(gkc_matmul_wgmma_tf32_pipe);
 GKC_KERNEL(gkc_apsp_blocked_256); GKC_KERNEL(gkc_apsp_blocked_512);
 
 const gpuk_kernel gkc_kernels[] = {
@@ -76,6 +78,8 @@ const gpuk_kernel gkc_kernels[] = {
      "warptile_at on a 128x256 tile, 8x16 per lane, one 8-warp block per SM, k slices of 32: 128 FMAs per 6 shared loads, in a column snake", NULL},
     {GPUK_OP_MATMUL, F32, "wgmma_tf32", TF32 | MMA, gkc_matmul_wgmma_tf32,
      "wgmma_persistent on TF32 computing c^T = b^T a^T (tf32 wgmma reads only K-major tiles), b^T from registers rounded to nearest (sm_90a with 16-byte aligned rows, else cublas_tf32)", NULL},
+    {GPUK_OP_MATMUL, F32, "wgmma_tf32_pipe", TF32 | MMA, gkc_matmul_wgmma_tf32_pipe,
+     "wgmma_tf32 with two sets of b^T fragments: the next slice's load while this slice's batch runs, one batch of each consumer always in flight", NULL},
     {GPUK_OP_MATMUL, F32, "cublas", DEF | LIB, gkc_matmul_cublas,
      "cuBLAS SGEMM, FP32 pedantic math (no TF32)", NULL},
     {GPUK_OP_MATMUL, F32, "cublas_tf32", LIB | TF32, gkc_matmul_cublas_tf32,
@@ -263,6 +267,10 @@ const gpuk_kernel gkc_kernels[] = {
      "wgmma_ws with one block an SM looping over tiles in L2-friendly bands: the next tile loads while the last one is written (sm_90a, else mma_async)", NULL}, \
     {op, H16, "wgmma_cluster", MMA, gkc_hgemm_wgmma_cluster, \
      "wgmma_persistent in 2-block clusters on vertical tile pairs, each block's half of B multicast to both: a third less L2 traffic (sm_90a, else mma_async)", NULL}, \
+    {op, H16, "wgmma_tma_store", MMA, gkc_hgemm_wgmma_tma_store, \
+     "wgmma_cluster writing c through shared memory and TMA stores: whole lines, and the consumers back on the tensor cores while the copy engine writes (16-byte aligned c rows and beta 0, else wgmma_cluster's epilogue)", NULL}, \
+    {op, H16, "wgmma_pdl", MMA, gkc_hgemm_wgmma_pdl, \
+     "wgmma_tma_store as a programmatic dependent launch: the launch and the blocks' setup overlap the end of the kernel before it", NULL}, \
     {op, H16, "cublas", DEF | LIB | MMA, gkc_hgemm_cublas, \
      "cublasGemmEx (strided batched for a batch), 16-bit inputs, f32 compute, c in f32 or 16-bit", NULL}
     TC_LADDER(GPUK_OP_MATMUL),

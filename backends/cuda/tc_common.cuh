@@ -83,6 +83,11 @@ gpuk_status gkc_tc_tensor_map(gpuk_bctx *b, CUtensorMap *map, const void *base, 
 gpuk_status gkc_tc_maps16(gpuk_bctx *b, const gkc_tc &p, int box_a, int box_b, CUtensorMap *ma,
                           CUtensorMap *mb, int *ok);
 
+/* The tensor map of c for the TMA stores of an epilogue: boxes of 128
+ * bytes of a row (64 16-bit elements or 32 f32, as p.out16 says) by
+ * box_rows rows, 128-byte swizzle.  *ok as gkc_tc_tensor_map says. */
+gpuk_status gkc_tc_map_c(gpuk_bctx *b, const gkc_tc &p, int box_rows, CUtensorMap *mc, int *ok);
+
 /* The portable rungs by name, for the fallbacks of the later ones
  * (hgemm_mma.cu): mma_ldmatrix takes any operand, mma_async those of
  * gkc_tc_rows16 (and hands the others to mma_ldmatrix). */

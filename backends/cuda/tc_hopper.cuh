@@ -139,6 +139,55 @@ __device__ __forceinline__ void tc_tma_load_mc(void *dst, const CUtensorMap *map
                  : "memory");
 }
 
+/* Box (c0, c1, c2) of map from src in shared memory (the TMA store of
+ * the epilogue): elements outside the matrix are not written.  The copy
+ * runs asynchronously; it joins the issuing thread's current bulk group,
+ * which tc_bulk_commit closes.  tc_bulk_wait_read<N>: until at most N of
+ * the thread's groups still read shared memory (their source may be
+ * written again); tc_bulk_wait_all: until every group's writes are done. */
+__device__ __forceinline__ void tc_tma_store(const CUtensorMap *map, const void *src, int c0,
+                                             int c1, int c2)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"
+                 " [%0, {%2, %3, %4}], [%1];\n" ::"l"((uint64_t)map),
+                 "r"(tc_smem(src)), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+}
+__device__ __forceinline__ void tc_bulk_commit()
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void tc_bulk_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ void tc_bulk_wait_all()
+{
+    asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+/* Ordinary shared-memory stores that TMA (the async proxy) reads next:
+ * each writing thread fences before the barrier that hands them over. */
+__device__ __forceinline__ void tc_fence_async_smem()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Fetch a tensor map (a __grid_constant__ parameter) into the copy
+ * engine's cache before its first use. */
+__device__ __forceinline__ void tc_prefetch_map(const CUtensorMap *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)map) : "memory");
+}
+
+/* Barrier `id` (1-15; 0 is __syncthreads) among the `count` threads that
+ * name it: one warpgroup of a warp-specialized block. */
+__device__ __forceinline__ void tc_named_sync(int id, int count)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+
 /* ---------------------------------------------------------------- clusters */
 
 __device__ __forceinline__ unsigned tc_cluster_rank()

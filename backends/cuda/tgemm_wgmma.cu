@@ -23,8 +23,17 @@
  * (128 bytes), 4 stages of 48 KB.  The epilogue writes c^T's rows down
  * c's columns: each store instruction of a warp covers 4 rows of c by 8
  * adjacent columns, whole 32-byte sectors.
+ *
+ * wgmma_tf32_pipe, the next step: two sets of fragments, so that a
+ * consumer loads slice kt + 1's while slice kt's batch runs (pipe_step
+ * below).  ptxas keeps the batches asynchronous (no C7513; SASS: one
+ * WARPGROUP.DEPBAR.LE gsb0, 0x1 a batch, the sets in distinct
+ * registers).  bench/NOTES.md, "Tensor cores, part 2".
  */
+#include <atomic>
 #include "tc_hopper.cuh"
+
+GKC_KERNEL(gkc_matmul_cublas_tf32);   /* cublas.cu: the fallback */
 
 namespace {
 
@@ -33,6 +42,7 @@ constexpr int A_BYTES = BMT * BK * 4, B_BYTES = BNT * BK * 4, STAGE_BYTES = A_BY
 constexpr int BBOX = 32 * 128;  /* one box of the b tile: 32 k rows of 32 columns */
 constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
 constexpr int64_t BAND = 8;     /* tiles of 256 rows a band: 2048 rows of c */
+constexpr int MAX_DEVICES = 64;   /* devices whose launch facts are kept (run) */
 
 __device__ __forceinline__ uint32_t to_tf32(float x)
 {
@@ -122,33 +132,87 @@ __device__ __forceinline__ void slice(float (&acc)[128], uint32_t (&fr)[16], uns
         tc_bar_arrive(&empty[s]);
 }
 
+/* wgmma_tf32_pipe: slice kt's batch is issued from fragment set B, and
+ * while it runs the consumer waits for the batch before it (wait_group 1),
+ * frees that batch's stage and loads slice kt + 1's fragments into the
+ * other set, which that batch has just stopped reading.  The tensor cores
+ * always hold one batch of each consumer; in wgmma_tf32 they hold none of
+ * a consumer's while it loads, and the two consumers, waiting on the same
+ * full barriers, load at the same time. */
+template <int B>
+__device__ __forceinline__ void pipe_step(float (&acc)[128], uint32_t (&fr)[2][16],
+                                          unsigned char *smem, uint64_t *full, uint64_t *empty,
+                                          uint32_t it, int kt, int nk, int n, int t)
+{
+    unsigned char *sa = smem + (it % STAGES) * STAGE_BYTES;
+    tc_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; kk++) {
+        const uint32_t a[4] = {fr[B][4 * kk], fr[B][4 * kk + 1], fr[B][4 * kk + 2],
+                               fr[B][4 * kk + 3]};
+        tc_wgmma_tf32_rs(acc, a, tc_desc(sa + 32 * kk, 16, 1024), kt > 0 || kk > 0);
+    }
+    tc_wgmma_commit();
+    tc_wgmma_wait<1>();   /* slice kt - 1's batch is done: its stage and set 1 - B are free */
+    fence_regs(fr[1 - B]);
+    if (kt > 0 && (threadIdx.x & 31) == 0)
+        tc_bar_arrive(&empty[(it - 1) % STAGES]);
+    if (kt + 1 < nk) {
+        uint32_t s1 = (it + 1) % STAGES;
+        tc_bar_wait(&full[s1], ((it + 1) / STAGES) & 1);
+        load_frags(fr[1 - B], smem + s1 * STAGE_BYTES + A_BYTES, n, t);
+    }
+}
+
+/* c^T's rows n .. of the tile out of the accumulators: acc[4q + e] is
+ * product row n (+ 8 for e >= 2), column 8q + 2t (+ 1 for odd e), that
+ * is c[i = column][j = row] */
+__device__ __forceinline__ void store_tile(const gkc_tc &p, const float (&acc)[128], int64_t mt,
+                                           int64_t nt, int n, int t)
+{
+    int64_t j = nt * BNT + n, i0 = mt * BMT + 2 * t;
+#pragma unroll
+    for (int q = 0; q < 32; q++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t i = i0 + 8 * q + (e & 1), jj = j + (e >> 1) * 8;
+            if (i < p.m && jj < p.n)
+                tc_put<float>(p, p.c, i, jj, acc[4 * q + e]);
+        }
+}
+
+template <int PIPE>
 __device__ __forceinline__ void consume(const gkc_tc &p, const tc_sched &sc, unsigned char *smem,
                                         uint64_t *full, uint64_t *empty, int c, int nk)
 {
     int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
     int n = 64 * c + 16 * warp + g;   /* the lane's first row of the product in the tile */
-    uint32_t it = 0, fr[16];
+    uint32_t it = 0, fr[2][16];
     float acc[128];
     for (int64_t u = blockIdx.x; u < sc.units; u += gridDim.x) {
         int64_t z, mt, nt;
         tc_unit_at(sc, u, z, mt, nt);
-        for (int kt = 0; kt < nk; kt++)
-            slice(acc, fr, smem, full, empty, it++, kt, n, t);
-        tc_fence_acc(acc);
-        /* acc[4q + e]: product row n (+ 8 for e >= 2), column 8q + 2t (+ 1
-         * for odd e): c[i = column][j = row] */
-        int64_t j = nt * BNT + n, i0 = mt * BMT + 2 * t;
-#pragma unroll
-        for (int q = 0; q < 32; q++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int64_t i = i0 + 8 * q + (e & 1), jj = j + (e >> 1) * 8;
-                if (i < p.m && jj < p.n)
-                    tc_put<float>(p, p.c, i, jj, acc[4 * q + e]);
+        if (PIPE) {
+            tc_bar_wait(&full[it % STAGES], (it / STAGES) & 1);
+            load_frags(fr[0], smem + (it % STAGES) * STAGE_BYTES + A_BYTES, n, t);
+            for (int kt = 0; kt < nk; kt += 2) {
+                pipe_step<0>(acc, fr, smem, full, empty, it++, kt, nk, n, t);
+                if (kt + 1 < nk)
+                    pipe_step<1>(acc, fr, smem, full, empty, it++, kt + 1, nk, n, t);
             }
+            tc_wgmma_wait<0>();
+            if ((threadIdx.x & 31) == 0)
+                tc_bar_arrive(&empty[(it - 1) % STAGES]);
+        } else {
+            for (int kt = 0; kt < nk; kt++)
+                slice(acc, fr[0], smem, full, empty, it++, kt, n, t);
+        }
+        tc_fence_acc(acc);
+        store_tile(p, acc, mt, nt, n, t);
     }
 }
 
+template <int PIPE>
 __global__ void __launch_bounds__(NT, 1)
     tgemm_wgmma(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb,
                 gkc_tc p, tc_sched sc)
@@ -171,17 +235,14 @@ __global__ void __launch_bounds__(NT, 1)
             produce(&ma, &mb, sc, p.n, smem, full, empty, nk);
     } else {
         tc_regs_up<232>();
-        consume(p, sc, smem, full, empty, threadIdx.x / 128 - 1, nk);
+        consume<PIPE>(p, sc, smem, full, empty, threadIdx.x / 128 - 1, nk);
     }
 }
 
-}  // namespace
-
-GKC_KERNEL(gkc_matmul_cublas_tf32);   /* cublas.cu: the fallback */
-
-GKC_KERNEL(gkc_matmul_wgmma_tf32)
+template <int PIPE>
+gpuk_status run(gpuk_bctx *b, const gpuk_args *args, const char *variant)
 {
-    const char *variant = "wgmma_tf32";
+    auto kern = tgemm_wgmma<PIPE>;
     gkc_tc p;
     int done;
     GKC_TRY(gkc_tc_begin(b, args, variant, &p, &done));
@@ -194,17 +255,27 @@ GKC_KERNEL(gkc_matmul_wgmma_tf32)
         if (ok)
             GKC_TRY(gkc_tc_tensor_map(b, &mb, p.b, 4, 0, p.k, p.n, p.ldb, 1, 0, 32, BK, &ok));
     }
-    if (ok) {
-        /* setmaxnreg's arithmetic (hgemm_ws.cu) needs the kernel to start at 168 */
+    /* Looked up once a device (hgemm_ws.cu, launch): the kernel starts at
+     * the 168 registers setmaxnreg's arithmetic needs (1, after raising
+     * its shared memory limit), or not (-1). */
+    static std::atomic<int> facts[MAX_DEVICES];
+    bool keep = b->device >= 0 && b->device < MAX_DEVICES;
+    int fact = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
+    if (ok && fact == 0) {
         cudaFuncAttributes fa;
-        GKC_CUDA(b, cudaFuncGetAttributes(&fa, tgemm_wgmma), "wgmma_tf32: cudaFuncGetAttributes");
-        ok = fa.numRegs == 65536 / NT / 8 * 8;
+        GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma_tf32: cudaFuncGetAttributes");
+        fact = -1;
+        if (fa.numRegs == 65536 / NT / 8 * 8) {
+            GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)SMEM),
+                     "wgmma_tf32: cudaFuncSetAttribute");
+            fact = 1;
+        }
+        if (keep)
+            facts[b->device].store(fact, std::memory_order_relaxed);
     }
-    if (!ok)
+    if (!ok || fact < 0)
         return gkc_matmul_cublas_tf32(b, args);
-    GKC_CUDA(b, cudaFuncSetAttribute(tgemm_wgmma, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)SMEM),
-             "wgmma_tf32: cudaFuncSetAttribute");
     tc_sched sc;
     sc.tiles_m = gkc_cdiv(p.m, BMT);
     sc.tiles_n = gkc_cdiv(p.n, BNT);
@@ -212,7 +283,19 @@ GKC_KERNEL(gkc_matmul_wgmma_tf32)
     sc.units = sc.tiles_m * sc.tiles_n;
     sc.group = BAND;
     int64_t grid = sc.units < gkc_sms(b) ? sc.units : gkc_sms(b);
-    tgemm_wgmma<<<(unsigned)grid, NT, SMEM, b->stream>>>(ma, mb, p, sc);
+    kern<<<(unsigned)grid, NT, SMEM, b->stream>>>(ma, mb, p, sc);
     GKC_LAUNCHED(b, p.op, variant);
     return GPUK_OK;
+}
+
+}  // namespace
+
+GKC_KERNEL(gkc_matmul_wgmma_tf32)
+{
+    return run<0>(b, args, "wgmma_tf32");
+}
+
+GKC_KERNEL(gkc_matmul_wgmma_tf32_pipe)
+{
+    return run<1>(b, args, "wgmma_tf32_pipe");
 }

@@ -10,7 +10,9 @@
  *          k = 0, bias, f32 and 16-bit c, broadcast batches, GEMM's four
  *          transposes with alpha and beta, alpha = 0; the TF32 rungs too;
  *   time   every matmul rung at 2048^3, 4096^3 and 8192^3 (16-bit c) and
- *          the TF32 rungs, checked on sampled outputs: TFLOP/s, % of the
+ *          the TF32 rungs, then bf16 and TF32 at 2048 x 16384 x 2048
+ *          (the mainloop's rate apart from a call's fixed cost), checked
+ *          on sampled outputs: TFLOP/s, % of the
  *          cuBLAS row of the dtype (cublas_tf32 for TF32), % of the
  *          backend's tensor-core ceiling (gpuk_peak_measure; else "n/a").
  *
@@ -33,6 +35,7 @@
  * Exit status 1 when a check fails or a call returns an error.
  */
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -469,6 +472,9 @@ void run_checks()
          * tile) with an odd count of tile rows (a cluster's spare block) */
         check_case(mm(dt, GPUK_F32, 1536, 2048, 1280, false));
         check_case(mm(dt, dt, 2900, 200, 2560, true));
+        /* two tiles or more a block whose right-edge tiles store an odd
+         * number of boxes of c (rung 8's TMA stores alternate two) */
+        check_case(mm(dt, dt, 8192, 64, 800, true));
         spec bm = mm(dt, GPUK_F32, 200, 136, 264, false, B, 3);
         bm.ba = 1;
         check_case(bm);
@@ -479,6 +485,12 @@ void run_checks()
         for (int t = 0; t < 4; t++) {
             spec g = mm(dt, t & 1 ? GPUK_F32 : dt, 392, 264, 520, false, G);
             g.ta = t & 1, g.tb = t >> 1, g.alpha = 0.75, g.beta = -0.5;
+            check_case(g);
+        }
+        /* beta 0, alpha not 1: c is not read, so rung 8's TMA stores take it */
+        for (int t = 0; t < 2; t++) {
+            spec g = mm(dt, t ? GPUK_F32 : dt, 392, 264, 520, false, G);
+            g.ta = t, g.alpha = 0.75, g.beta = 0;
             check_case(g);
         }
         spec g = mm(dt, dt, 131, 77, 45, false, G);
@@ -498,21 +510,30 @@ void run_checks()
 }
 
 /* Median of 5 runs, ms a call, after a warm-up (verify's call) and a call
- * that sizes a run: enough calls to last some 2 ms. */
-double time_ms(problem &p, const char *rung)
+ * that sizes a run: enough calls to last some 2 ms.  *host_us: the
+ * fastest run's host time a call, submission alone (the GPU runs behind:
+ * at most 200 calls, far from filling the launch queue); near the GPU's
+ * time a call, the row is bound by the host, not by its kernel. */
+double time_ms(problem &p, const char *rung, double *host_us)
 {
     double t[5];
     int calls = 1;
+    *host_us = 1e30;
     for (int r = -1; r < 5; r++) {
         double ms = 0;
         OK(gpuk_timer_start(ctx));
+        auto h0 = std::chrono::steady_clock::now();
         for (int c = 0; c < calls; c++)
             OK(call(p, rung));
+        auto h1 = std::chrono::steady_clock::now();
         OK(gpuk_timer_stop(ctx, &ms));
-        if (r >= 0)
+        if (r >= 0) {
             t[r] = ms / calls;
-        else if (ms > 0 && ms < 2.0)
+            *host_us = std::min(*host_us,
+                                std::chrono::duration<double, std::micro>(h1 - h0).count() / calls);
+        } else if (ms > 0 && ms < 2.0) {
             calls = (int)std::min(200.0, ceil(2.0 / ms));
+        }
     }
     std::sort(t, t + 5);
     return t[2];
@@ -530,14 +551,20 @@ void time_case(const spec &s, const char *lib, double ceiling_gflops,
     std::stable_partition(list.begin(), list.end(), [&](const std::string &v) { return v == lib; });
     double flop = 2.0 * (double)s.batch * s.m * s.n * s.k, lib_ms = 0, worst = 0;
     const char *dt = s.tf32 ? "tf32" : gpuk_dtype_name(s.dt);
+    char shape[48];   /* n^3, or m x k x n */
+    if (s.m == s.k && s.k == s.n)
+        snprintf(shape, sizeof shape, "%5lld^3", (long long)s.m);
+    else
+        snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m, (long long)s.k,
+                 (long long)s.n);
     for (auto &v : list) {
         int verdict = verify(p, v.c_str(), idx, r, bound, &worst);
         failures += verdict != 0;
         if (verdict == 2) {
-            printf("time %-4s %5lld^3 %-17s failed\n", dt, (long long)s.m, v.c_str());
+            printf("time %-4s %s %-17s failed\n", dt, shape, v.c_str());
             continue;
         }
-        double ms = time_ms(p, v.c_str()), tf = flop / (ms * 1e9);
+        double host_us = 0, ms = time_ms(p, v.c_str(), &host_us), tf = flop / (ms * 1e9);
         if (v == lib)
             lib_ms = ms;
         char vs_lib[32] = "n/a", vs_peak[32] = "n/a";
@@ -545,10 +572,10 @@ void time_case(const spec &s, const char *lib, double ceiling_gflops,
             snprintf(vs_lib, sizeof vs_lib, "%6.1f%%", 100.0 * lib_ms / ms);
         if (ceiling_gflops > 0)
             snprintf(vs_peak, sizeof vs_peak, "%6.1f%%", 100.0 * tf * 1e3 / ceiling_gflops);
-        printf("time %-4s %5lld^3 %-17s %9.4f ms %7.1f TFLOP/s  %s of %s  %s of ceiling  %s "
-               "(%zu sampled, worst %.3f)\n",
-               dt, (long long)s.m, v.c_str(), ms, tf, vs_lib, lib, vs_peak,
-               verdict ? "WRONG" : "ok", idx.size(), worst);
+        printf("time %-4s %s %-17s %9.4f ms %7.1f TFLOP/s  %s of %s  %s of ceiling  %s "
+               "(%zu sampled, worst %.3f)  host %.1f us\n",
+               dt, shape, v.c_str(), ms, tf, vs_lib, lib, vs_peak,
+               verdict ? "WRONG" : "ok", idx.size(), worst, host_us);
     }
     teardown(p);
 }
@@ -572,6 +599,16 @@ void run_timing()
         t.tf32 = true;
         time_case(t, "cublas_tf32", peak[2], tf32_rungs());
     }
+    /* One wave of tiles with 8 times 2048^3's k: against 2048^3, the
+     * difference is 7/8 of this row's time at the rung's mainloop rate
+     * alone, and what is left of 2048^3 the cost a call that does not
+     * grow with k (launch, first loads, epilogue): bench/NOTES.md,
+     * "Tensor cores, part 2" */
+    time_case(mm(GPUK_BF16, GPUK_BF16, 2048, 16384, 2048, false), "cublas", peak[0],
+              rungs(GPUK_OP_MATMUL, GPUK_BF16));
+    spec t = mm(GPUK_F32, GPUK_F32, 2048, 16384, 2048, false);
+    t.tf32 = true;
+    time_case(t, "cublas_tf32", peak[2], tf32_rungs());
 }
 
 }  // namespace
