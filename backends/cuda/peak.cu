@@ -21,6 +21,8 @@
  *   ADDMIN_F64  ADDMIN's chains and tile in double, with the step of the
  *           f64 pipelined rung (minplus.cuh, sr_f64_lt: DADD, DSETP, two
  *           FSEL; sm_90 has no DMNMX), 2 ops a step;
+ *   (the chains of ADDMIN, FMA_F64 and ADDMIN_F64 take every operand from
+ *   a per-lane register, as a rung's step does: peak_chains_lanes says why)
  *   MMA_F64 FP64 tensor-core rate: back-to-back mma.sync m16n8k16 (the
  *           DMMA.16x8x16 of matmul's dmma rung, gkc_dmma16), 4 independent
  *           accumulators a warp, as many warps as fit, 2 x 16 x 8 x 16
@@ -221,6 +223,45 @@ __global__ void __launch_bounds__(NT) peak_chains(T *out, T y, T z)
     out[(int64_t)blockIdx.x * NT + threadIdx.x] = sum;
 }
 
+/* The same 16 chains with every operand in a per-lane register, as a
+ * rung's step has them: x[i] = step(x[i], x[i + 1], w[i]), chain i taking
+ * its other operand from its neighbour's last value and w from a register
+ * of its own, so no instruction but the step's is needed and all 16 of a
+ * round are independent.  peak_chains' y and z come from the arguments,
+ * and ptxas reads them from uniform registers (DADD R, R, UR; DSETP and
+ * FSEL R, UR; FADD and FMNMX R, UR; DFMA R, R, UR, R: cuobjdump -sass):
+ * half the register reads of a rung's step.  On the H100 the f64 add+min
+ * step read 15.8 Tops so and 10.8 with per-lane operands, the rung 9.6
+ * (bench/NOTES.md, "f64 ceilings with per-lane operands"), so a ceiling
+ * from uniform operands is one no rung can approach.  The f32 FMA chains
+ * keep peak_chains: ptxas gives them per-lane y and z already (FFMA R, R,
+ * R, R), as it does the integer chains.  FMA: x[i] += x[i + 1] w[i] with
+ * w about 1e-4, so 4096 rounds grow x by less than e. */
+template <class T, bool MINPLUS>
+__global__ void __launch_bounds__(NT) peak_chains_lanes(T *out, T d)
+{
+    T x[CHAINS], w[CHAINS];
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) {
+        x[i] = (T)4.0f + d * (T)(i + (int)threadIdx.x);
+        w[i] = MINPLUS ? (T)0.5f + (T)0.25f * (T)i + d * (T)threadIdx.x
+                       : d * (T)(1 + (i + (int)threadIdx.x) % 7);
+    }
+    for (int it = 0; it < CHAIN_STEPS; it += 4) {
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int i = 0; i < CHAINS; i++)
+                x[i] = MINPLUS ? peak_step<T, true>(x[i], x[(i + 1) % CHAINS], w[i])
+                               : peak_step<T, false>(x[i], x[(i + 1) % CHAINS], w[i]);
+    }
+    T sum = 0;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++)
+        sum += x[i];
+    out[(int64_t)blockIdx.x * NT + threadIdx.x] = sum;
+}
+
 /* The integer chains: x = min(x + y, z) in one DPX instruction a step,
  * y = 1 and z above any value reached, from the arguments. */
 template <bool PAIRS>
@@ -408,12 +449,18 @@ gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
     }, &ms));
     double ops = (double)blocks * NT * ITERS * 64 * 2;
     *value = ops / (ms * 1.0e6);   /* Gop/s */
-    /* the chains: 8 blocks of 256 an SM, a full complement of warps */
+    /* the chains: 8 blocks of 256 an SM asked, as many as the registers
+     * let fit; per-lane operands except for the f32 FMA (peak_chains_lanes) */
     const char *chains = MINPLUS ? (F64 ? "addmin f64 chains" : "addmin chains")
                                  : (F64 ? "fma f64 chains" : "fma chains");
+    constexpr bool LANES = MINPLUS || F64;
     GKC_TRY(time_median(b, chains, [&] {
-        peak_chains<T, MINPLUS><<<(unsigned)blocks, NT, 0, s>>>(
-            (T *)out, MINPLUS ? (T)0.5f : (T)0.999f, MINPLUS ? (T)3.0f : (T)1.0e-3f);
+        if constexpr (LANES)
+            peak_chains_lanes<T, MINPLUS><<<(unsigned)blocks, NT, 0, s>>>(
+                (T *)out, MINPLUS ? (T)1.0e-3f : (T)1.0e-5f);
+        else
+            peak_chains<T, MINPLUS><<<(unsigned)blocks, NT, 0, s>>>(
+                (T *)out, MINPLUS ? (T)0.5f : (T)0.999f, MINPLUS ? (T)3.0f : (T)1.0e-3f);
     }, &ms));
     double chain_ops = (double)blocks * NT * CHAIN_STEPS * CHAINS * 2;
     if (chain_ops / (ms * 1.0e6) > *value)

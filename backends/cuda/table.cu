@@ -24,7 +24,8 @@ GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_m
 GKC_KERNEL(gkc_matmul_blocktile_1d); GKC_KERNEL(gkc_matmul_blocktile_2d);
 GKC_KERNEL(gkc_matmul_vec4); GKC_KERNEL(gkc_matmul_warptile);
 GKC_KERNEL(gkc_matmul_warptile_db); GKC_KERNEL(gkc_matmul_warptile_at);
-GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_dmma); GKC_KERNEL(gkc_matmul_cublas);
+GKC_KERNEL(gkc_matmul_warptile_wide); GKC_KERNEL(gkc_matmul_dmma); GKC_KERNEL(gkc_matmul_dmma_tma);
+GKC_KERNEL(gkc_matmul_cublas);
 GKC_KERNEL(gkc_matmul_cublas_tf32); GKC_KERNEL(gkc_batched_cublas);
 GKC_KERNEL(gkc_minplus_naive); GKC_KERNEL(gkc_minplus_transposed);
 GKC_KERNEL(gkc_minplus_tiled); GKC_KERNEL(gkc_minplus_regtile_4x4);
@@ -102,6 +103,8 @@ const gpuk_kernel gkc_kernels[] = {
      "32x64 warp tiles, each lane's 8x8 split in four 4x4 pieces: conflict-free 16-byte shared reads", NULL},
     {GPUK_OP_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
      "FP64 tensor cores: mma.sync m16n8k16 (DMMA.16x8x16, 2048 FMAs an instruction), 128x128 tile, 32x64 warp tiles, 3-stage cp.async pipeline of k slices of 32", NULL},
+    {GPUK_OP_MATMUL, F64, "dmma_tma", MMA, gkc_matmul_dmma_tma,
+     "dmma fed by the copy engine: TMA boxes with the 128-byte swizzle into 6 stages of k slices of 16, one mbarrier a stage for the data and one for its release, no thread copies or block barriers in the k loop, tiles walked 8 row-tiles at a time (sm_90 with 16-byte aligned rows, else dmma)", NULL},
     {GPUK_OP_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_matmul_cublas,
      "cuBLAS DGEMM (CUBLAS_COMPUTE_64F: FP64 throughout, DMMA tensor cores on sm_90)", NULL},
 
@@ -144,6 +147,8 @@ const gpuk_kernel gkc_kernels[] = {
      "matmul's warptile with the batch in blockIdx.z", NULL},
     {GPUK_OP_BATCHED_MATMUL, F64, "dmma", MMA, gkc_matmul_dmma,
      "matmul's dmma with the batch in blockIdx.z", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F64, "dmma_tma", MMA, gkc_matmul_dmma_tma,
+     "matmul's dmma_tma with the batch in blockIdx.z and the tensor maps' third dimension (a broadcast operand: a batch of one)", NULL},
     {GPUK_OP_BATCHED_MATMUL, F64, "cublas", DEF | LIB | MMA, gkc_batched_cublas,
      "cuBLAS strided-batched DGEMM, FP64; a broadcast batch has stride 0", NULL},
 

@@ -21,6 +21,12 @@
  *          diagnostic: the time of the compute and the barriers alone).
  * Only whole tiles: m, n multiples of BM, BN, k of BK, rows 16-byte
  * aligned (the library's rung keeps the edges; a winner goes there).
+ *
+ * The "tma" rows are the library's dmma_tma kernel itself
+ * (dgemm_mma.cu, matmul_dmma_tma<C>) in other configurations tma_cfg<BM,
+ * BK, STAGES, LAG, MINB, GROUP>, edges and all; each configuration is
+ * also checked on small odd shapes (edges, k past a slice, bias, strided
+ * rows, a broadcast batch) against a long double reference.
  */
 namespace tune {
 
@@ -237,6 +243,124 @@ using mm_w32 = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 1>;      /* 16 warps of 
 using mm_w32g = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 8>;
 using mm_nocopy = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 1, false>;
 
+/* The TMA candidates (the library's rung is tma_rung, dgemm_mma.cu). */
+using tma_k32 = tma_cfg<128, 32, 3, 1, 1, 8>;
+using tma_k16 = tma_cfg<128, 16, 6, 1, 1, 8>;
+using tma_k16_plain = tma_cfg<128, 16, 6, 1, 1, 1>;
+using tma_k16_lag2 = tma_cfg<128, 16, 6, 2, 1, 8>;
+using tma_k16_s4 = tma_cfg<128, 16, 4, 1, 1, 8>;
+using tma_k32_plain = tma_cfg<128, 32, 3, 1, 1, 1>;
+using tma_2cta_k16 = tma_cfg<64, 16, 4, 1, 2, 8>;
+using tma_2cta_k16_lag2 = tma_cfg<64, 16, 4, 2, 2, 8>;
+using tma_2cta_k32 = tma_cfg<64, 32, 2, 1, 2, 8>;
+
+template <class C>
+void tma_run(const gkc_mm_t<double> &p)
+{
+    bool ran = false;
+    if (dmma_tma_launch<C>(&g_bctx, p, &ran) != GPUK_OK || !ran) {
+        fprintf(stderr, "dmma_tma launch failed (ran %d): %s\n", (int)ran, g_bctx.err);
+        exit(2);
+    }
+}
+
+/* Configuration C on small shapes with every edge, against a long double
+ * dot: |c - ref| within 2 gamma_(k+1) (sum |a||b| + |bias|). */
+template <class C>
+bool tma_edges(const char *name)
+{
+    struct shape {
+        int64_t m, n, k, lda, ldb, ldc, batch;
+        bool bcast_a, bias;
+    } cases[] = {
+        {131, 77, 45, 46, 78, 77, 1, false, true},    /* every edge, bias */
+        {128, 256, 64, 64, 256, 256, 1, false, false}, /* whole tiles */
+        {200, 130, 33, 34, 132, 131, 1, false, true},  /* k one past a slice of 32 */
+        {1, 33, 1, 2, 34, 33, 1, false, true},         /* one row, k = 1 */
+        {70, 300, 17, 18, 300, 301, 3, true, false},   /* batch of 3, a broadcast */
+        {96, 64, 160, 160, 64, 64, 2, false, false},   /* batch of 2, k over many slices */
+    };
+    bool ok = true;
+    for (const shape &s : cases) {
+        size_t na = (size_t)(s.m * s.lda) * (s.bcast_a ? 1 : s.batch);
+        size_t nb = (size_t)(s.k * s.ldb) * s.batch, nc = (size_t)(s.m * s.ldc) * s.batch;
+        std::vector<double> ha(na), hb(nb), hbias(s.n), hc(nc);
+        for (auto &x : ha)
+            x = 2 * urand() - 1;
+        for (auto &x : hb)
+            x = 2 * urand() - 1;
+        for (auto &x : hbias)
+            x = 2 * urand() - 1;
+        double *da, *db, *dbias, *dc;
+        CK(cudaMalloc(&da, na * 8));
+        CK(cudaMalloc(&db, nb * 8));
+        CK(cudaMalloc(&dbias, s.n * 8));
+        CK(cudaMalloc(&dc, nc * 8));
+        CK(cudaMemcpy(da, ha.data(), na * 8, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(db, hb.data(), nb * 8, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dbias, hbias.data(), s.n * 8, cudaMemcpyHostToDevice));
+        CK(cudaMemset(dc, 0xff, nc * 8));   /* NaN: a cell not written shows */
+        gkc_mm_t<double> p;
+        memset(&p, 0, sizeof p);
+        p.a = da, p.b = db, p.c = dc, p.bias = s.bias ? dbias : NULL;
+        p.m = s.m, p.n = s.n, p.k = s.k, p.lda = s.lda, p.ldb = s.ldb, p.ldc = s.ldc;
+        p.batch = s.batch;
+        p.sa = s.batch > 1 && !s.bcast_a ? s.m * s.lda : 0;
+        p.sb = s.batch > 1 ? s.k * s.ldb : 0;
+        p.sc = s.batch > 1 ? s.m * s.ldc : 0;
+        p.op = s.batch > 1 ? "batched_matmul" : "matmul";
+        tma_run<C>(p);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hc.data(), dc, nc * 8, cudaMemcpyDeviceToHost));
+        double u = 0x1p-53, gamma = (s.k + 1) * u / (1 - (s.k + 1) * u), worst = 0;
+        for (int64_t z = 0; z < s.batch; z++)
+            for (int64_t i = 0; i < s.m; i++)
+                for (int64_t j = 0; j < s.n; j++) {
+                    const double *ar = ha.data() + p.sa * z + i * s.lda;
+                    const double *bz = hb.data() + p.sb * z;
+                    long double dot = s.bias ? hbias[j] : 0, mag = s.bias ? fabs(hbias[j]) : 0;
+                    for (int64_t l = 0; l < s.k; l++) {
+                        long double x = (long double)ar[l] * bz[l * s.ldb + j];
+                        dot += x;
+                        mag += fabsl(x);
+                    }
+                    double got = hc[p.sc * z + i * s.ldc + j];
+                    double e = std::isfinite(got)
+                                   ? (double)(fabsl((long double)got - dot) / (2 * gamma * mag + 1e-300))
+                                   : 1e300;
+                    worst = std::max(worst, e);
+                }
+        if (worst > 1.0) {
+            printf("  %-24s %lldx%lldx%lld batch %lld: FAIL (bound %.3g)\n", name,
+                   (long long)s.m, (long long)s.n, (long long)s.k, (long long)s.batch, worst);
+            ok = false;
+        }
+        CK(cudaFree(da));
+        CK(cudaFree(db));
+        CK(cudaFree(dbias));
+        CK(cudaFree(dc));
+    }
+    if (ok)
+        printf("  %-24s edges, bias, strides, batches  ok\n", name);
+    g_fail += !ok;
+    return ok;
+}
+
+void run_tma_edges()
+{
+    printf("\nmatmul f64 dmma_tma configurations on small shapes (long double reference)\n");
+    tma_edges<tma_rung>("lib dmma_tma");
+    tma_edges<tma_k32>("tma k32 s3 grp8");
+    tma_edges<tma_k16>("tma k16 s6 grp8");
+    tma_edges<tma_k16_plain>("tma k16 s6");
+    tma_edges<tma_k16_lag2>("tma k16 s6 lag2 grp8");
+    tma_edges<tma_k16_s4>("tma k16 s4 grp8");
+    tma_edges<tma_k32_plain>("tma k32 s3");
+    tma_edges<tma_2cta_k16>("tma 64x128 x2 k16 s4");
+    tma_edges<tma_2cta_k16_lag2>("tma 64x128 x2 k16 lag2");
+    tma_edges<tma_2cta_k32>("tma 64x128 x2 k32 s2");
+}
+
 void run_matmul(int64_t n)
 {
     mm_case q;
@@ -316,6 +440,28 @@ void run_matmul(int64_t n)
     MM_CAND("w32x32 t512 grp8", mm_w32g, false);
     MM_CAND("base nocopy", mm_nocopy, true);
 #undef MM_CAND
+    {   /* the library's dmma_tma through its own entry point */
+        gpuk_args args = dense_args(GPUK_OP_MATMUL, q.a, q.b, q.c, n, n, n);
+        CK(cudaMemset(q.c, 0xff, bytes));
+        double ms = time_ms([&] { lib_call(gkc_matmul_dmma_tma, &args); });
+        mm_check(q, chk, sizeof chk);
+        row("lib dmma_tma", shape, ms, flops / ms * 1e-9, 100.0 * ms_blas / ms,
+            regs_of(matmul_dmma_tma<tma_rung>), chk);
+    }
+    gpuk_args targs = dense_args(GPUK_OP_MATMUL, q.a, q.b, q.c, n, n, n);
+    gkc_mm_t<double> tp = gkc_mm_from<double>(&targs);
+#define TMA_CAND(name, cfg)                                                                \
+    cand(name, [&] { tma_run<cfg>(tp); }, regs_of(matmul_dmma_tma<cfg>), false)
+    TMA_CAND("tma k32 s3 grp8", tma_k32);
+    TMA_CAND("tma k32 s3", tma_k32_plain);
+    TMA_CAND("tma k16 s6 grp8", tma_k16);
+    TMA_CAND("tma k16 s6", tma_k16_plain);
+    TMA_CAND("tma k16 s6 lag2 grp8", tma_k16_lag2);
+    TMA_CAND("tma k16 s4 grp8", tma_k16_s4);
+    TMA_CAND("tma 64x128 x2 k16 s4 grp8", tma_2cta_k16);
+    TMA_CAND("tma 64x128 x2 k16 lag2", tma_2cta_k16_lag2);
+    TMA_CAND("tma 64x128 x2 k32 s2 grp8", tma_2cta_k32);
+#undef TMA_CAND
     cublasDestroy(h);
     CK(cudaFree(q.a));
     CK(cudaFree(q.b));

@@ -189,7 +189,7 @@ void mp_setup(mp_run &s, F fill)
     /* the rung through its own entry point (its flag lives in the context's scratch) */
     gpuk_args args = dense_args(GPUK_OP_MINPLUS, s.a, s.b, s.ref, s.m, s.n, s.k);
     s.ms_lib = time_ms([&] { lib_call(gkc_minplus_pipelined, &args); });
-    void *flag;
+    void *flag = NULL;
     if (gkc_scratch(&g_bctx, GKC_SLOT_A, sizeof(int), &flag) != GPUK_OK)
         exit(2);
     s.flag = (int *)flag;

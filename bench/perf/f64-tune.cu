@@ -298,6 +298,61 @@ __global__ void __launch_bounds__(256) addmin_regs(double *out, double d)
     out[(int64_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
+/* The other chains of peak.cu before and after per-lane operands: f32
+ * add+min (FADD and FMNMX read y and z from uniform registers) and f64 FMA
+ * (DFMA R, R, UR, R), and the f32 FMA chains, whose operands were per
+ * lane already (FFMA R, R, R, R): peak_chains (uniform) beside
+ * peak_chains_lanes (per lane), the same code as peak.cu's. */
+template <class T, bool MINPLUS>
+__device__ __forceinline__ T pk_step(T c, T a, T b)
+{
+    if constexpr (MINPLUS)
+        return sizeof(T) == 4 ? sr_f32::step(c, a, b) : sr_f64_lt::step(c, a, b);
+    else
+        return a * b + c;
+}
+template <class T, bool MINPLUS>
+__global__ void __launch_bounds__(256) pk_uniform(T *out, T y, T z)
+{
+    T x[CH];
+#pragma unroll
+    for (int i = 0; i < CH; i++)
+        x[i] = (T)1.0f + (T)1.0e-3f * (T)(i + (int)threadIdx.x);
+    for (int it = 0; it < CH_STEPS; it += 4)
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int i = 0; i < CH; i++)
+                x[i] = pk_step<T, MINPLUS>(z, x[i], y);
+    T s = 0;
+#pragma unroll
+    for (int i = 0; i < CH; i++)
+        s += x[i];
+    out[(int64_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+template <class T, bool MINPLUS>
+__global__ void __launch_bounds__(256) pk_lanes(T *out, T d)
+{
+    T x[CH], w[CH];
+#pragma unroll
+    for (int i = 0; i < CH; i++) {
+        x[i] = (T)4.0f + d * (T)(i + (int)threadIdx.x);
+        w[i] = MINPLUS ? (T)0.5f + (T)0.25f * (T)i + d * (T)threadIdx.x
+                       : d * (T)(1 + (i + (int)threadIdx.x) % 7);
+    }
+    for (int it = 0; it < CH_STEPS; it += 4)
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+#pragma unroll
+            for (int i = 0; i < CH; i++)
+                x[i] = pk_step<T, MINPLUS>(x[i], x[(i + 1) % CH], w[i]);
+    T s = 0;
+#pragma unroll
+    for (int i = 0; i < CH; i++)
+        s += x[i];
+    out[(int64_t)blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 /* DMMA back to back as the library's MMA_F64 ceiling: ACC independent
  * accumulators a warp on fixed fragments. */
 template <int ACC>
@@ -374,6 +429,26 @@ void run_ceilings()
         regs(st_sel{});
         regs(st_mix{});
     }
+    {   /* the other chains, full occupancy: uniform operands, then per lane */
+        int blocks = g_sms * 8 * 2;
+        double ops = (double)blocks * 256 * CH_STEPS * CH * 2;
+        double f32_theory = g_sms * 128.0 * 2 * g_clock_ghz;   /* FFMA, FADD + FMNMX: Gop/s */
+        double f64_theory = g_sms * 64.0 * 2 * g_clock_ghz;    /* DFMA */
+        header("other chains (peak.cu)", "Tops", "theory");
+        auto one = [&](const char *name, auto kernel, double theory, auto... a) {
+            double t = time_ms([&] { launch_occ(kernel, 0, 2, a...); });
+            row(name, "chains x16", t, ops / t * 1e-9, 100.0 * ops / t * 1e-6 / theory,
+                regs_of(kernel), "-");
+        };
+        one("fma f32 (per lane, kept)", pk_uniform<float, false>, f32_theory, (float *)out,
+            0.999f, 1.0e-3f);
+        one("addmin f32 uniform (old)", pk_uniform<float, true>, f32_theory, (float *)out, 0.5f,
+            3.0f);
+        one("addmin f32 regs (new)", pk_lanes<float, true>, f32_theory, (float *)out, 1.0e-3f);
+        one("fma f64 uniform (old)", pk_uniform<double, false>, f64_theory, out, 0.999, 1.0e-3);
+        one("fma f64 regs (new)", pk_lanes<double, false>, f64_theory, out, 1.0e-5);
+        one("addmin f64 regs (new)", pk_lanes<double, true>, addmin_theory, out, 1.0e-3);
+    }
     header("ceiling", "TFLOP/s", "theory");
     for (auto o : occs) {
         int blocks = g_sms * (o.per_sm > 0 ? o.per_sm : 8) * 2;
@@ -403,6 +478,8 @@ int main(int argc, char **argv)
     CK(cudaGetDeviceProperties(&prop, 0));
     g_sms = prop.multiProcessorCount;
     g_bctx.dev.multiprocessors = g_sms;
+    g_bctx.dev.cc_major = prop.major;
+    g_bctx.dev.cc_minor = prop.minor;
     int khz = 0;
     CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     g_clock_ghz = khz * 1e-6;
@@ -432,9 +509,11 @@ int main(int argc, char **argv)
         mp_n = {4096, 8192};
     if (ceil)
         run_ceilings();
-    if (mm)
+    if (mm) {
+        run_tma_edges();
         for (int64_t n : mm_n)
             run_matmul(n);
+    }
     if (mp) {
         run_minplus_rules();
         for (int64_t n : mp_n)
