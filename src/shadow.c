@@ -101,24 +101,26 @@ gk_shadow *gk_shadow_begin(gpuk_context *ctx, const gpuk_args *args, gpuk_status
         const gpuk_csr_desc *c = args->csr;
         size_t rp = (size_t)(c->rows + 1) * 4, nz = (size_t)c->nnz * 4;
         size_t nv = (size_t)c->nnz * gk_elsize(args->dtype);
-        char *blk = malloc(rp + nz + nv);
+        /* values first: an f64 array after odd-count int32 arrays would be
+         * misaligned; malloc's alignment covers every dtype at offset 0 */
+        char *blk = malloc(nv + rp + nz);
         sh->buf[4] = blk;
         if (!blk) {
             *st = gk_fail(ctx, GPUK_ERR_NO_MEMORY, "GPUK_CHECK: out of host memory");
             goto fail;
         }
-        gpuk_status s1 = ctx->be->read(ctx->b, blk, c->row_ptr, rp);
-        gpuk_status s2 = nz ? ctx->be->read(ctx->b, blk + rp, c->col_idx, nz) : GPUK_OK;
-        gpuk_status s3 = nv ? ctx->be->read(ctx->b, blk + rp + nz, c->values, nv) : GPUK_OK;
+        gpuk_status s1 = ctx->be->read(ctx->b, blk + nv, c->row_ptr, rp);
+        gpuk_status s2 = nz ? ctx->be->read(ctx->b, blk + nv + rp, c->col_idx, nz) : GPUK_OK;
+        gpuk_status s3 = nv ? ctx->be->read(ctx->b, blk, c->values, nv) : GPUK_OK;
         if (s1 != GPUK_OK || s2 != GPUK_OK || s3 != GPUK_OK) {
             *st = gk_backend_fail(ctx, s1 != GPUK_OK ? s1 : s2 != GPUK_OK ? s2 : s3,
                                   "GPUK_CHECK: copying the CSR matrix to the host");
             goto fail;
         }
         sh->csr = *c;
-        sh->csr.row_ptr = (const int32_t *)blk;
-        sh->csr.col_idx = (const int32_t *)(blk + rp);
-        sh->csr.values = blk + rp + nz;
+        sh->csr.row_ptr = (const int32_t *)(blk + nv);
+        sh->csr.col_idx = (const int32_t *)(blk + nv + rp);
+        sh->csr.values = blk;
         sh->csr.prepared = NULL;
         sh->host.csr = &sh->csr;
     }

@@ -22,7 +22,8 @@
  *           f64 pipelined rung (minplus.cuh, sr_f64_lt: DADD, DSETP, two
  *           FSEL; sm_90 has no DMNMX), 2 ops a step;
  *   (the chains of ADDMIN, FMA_F64 and ADDMIN_F64 take every operand from
- *   a per-lane register, as a rung's step does: peak_chains_lanes says why)
+ *   a per-lane register, as a rung's step does: peak_chains_lanes says why;
+ *   FMA_F64 also times its uniform-operand chains, peak_tile_rate says why)
  *   MMA_F64 FP64 tensor-core rate: back-to-back mma.sync m16n8k16 (the
  *           DMMA.16x8x16 of matmul's dmma rung, gkc_dmma16), 4 independent
  *           accumulators a warp, as many warps as fit, 2 x 16 x 8 x 16
@@ -465,6 +466,20 @@ gpuk_status peak_tile_rate(gpuk_bctx *b, double *value)
     double chain_ops = (double)blocks * NT * CHAIN_STEPS * CHAINS * 2;
     if (chain_ops / (ms * 1.0e6) > *value)
         *value = chain_ops / (ms * 1.0e6);
+    /* f64 FMA keeps the uniform-operand chains too: per-lane DFMA chains
+     * (three fresh 64-bit sources a step) read 23.5 TFLOP/s on the H100,
+     * the uniform ones 33.2, the data sheet's DFMA rate; a GEMM step
+     * a[i] b[j] + c reuses a[i] from the operand cache, so it reads as few
+     * fresh registers as the uniform form and the data-sheet rate stays
+     * the ceiling (bench/NOTES.md, "f64 ceilings with per-lane operands") */
+    if constexpr (F64 && !MINPLUS) {
+        GKC_TRY(time_median(b, "fma f64 chains, uniform operands", [&] {
+            peak_chains<T, false><<<(unsigned)blocks, NT, 0, s>>>((T *)out, (T)0.999f,
+                                                                 (T)1.0e-3f);
+        }, &ms));
+        if (chain_ops / (ms * 1.0e6) > *value)
+            *value = chain_ops / (ms * 1.0e6);
+    }
     return GPUK_OK;
 }
 
