@@ -132,3 +132,11 @@ EXTRA_DIST += tests/tap-lib.sh
 
 # reliability: bad-input catalogue, faults, threads, fuzzing (see that file)
 include tests/reliability.mk
+
+# the CPU backend's f16 and bf16 conversions (backends/cpu/half.h), every
+# encoding and the rounding corners, on every vector path of this processor
+check_PROGRAMS += tests/t_half
+TESTS += tests/t_half
+tests_t_half_SOURCES = tests/t_half.c backends/cpu/half.c
+tests_t_half_CFLAGS = $(AM_CFLAGS)
+tests_t_half_LDADD = tests/libgktest.la $(LIBM)

@@ -72,7 +72,10 @@ enum cpu_isa cpu_detect_isa(void)
     enum cpu_isa best = CPU_ISA_SCALAR;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    /* F16C too: the 16-bit floats convert with it (half.c); every AVX2
+     * processor made has it */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("f16c"))
         best = CPU_ISA_AVX2;
     if (best == CPU_ISA_AVX2 && __builtin_cpu_supports("avx512f"))
         best = CPU_ISA_AVX512;

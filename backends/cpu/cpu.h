@@ -30,7 +30,7 @@
 /* The instruction set the SIMD rungs use, picked once per context. */
 enum cpu_isa {
     CPU_ISA_SCALAR = 0,   /* portable C: what the vector kernels fall back to */
-    CPU_ISA_AVX2 = 1,     /* AVX2 + FMA, 8 floats per vector */
+    CPU_ISA_AVX2 = 1,     /* AVX2 + FMA (+ F16C), 8 floats per vector */
     CPU_ISA_AVX512 = 2    /* AVX-512F, 16 floats per vector */
 };
 

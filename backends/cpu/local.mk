@@ -4,6 +4,8 @@ backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/cpu.h \
 	backends/cpu/dtype.h \
 	backends/cpu/simd.h \
+	backends/cpu/half.h \
+	backends/cpu/half.c \
 	backends/cpu/backend.c \
 	backends/cpu/table.c \
 	backends/cpu/matmul.c \
