@@ -40,8 +40,9 @@ static void call_deleter(void *arg)
 }
 
 /* Every field, in the order a reader meets them; the first bad one is
- * named (as GPUK_ERR_INVALID, DTYPE, SHAPE or LAYOUT: GPUK_ERR_NULL is kept
- * for the call's own arguments, the ones that decide who owns dl). */
+ * named (as GPUK_ERR_INVALID, DTYPE, SHAPE or LAYOUT, and GPUK_ERR_NULL
+ * for a NULL shape with ndim above 0); for any of them the caller
+ * runs dl's deleter, as gpuk_interop(3) promises. */
 static gpuk_status check_fields(gpuk_context *ctx, const DLManagedTensor *dl, gpuk_dtype *dt,
                                 int64_t shape[GPUK_MAX_DIMS], int64_t strides[GPUK_MAX_DIMS],
                                 int *ndim, int *dense)

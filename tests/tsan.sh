@@ -36,13 +36,14 @@ fi
 make -j"${JOBS:-2}" src/libgpuk.la backends/cpu/backend_cpu.la tests/t_threads >make.log 2>&1 ||
     { tail -30 make.log; exit 1; }
 GPUK_BACKEND_PATH="$B/backends/cpu/.libs"
+GPUK_BACKEND_PATH_ONLY=1   # this build's plugin, never an installed one
 GPUK_NUM_THREADS=1
 OPENBLAS_NUM_THREADS=1
 GPUK_THREADS_ROUNDS=${GPUK_THREADS_ROUNDS:-3}
 # tsan.supp: one entry, a write inside dlopen that glibc's loader lock
 # orders (see the file)
 TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 suppressions=$SRC/tests/tsan.supp ${TSAN_OPTIONS:-}"
-export GPUK_BACKEND_PATH GPUK_NUM_THREADS OPENBLAS_NUM_THREADS GPUK_THREADS_ROUNDS TSAN_OPTIONS
+export GPUK_BACKEND_PATH GPUK_BACKEND_PATH_ONLY GPUK_NUM_THREADS OPENBLAS_NUM_THREADS GPUK_THREADS_ROUNDS TSAN_OPTIONS
 set +e
 "$B/tests/t_threads" >"$B/t_threads.tsan.log" 2>&1
 rc=$?

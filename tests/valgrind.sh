@@ -26,12 +26,13 @@ if ! command -v valgrind >/dev/null 2>&1; then
     exit 77
 fi
 GPUK_BACKEND_PATH="$B/backends/cpu/.libs:$B/backends/cuda/.libs"
+GPUK_BACKEND_PATH_ONLY=1   # this build's plugins, never an installed one
 GPUK_TEST_PLUGIN_DIR="$B/tests/.libs"
 GPUK_TEST_SRCDIR="$SRC/tests"
 GPUK_TEST_BUILDDIR="$B"
 # fewer random fuzz inputs: memcheck runs them ~50x slower
 GPUK_FUZZ_RANDOM=${GPUK_FUZZ_RANDOM:-300}
-export GPUK_BACKEND_PATH GPUK_TEST_PLUGIN_DIR GPUK_TEST_SRCDIR GPUK_TEST_BUILDDIR GPUK_FUZZ_RANDOM
+export GPUK_BACKEND_PATH GPUK_BACKEND_PATH_ONLY GPUK_TEST_PLUGIN_DIR GPUK_TEST_SRCDIR GPUK_TEST_BUILDDIR GPUK_FUZZ_RANDOM
 
 SUPP=
 [ -s "$SRC/tests/valgrind.supp" ] && SUPP="--suppressions=$SRC/tests/valgrind.supp"

@@ -94,7 +94,8 @@ do_sanitize() {
     for tool in memcheck racecheck synccheck initcheck; do
       # racecheck: cuSPARSE's own csrmv kernel reports a shared-memory hazard
       # even when called alone, outside libgpuk, with correct results
-      # (bench/results/h200-2026-11-21-issue3.md); only our kernels are judged
+      # (the issue 3 write-up, bench/results/README.md "In git history"); only
+      # our kernels are judged
       local extra=
       [ "$tool" = racecheck ] && extra="--kernel-name-exclude kns=cusparse"
       GPUK_TEST_QUICK=${GPUK_TEST_QUICK-1} timeout 900 ./libtool --mode=execute compute-sanitizer \

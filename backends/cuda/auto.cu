@@ -15,11 +15,11 @@
  * 4M nonzeros on, the power-law matrices included); a warp per output (warp_shuffle) is the
  * fastest reduction along contiguous rows of 1024 to 8192 outputs.
  * Two rules of that first set went when the run of 2026-11-24 (back-to-back
- * timing, bench/results/nvidia-h200-2026-11-24.md) found the DEFAULT rung
+ * timing; bench/results/README.md lists it "In git history") found the DEFAULT rung
  * ahead: cuBLAS over warptile_wide at 1024^3 (by 8%), and one_pass, now
  * sized to the row, over block_row on 1024-long rows (by 13%).  The run
  * of the session that added the hand-written dot and gemv rungs and
- * programmatic dependent launch (bench/results/nvidia-h200-2026-11-24c.md)
+ * programmatic dependent launch (run "c" of that day, in git history)
  * gave three more: last_block over cuBLAS's dot (1.06-2.5x), float4 over
  * cuBLAS's gemv (1.3-1.8x), and a block a row as the reduction along
  * contiguous rows (smem_tree, 3-7% ahead of warp_shuffle; since then
@@ -65,7 +65,7 @@ static const gkc_rule rules[] = {
     {GPUK_OP_GEMV, GPUK_F32, 0, ANY_HI, "float4"},    /* 1024^2 - 8192^2: cublas 1.8x, 1.3x, 1.4x */
 
     /* i32 min-plus, from the H200 run of 2026-11-24
-     * (bench/results/nvidia-h200-2026-11-24.csv, weights in [0, 2^13), 1
+     * (that day's first full run, in git history; weights in [0, 2^13), 1
      * in 64 missing): at 256^2 the one-thread-an-output naive rung beats
      * the tiled ones, whose 128x128 tiles leave most SMs idle (dpx 1.10x
      * slower); at 1024^2 dpx, the default, is best (dpx_i16x2's pre-pass
