@@ -61,6 +61,10 @@ typedef struct optest_spec {
  * dtype the tests learn is added here, and each op's builder, reference
  * and t_empty part take it as their dtype parameter. */
 #define OPTEST_FLOATS (GPUK_DTYPE_BIT(GPUK_F32) | GPUK_DTYPE_BIT(GPUK_F64))
+/* The 16-bit floats, which a kernel computes in f32 (gpuk(7), "Element
+ * types"): an op lists them beside OPTEST_FLOATS once a backend has rows
+ * in them (a backend without is skipped, with the reason). */
+#define OPTEST_HALF (GPUK_DTYPE_BIT(GPUK_F16) | GPUK_DTYPE_BIT(GPUK_BF16))
 
 typedef struct optest {
     gpuk_op op; /* the row of the catalogue this describes (checked by t_badops) */

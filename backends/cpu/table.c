@@ -16,9 +16,12 @@
 #define F32F64 CPU_SET(CPU_FLOAT_DTYPES)
 #define F32F64I32 CPU_SET(CPU_MINPLUS_DTYPES)
 #define I32 GPUK_DT_I32 /* rows of a min-plus rung whose DEFAULT differs by type */
+/* f16 and bf16: rows of their own, computing in f32 (dtype.h) */
+#define F16BF16 CPU_SET(CPU_HALF_DTYPES)
 _Static_assert(F32F64 == (GPUK_DT_F32 | GPUK_DT_F64), "rename F32F64 after its list");
 _Static_assert(F32F64I32 == (GPUK_DT_F32 | GPUK_DT_F64 | GPUK_DT_I32),
                "rename F32F64I32 after its list");
+_Static_assert(F16BF16 == (GPUK_DT_F16 | GPUK_DT_BF16), "rename F16BF16 after its list");
 
 /* The entry points, defined in their op family's file (CPU_KERNEL). */
 #define K(name) gpuk_status name(gpuk_bctx *b, const gpuk_args *args);
@@ -31,6 +34,9 @@ K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
 K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
 K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
 K(gemm_naive) K(gemm_simd) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
+K(add_naive_half) K(add_simd_half) K(scale_naive_half) K(scale_simd_half) K(relu_naive_half)
+K(relu_simd_half) K(bias_relu_naive_half) K(bias_relu_simd_half) K(copy_naive_half)
+K(copy_omp_half)
 #ifdef HAVE_OPENBLAS
 K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
 #endif
@@ -100,6 +106,21 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_BIAS_RELU, F32F64, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
     {GPUK_OP_COPY, F32F64, "naive", 0, copy_naive, "scalar loop", NULL},
     {GPUK_OP_COPY, F32F64, "simd", D, copy_simd, "AVX-512/AVX2 vectors, OpenMP, streaming stores when large", NULL},
+    /* f16, bf16: each element through f32 and rounded once back (elementwise.c) */
+    {GPUK_OP_ADD, F16BF16, "naive", 0, add_naive_half, "scalar loop through f32", NULL},
+    {GPUK_OP_ADD, F16BF16, "simd", D, add_simd_half,
+     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
+    {GPUK_OP_SCALE, F16BF16, "naive", 0, scale_naive_half, "scalar loop through f32", NULL},
+    {GPUK_OP_SCALE, F16BF16, "simd", D, scale_simd_half,
+     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
+    {GPUK_OP_RELU, F16BF16, "naive", 0, relu_naive_half, "scalar loop through f32", NULL},
+    {GPUK_OP_RELU, F16BF16, "simd", D, relu_simd_half,
+     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
+    {GPUK_OP_BIAS_RELU, F16BF16, "naive", 0, bias_relu_naive_half, "scalar loop through f32", NULL},
+    {GPUK_OP_BIAS_RELU, F16BF16, "simd", D, bias_relu_simd_half,
+     "bias widened once; row spans widened to f32 in L1, the f32 vector loop, rounded back; OpenMP", NULL},
+    {GPUK_OP_COPY, F16BF16, "naive", 0, copy_naive_half, "scalar loop over 16-bit words", NULL},
+    {GPUK_OP_COPY, F16BF16, "omp", D, copy_omp_half, "one memcpy per OpenMP thread", NULL},
 
     {GPUK_OP_SOFTMAX, F32F64, "naive", 0, softmax_naive, "three passes per row: max, exp+sum, divide", NULL},
     {GPUK_OP_SOFTMAX, F32F64, "simd", D, softmax_simd,

@@ -110,7 +110,9 @@ static void ref_softmax(const ref_tol *t, int64_t rows, int64_t n, const ref_rea
         for (int64_t j = 0; j < n; j++)
             s += expl(xr[j] - m);
         double range = (double)(m - lo);
-        double rel = ref_gamma(n, t->u) + t->u * (2.0 * range + 2.0 * log((double)n + 1.0) + 10.0);
+        /* a 16-bit output rounds the f32 result once more (u_out) */
+        double rel = ref_gamma(n, t->u) + t->u * (2.0 * range + 2.0 * log((double)n + 1.0) + 10.0) +
+                     (t->u_out > t->u ? t->u_out : 0.0);
         for (int64_t j = 0; j < n; j++) {
             ref_real v = expl(xr[j] - m) / s;
             ref[r * n + j] = v;
