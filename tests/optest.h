@@ -55,6 +55,9 @@ typedef struct optest_spec {
     int ndim_blame[OPTEST_MAXARG];
     int optional;                     /* index of an argument that may be NULL, or -1 */
     const char *csr;                  /* the name of a CSR argument (opcall_args.csr), or NULL */
+    /* 1: the arguments may be of different float dtypes (cast): another
+     * float dtype is a valid call, only an integer one is refused */
+    int mixed;
 } optest_spec;
 
 /* The dtypes every float op is tested in (an op's `dtypes`); a float

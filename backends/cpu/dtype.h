@@ -18,6 +18,9 @@
  *                      once back (cpu_row_from_f32).  Their rows are listed
  *                      apart from the f32/f64 ones, so those stay as they
  *                      were.
+ *   CPU_MOVE_DTYPES    the float list and the 16-bit one: the rungs that
+ *                      only move elements (transpose, embedding), whose
+ *                      rows serve all four
  *
  * Writing a kernel once.  A family writes the body of a rung as a macro
  * taking (DT, T, S, ...) and opening with CPU_INSTANCE(name, S), which
@@ -64,6 +67,12 @@
 #define CPU_HALF_DTYPES(X, ...)            \
     X(GPUK_F16, uint16_t, f16, __VA_ARGS__) \
     X(GPUK_BF16, uint16_t, bf16, __VA_ARGS__)
+
+/* The pure moves (copy's naive rung, transpose, embedding): every float
+ * type, the 16-bit ones moved as words. */
+#define CPU_MOVE_DTYPES(X, ...)            \
+    CPU_FLOAT_DTYPES(X, __VA_ARGS__)       \
+    CPU_HALF_DTYPES(X, __VA_ARGS__)
 
 /* The kernel-table dtype set of a list. */
 #define CPU_SET_BIT_(DT, T, S, ...) | GPUK_DTYPE_BIT(DT)

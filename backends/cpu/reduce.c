@@ -2,8 +2,9 @@
  * reduce.c - the reduce family on the CPU (tests/ops/reduce.c,
  * gpuk_reduce(3)): sum or mean of x[outer,len,inner] along len ->
  * out[outer,inner], and meanpool, the mean over tokens of x[b,t,d], in
- * f32 and f64 from one source (dtype.h).  A sum over nothing is 0, a mean
- * over nothing is NaN.
+ * f32 and f64 from one source (dtype.h), f16 and bf16 summed in f32 and
+ * rounded once to the output.  A sum over nothing is 0, a mean over
+ * nothing is NaN.
  *
  *   naive  one output at a time, a scalar accumulator walking len
  *   simd   OpenMP over outputs; unit-stride vector sums (inner == 1) or
@@ -12,8 +13,10 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "cpu.h"
+#include "half.h"
 #include "simd.h"
 
 /* naive: the textbook loop; with inner > 1 consecutive steps are inner
@@ -213,3 +216,93 @@ CPU_FLOAT_VECS(REDUCE_VEC)
 CPU_FLOAT_DTYPES(REDUCE_ROWS)
 CPU_BY_DTYPE(reduce_simd, CPU_FLOAT_DTYPES)
 CPU_BY_DTYPE(meanpool_simd, CPU_FLOAT_DTYPES)
+
+/* ---- f16 and bf16: sums in f32, one rounding to the output ---- */
+
+static inline float red_h_get(gpuk_dtype dt, uint16_t h)
+{
+    return dt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
+}
+
+static inline uint16_t red_h_put(gpuk_dtype dt, float f)
+{
+    return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
+}
+
+/* naive: the naive loops with an f32 accumulator, each element widened as
+ * it is read; a mean divides in f32.  meanpool is the mean over t of
+ * x[b,t,d], which is reduce's [outer, len, inner] as it stands. */
+static void red_naive_half(gpuk_dtype dt, const uint16_t *x, int64_t outer, int64_t len,
+                           int64_t inner, uint16_t *out, int mean)
+{
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            float acc = 0;
+            for (int64_t l = 0; l < len; l++)
+                acc += red_h_get(dt, x[(o * len + l) * inner + i]);
+            if (mean)
+                acc = len ? acc / (float)len : NAN;
+            out[o * inner + i] = red_h_put(dt, acc);
+        }
+}
+
+/* simd: x widened to f32 once (OpenMP chunks, the vector converters),
+ * then the f32 simd rung's sums (cpu_reduce_rows_f32) into an f32 output,
+ * rounded once back.  The f32 copy costs twice x's bytes of traffic; a
+ * fused version would widen row slices in L1. */
+static gpuk_status red_simd_half(gpuk_bctx *b, gpuk_dtype dt, const uint16_t *x, int64_t outer,
+                                 int64_t len, int64_t inner, uint16_t *out, int mean)
+{
+    int64_t n = outer * len * inner, no = outer * inner;
+    float *xf = cpu_scratch(b, (size_t)n * sizeof(float), "the input in f32");
+    float *of = xf ? cpu_scratch(b, (size_t)no * sizeof(float), "the sums in f32") : NULL;
+    if (!of) {
+        free(xf);
+        return GPUK_ERR_NO_MEMORY;
+    }
+    int64_t chunks = (n + 4095) / 4096;
+    int nt = n < RED_PAR_MIN ? 1 : b->nthreads;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t c = 0; c < chunks; c++) {
+        int64_t i = c * 4096, w = n - i < 4096 ? n - i : 4096;
+        cpu_row_to_f32(b->isa, dt, x + i, xf + i, w);
+    }
+    cpu_reduce_rows_f32(b, xf, outer, len, inner, of, mean);
+    cpu_row_from_f32(b->isa, dt, of, out, no);
+    free(xf);
+    free(of);
+    return GPUK_OK;
+}
+
+#define REDUCE_HALF(DT, T, S, ...)                                                          \
+    CPU_INSTANCE(reduce_naive_half, S)                                                      \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
+                       T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);        \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(meanpool_naive_half, S)                                                    \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
+                       T_PTR(&args->out, T), 1);                                            \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(reduce_simd_half, S)                                                       \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
+                             T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);  \
+    }                                                                                       \
+    CPU_INSTANCE(meanpool_simd_half, S)                                                     \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
+                             T_PTR(&args->out, T), 1);                                      \
+    }
+CPU_HALF_DTYPES(REDUCE_HALF)
+CPU_BY_DTYPE(reduce_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(meanpool_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(reduce_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(meanpool_simd_half, CPU_HALF_DTYPES)

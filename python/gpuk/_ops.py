@@ -940,6 +940,42 @@ def copy(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
     return _unary("copy", _lib.gpuk_copy, x, out, variant, ctx)
 
 
+def cast(x: ArrayLike, dtype: Any = None, *, out: Optional[ArrayLike] = None,
+         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Conversion between float dtypes: out = x in dtype (or out's dtype).
+
+    x: f32, f64, f16 or bf16, contiguous; dtype: any of those, as for
+    empty() ("f16", np.float16, ...), needed when out is None and, when out
+    is given too, equal to its dtype.  Each element is rounded once, to
+    nearest with ties to even (f64 to f16 or bf16 directly, not through
+    f32); a value past the target's largest finite one by half an ulp
+    becomes an infinity (65520 and up in f16); NaN, infinities and -0 stay.
+    The same dtype copies; out may then be x itself.  An i32 side raises
+    DtypeError naming both dtypes.
+
+    Raises ShapeError, DtypeError, LayoutError, AliasError, VariantError,
+    UnsupportedError (a backend without cast), DeviceError, CheckError.
+    See gpuk_cast(3).
+    """
+    op = "cast"
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        want = None if dtype is None else _core.dtype_code(dtype, "gpuk.cast: dtype")
+        if out is None and want is None:
+            raise DtypeError("gpuk.cast: give the dtype to convert to, or out")
+        o, ret = _out(c, out, x._shape, op, temps, want)
+        if want is not None and o._dt != want:
+            raise DtypeError("gpuk.cast: dtype is %s but out is %s" % (
+                _lib.DTYPES[want][0], _lib.DTYPES[o._dt][0]))
+        _run(c, op, _lib.gpuk_cast, (x._h, o._h, _variant(variant, op)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
 def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
               variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Bias and activation of a linear layer in one pass: out[..., j] = relu(x[..., j] + bias[j]).
