@@ -324,7 +324,8 @@ def test_cast_rounds_as_numpy_does(ctx):
                            np.nan]])
     for src in (np.float32, np.float64):
         x = x64.astype(src)
-        want = x.astype(np.float16)
+        with np.errstate(over="ignore"):        # 65520 and up are inf: the point
+            want = x.astype(np.float16)
         for v in _rungs(ctx, "cast", "f32" if src is np.float32 else "f64"):
             got = gpuk.cast(x, np.float16, variant=v, ctx=ctx).numpy()
             assert got.dtype == np.float16
