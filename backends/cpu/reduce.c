@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include "cpu.h"
 #include "half.h"
@@ -246,31 +245,86 @@ static void red_naive_half(gpuk_dtype dt, const uint16_t *x, int64_t outer, int6
         }
 }
 
-/* simd: x widened to f32 once (OpenMP chunks, the vector converters),
- * then the f32 simd rung's sums (cpu_reduce_rows_f32) into an f32 output,
- * rounded once back.  The f32 copy costs twice x's bytes of traffic; a
- * fused version would widen row slices in L1. */
+/* simd: the f32 simd rung's vector sums (sum_f32_<isa>, accum_f32_<isa>)
+ * over spans widened into L1 by the vector converters, so memory sees
+ * only the 16-bit input.  inner == 1: each row summed span by span (a
+ * row split among the threads when there are fewer rows than threads,
+ * the parts added in thread order); inner > 1: f32 accumulators for a
+ * slice of RED_HSPAN outputs, each of the len rows' slice widened and
+ * added.  One rounding to the 16-bit output at the end. */
+#define RED_HSPAN 1024
+
+typedef float (*red_sum_fn)(const float *, int64_t);
+typedef void (*red_accum_fn)(float *, const float *, int64_t);
+
+/* sum of x[0..n) in f32, span by span */
+static float red_half_sum(enum cpu_isa isa, gpuk_dtype dt, red_sum_fn sum, const uint16_t *x,
+                          int64_t n)
+{
+    float buf[RED_HSPAN] __attribute__((aligned(64))), s = 0;
+    for (int64_t i = 0; i < n; i += RED_HSPAN) {
+        int64_t w = n - i < RED_HSPAN ? n - i : RED_HSPAN;
+        cpu_row_to_f32(isa, dt, x + i, buf, w);
+        s += sum(buf, w);
+    }
+    return s;
+}
+
 static gpuk_status red_simd_half(gpuk_bctx *b, gpuk_dtype dt, const uint16_t *x, int64_t outer,
                                  int64_t len, int64_t inner, uint16_t *out, int mean)
 {
-    int64_t n = outer * len * inner, no = outer * inner;
-    float *xf = cpu_scratch(b, (size_t)n * sizeof(float), "the input in f32");
-    float *of = xf ? cpu_scratch(b, (size_t)no * sizeof(float), "the sums in f32") : NULL;
-    if (!of) {
-        free(xf);
-        return GPUK_ERR_NO_MEMORY;
-    }
-    int64_t chunks = (n + 4095) / 4096;
-    int nt = n < RED_PAR_MIN ? 1 : b->nthreads;
+    red_sum_fn sum = sum_f32_scalar;
+    red_accum_fn accum = accum_f32_scalar;
+    if (b->isa == CPU_ISA_AVX512)
+        sum = REDUCE_OF(sum, f32, avx512), accum = REDUCE_OF(accum, f32, avx512);
+    else if (b->isa == CPU_ISA_AVX2)
+        sum = REDUCE_OF(sum, f32, avx2), accum = REDUCE_OF(accum, f32, avx2);
+    enum cpu_isa isa = b->isa;
+    int nt = outer * len * inner < RED_PAR_MIN ? 1 : b->nthreads;
+    if (inner == 1 && outer < nt) {
+        for (int64_t o = 0; o < outer; o++) {
+            const uint16_t *row = x + o * len;
+            float part[256];
+            int cnt = nt > 256 ? 256 : nt;
+#pragma omp parallel for num_threads(cnt) schedule(static)
+            for (int t = 0; t < cnt; t++)
+                part[t] = red_half_sum(isa, dt, sum, row + len * t / cnt,
+                                       len * (t + 1) / cnt - len * t / cnt);
+            float s = 0;
+            for (int t = 0; t < cnt; t++)
+                s += part[t];
+            if (mean)
+                s = len ? s / (float)len : NAN;
+            out[o] = red_h_put(dt, s);
+        }
+    } else if (inner == 1) {
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t c = 0; c < chunks; c++) {
-        int64_t i = c * 4096, w = n - i < 4096 ? n - i : 4096;
-        cpu_row_to_f32(b->isa, dt, x + i, xf + i, w);
+        for (int64_t o = 0; o < outer; o++) {
+            float s = red_half_sum(isa, dt, sum, x + o * len, len);
+            if (mean)
+                s = len ? s / (float)len : NAN;
+            out[o] = red_h_put(dt, s);
+        }
+    } else {
+        int64_t chunks = (inner + RED_HSPAN - 1) / RED_HSPAN;
+#pragma omp parallel for num_threads(nt) schedule(static) collapse(2)
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t c = 0; c < chunks; c++) {
+                float acc[RED_HSPAN] __attribute__((aligned(64)));
+                float buf[RED_HSPAN] __attribute__((aligned(64)));
+                int64_t i0 = c * RED_HSPAN, w = inner - i0 < RED_HSPAN ? inner - i0 : RED_HSPAN;
+                for (int64_t i = 0; i < w; i++)
+                    acc[i] = 0;
+                for (int64_t l = 0; l < len; l++) {
+                    cpu_row_to_f32(isa, dt, x + (o * len + l) * inner + i0, buf, w);
+                    accum(acc, buf, w);
+                }
+                if (mean)
+                    for (int64_t i = 0; i < w; i++)
+                        acc[i] = len ? acc[i] / (float)len : NAN;
+                cpu_row_from_f32(isa, dt, acc, out + o * inner + i0, w);
+            }
     }
-    cpu_reduce_rows_f32(b, xf, outer, len, inner, of, mean);
-    cpu_row_from_f32(b->isa, dt, of, out, no);
-    free(xf);
-    free(of);
     return GPUK_OK;
 }
 

@@ -103,11 +103,11 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_REDUCE, F16BF16, "naive", 0, reduce_naive_half,
      "one f32 accumulator per output, each element widened as read", NULL},
     {GPUK_OP_REDUCE, F16BF16, "simd", D, reduce_simd_half,
-     "input widened to f32 once (F16C / shifts), then the f32 simd rung; OpenMP", NULL},
+     "the f32 simd rung's vector sums over spans widened in L1 (F16C / shifts); OpenMP", NULL},
     {GPUK_OP_MEANPOOL, F16BF16, "naive", 0, meanpool_naive_half,
      "f32 sum over tokens per output, each element widened as read", NULL},
     {GPUK_OP_MEANPOOL, F16BF16, "simd", D, meanpool_simd_half,
-     "input widened to f32 once (F16C / shifts), then reduce's f32 simd rung; OpenMP", NULL},
+     "reduce's f16/bf16 simd rung: f32 vector sums over spans widened in L1; OpenMP", NULL},
 
     {GPUK_OP_ADD, F32F64, "naive", 0, add_naive, "scalar loop", NULL},
     {GPUK_OP_ADD, F32F64, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
