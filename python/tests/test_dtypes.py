@@ -126,6 +126,11 @@ def test_op_cost():
     assert gpuk.op_cost("relu", (1000,))[0] == 1000           # relu and softmax have flops
     assert gpuk.op_cost("softmax", (10, 100))[0] == 5000
     assert gpuk.op_cost("copy", (1000,))[:2] == (0, 8000)
+    f16 = _lib.DTYPE_VALUES["f16"]                            # cast: (n, out's dtype)
+    assert gpuk.op_cost("cast", (1000, f16))[:2] == (0, 6000)
+    assert gpuk.op_cost("cast", (1000,), "f64")[:2] == (0, 16000)
+    with pytest.raises(gpuk.DtypeError):
+        gpuk.op_cost("cast", (1000, 31))
     assert gpuk.op_cost("minplus", (8, 8, 8, 1))[1] == gpuk.op_cost("minplus", (8, 8, 8))[1] + 256
     with pytest.raises(gpuk.ShapeError):
         gpuk.op_cost("matmul", (-1, 2, 2))
