@@ -9,7 +9,8 @@
  * ops the catalogue of gpuk.h marks exact (gpuk_op_exact), ref rounded to
  * the output's dtype is the one value every backend must return, compared
  * bit for bit; the pure moves (minplus, transpose, copy, embedding, relu)
- * also write bound 0.
+ * and cast (whose reference is its input, rounded by the comparison) also
+ * write bound 0.
  *
  * The reference is more precise than the type under test (issue 26):
  * operands are read as ref_real (long double) and sums accumulate in it,
