@@ -59,6 +59,8 @@ static const opdef OPS[] = {
     {GPUK_OP_GEMV, "mn", 0, 0, 1, 1, 0, PK_FMA_GFLOPS, "256,1024,2048", "1024,4096,8192"},
     {GPUK_OP_GEMM, "mnk", 0, 0, 0, 1, 1, PK_FMA_GFLOPS, "64,256,512", "256,1024,2048,4096,8192"},
     {GPUK_OP_APSP, "n", 1, 0, 1, 1, 1, PK_ADDMIN_GOPS, "64,256,512", "1024,2048,4096,8192"},
+    {GPUK_OP_CAST, "n", 1, 0, 1, 1, 0, PK_FMA_GFLOPS, "65536,1048576,4194304",
+     "65536,1048576,16777216,67108864"},
 };
 
 static const opdef *find(gpuk_op op)
@@ -276,6 +278,12 @@ static void layout(bcase *c)
         spec(&c->in[0], dt, 2, m, n, 0);
         spec(&c->in[1], dt, 1, n, 0, 0);
         spec(&c->out, dt, 1, m, 0, 0);
+        break;
+    case GPUK_OP_CAST: /* x[n] of dtype -> out[n]: f32 to f16, every other dtype to f32 */
+        d[0] = n;
+        d[1] = dt == GPUK_F32 ? GPUK_F16 : GPUK_F32;
+        spec(&c->in[0], dt, 1, n, 0, 0);
+        spec(&c->out, (gpuk_dtype)d[1], 1, n, 0, 0);
         break;
     case GPUK_OP_APSP: /* w[n,n] -> d[n,n]: a graph of n vertices, no predecessors */
         d[0] = n;

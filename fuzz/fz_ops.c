@@ -296,6 +296,9 @@ static int run_mutated(fz *f, fz_call *c)
         fz_track(f, mu == MU_OTHER ? fz_other : fz_ctx, repl);
         h[which] = repl;
         want = mu == MU_OTHER ? GPUK_ERR_CONTEXT : GPUK_ERR_DTYPE;
+        /* an op whose operands may be of any float dtypes (cast) takes it */
+        if (mu == MU_DTYPE && t->spec.mixed && gpuk_dtype_precision(odt) > 0)
+            want = GPUK_OK;
         /* the op's dtype is the lead's: where the op computes in odt too
          * (i32 min-plus, f64), any other operand of the old dtype, or the
          * CSR matrix (spmv), disagrees; which the core names first is not

@@ -169,7 +169,8 @@ int gpuk_dtype_precision(gpuk_dtype dtype);
     X(DOT,            15, "dot",            0, DIM0)            \
     X(GEMV,           16, "gemv",           0, OPA_COLS_BETA)   \
     X(GEMM,           17, "gemm",           0, OPA_COLS_BETA)   \
-    X(APSP,           18, "apsp",           0, DIM0)
+    X(APSP,           18, "apsp",           0, DIM0)            \
+    X(CAST,           19, "cast",           1, NONE)
 
 /* Each backend implements each op as a ladder of variants, listed by
  * gpuk_variant_count() / gpuk_variant_get(). */
@@ -182,7 +183,7 @@ typedef enum gpuk_op {
 /* The first and last value of the catalogue (the library checks at
  * compile time that its rows are exactly FIRST..LAST). */
 #define GPUK_OP_FIRST GPUK_OP_MATMUL
-#define GPUK_OP_LAST  GPUK_OP_APSP
+#define GPUK_OP_LAST  GPUK_OP_CAST
 
 /* "matmul", "batched_matmul", "minplus", ... or NULL for an unknown op. */
 const char *gpuk_op_name(gpuk_op op);
@@ -614,6 +615,20 @@ gpuk_status gpuk_bias_relu(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_t
 gpuk_status gpuk_copy(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
                       const char *variant);
 
+/* out = x converted to out's dtype, element by element: between the float
+ * dtypes f32, f64, f16 and bf16, in any pair (the same dtype is a copy).
+ * Same shapes, both contiguous (no broadcasting); out may be exactly x
+ * (then of x's dtype).  A value out's dtype holds is kept exactly (-0,
+ * subnormals, infinities); any other is rounded once to nearest, ties to
+ * even (f64 to f16 or bf16 directly, never through f32's rounding), and a
+ * finite value past the largest finite one of out's dtype by half an ulp
+ * or more becomes an infinity of its sign (65520 and up in f16); NaN stays
+ * NaN (quiet, its sign and what of its payload fits kept).  A tiny value
+ * becomes a subnormal or a zero of its sign.  An i32 tensor on either side
+ * is GPUK_ERR_DTYPE, naming both dtypes. */
+gpuk_status gpuk_cast(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                      const char *variant);
+
 /* Numerically stable softmax along the last dimension. */
 gpuk_status gpuk_softmax(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
                          const char *variant);
@@ -704,13 +719,14 @@ gpuk_status gpuk_apsp_path(gpuk_context *ctx, const gpuk_tensor *pred, int64_t i
  *   bias_relu, softmax (rows, n)  embedding (V, d, number of ids)
  *   meanpool (b, t, d)            spmv (rows, cols, nnz, longest row)
  *   gemv (m, n, trans 0/1, beta != 0 as 0/1)   gemm (m, k, n, beta != 0 as 0/1)
- *   apsp (n, predecessors 0/1)
+ *   apsp (n, predecessors 0/1)    cast (n, out's dtype; 0: dtype, x's)
  * *flops counts the arithmetic (an FMA or an add+min is 2, softmax 5 an
- * element, a copy or gather 0; apsp n^3 relaxations of 2); *bytes every
+ * element, a copy, gather or cast 0; apsp n^3 relaxations of 2); *bytes every
  * operand read once and every output written once (read too by a minplus
  * update and by gemv/gemm with beta; of an embedding's table, the rows it
  * gathers), elements of dtype but embedding's ids, apsp's predecessors
- * and a CSR matrix's indices (4 bytes).  Any of the three outputs may be NULL.  GPUK_ERR_INVALID for
+ * and a CSR matrix's indices (4 bytes), and a cast's output (of its own
+ * dtype).  Any of the three outputs may be NULL.  GPUK_ERR_INVALID for
  * an unknown op, GPUK_ERR_DTYPE for an unknown dtype, GPUK_ERR_SHAPE for a
  * negative dimension (or an spmv row longer than cols or nnz),
  * GPUK_ERR_OVERFLOW for an operand past 2^63 elements. */

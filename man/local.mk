@@ -13,6 +13,7 @@ dist_man_MANS += \
 	man/gpuk.3 \
 	man/gpuk_apsp.3 \
 	man/gpuk_blas.3 \
+	man/gpuk_cast.3 \
 	man/gpuk_catalog.3 \
 	man/gpuk_context.3 \
 	man/gpuk_elementwise.3 \

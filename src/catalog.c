@@ -135,6 +135,10 @@ static double canonical(gpuk_op op, gpuk_dtype dt, const int64_t *d, gpuk_args *
         operand(&a->in[1], dt, 2, d[1], d[2], 0);
         operand(&a->out, dt, 2, d[0], d[2], 0);
         return 2 * d0 * d1 * d2;
+    case GPUK_OP_CAST: /* n, out's dtype (0: dt): a conversion, no arithmetic counted */
+        operand(&a->in[0], dt, 1, d[0], 0, 0);
+        operand(&a->out, d[1] ? (gpuk_dtype)d[1] : dt, 1, d[0], 0, 0);
+        return 0;
     case GPUK_OP_APSP: /* n, predecessors 0/1: n^3 relaxations, an add and a min each */
         a->has_out2 = d[1] != 0;
         operand(&a->in[0], dt, 2, d[0], d[0], 0);
@@ -153,6 +157,7 @@ static int dims_used(gpuk_op op)
     case GPUK_OP_BIAS_RELU:
     case GPUK_OP_SOFTMAX:
     case GPUK_OP_APSP:
+    case GPUK_OP_CAST:
         return 2;
     case GPUK_OP_ADD:
     case GPUK_OP_SCALE:
@@ -205,6 +210,8 @@ gpuk_status gpuk_op_cost(gpuk_op op, gpuk_dtype dtype, const int64_t dims[GPUK_C
             return GPUK_ERR_SHAPE;
         d[i] = dims[i];
     }
+    if (op == GPUK_OP_CAST && d[1] && (d[1] >= 32 || gpuk_dtype_size((gpuk_dtype)d[1]) == 0))
+        return GPUK_ERR_DTYPE; /* the output's dtype, when given, is one gpuk.h lists */
     if (op == GPUK_OP_SPMV && (d[3] > d[1] || d[3] > d[2]))
         return GPUK_ERR_SHAPE; /* a row longer than the columns or than every entry */
 

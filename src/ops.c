@@ -359,6 +359,41 @@ gpuk_status gpuk_copy(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
     return elementwise(ctx, GPUK_OP_COPY, 0.0f, x, NULL, out, variant);
 }
 
+/* The dtypes a cast converts between: the float ones of ABI 2.4, all of
+ * which a CAST row must take as its output (gpuk/backend.h). */
+static int cast_dtype(gpuk_dtype dt)
+{
+    return dt == GPUK_F32 || dt == GPUK_F64 || dt == GPUK_F16 || dt == GPUK_BF16;
+}
+
+gpuk_status gpuk_cast(gpuk_context *ctx, const gpuk_tensor *x, gpuk_tensor *out,
+                      const char *variant)
+{
+    ENTER();
+    ARG(X, x, "x");
+    ARG(O, out, "out");
+    /* an integer on either side: named with both dtypes before the op's
+     * dtype is looked up, so the message says which pair was asked for */
+    if (!cast_dtype(X->dtype) || !cast_dtype(O->dtype))
+        return gk_fail(ctx, GPUK_ERR_DTYPE, "%s: dtype is %s; cast converts between f32, f64, "
+                       "f16 and bf16 (x is %s, out is %s)", cast_dtype(X->dtype) ? "out" : "x",
+                       gpuk_dtype_name(cast_dtype(X->dtype) ? O->dtype : X->dtype),
+                       gpuk_dtype_name(X->dtype), gpuk_dtype_name(O->dtype));
+    DTYPE(GPUK_OP_CAST, X, "x");
+    CHECK(dense(ctx, X, dt, 1, GPUK_MAX_DIMS, "x"));
+    CHECK(dense(ctx, O, O->dtype, 1, GPUK_MAX_DIMS, "out"));
+    CHECK(gk_need_same_shape(ctx, O, "out", X, "x"));
+    /* in place only as exactly x, which is then of x's dtype */
+    CHECK(gk_need_disjoint(ctx, O, "out", X, "x", 1));
+
+    gpuk_args args;
+    args_init(&args, GPUK_OP_CAST, dt);
+    flat(X, &args.in[0]);
+    flat(O, &args.out);
+    args.n_in = 1;
+    return gk_dispatch(ctx, &args, variant);
+}
+
 gpuk_status gpuk_bias_relu(gpuk_context *ctx, const gpuk_tensor *x, const gpuk_tensor *bias,
                            gpuk_tensor *out, const char *variant)
 {

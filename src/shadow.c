@@ -11,7 +11,7 @@
  * must agree:
  *   - bit for bit for the ops the catalogue of gpuk.h marks exact (at most
  *     one rounding per element: min-plus, transpose, copy, gather, relu,
- *     add, scale, bias+relu), and for every integer output whatever the
+ *     add, scale, bias+relu, cast), and for every integer output whatever the
  *     op (an integer op has no rounding: i32 min-plus);
  *   - for sums, within 2 * (2 gamma_K + 2u) * M, where M is the same op
  *     run on absolute values (so M = sum |a||b| for a product), K is the

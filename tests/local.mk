@@ -13,7 +13,8 @@ OPTEST_FAMILIES = \
 	tests/ops/rows.c \
 	tests/ops/spmv.c \
 	tests/ops/blas.c \
-	tests/ops/apsp.c
+	tests/ops/apsp.c \
+	tests/ops/cast.c
 
 # shared test code: the TAP producer, the reference (ref.h), the one op
 # call (also built into gpuk-bench, which compiles tests/opcall.c alone),

@@ -29,6 +29,7 @@
 #include "ops/spmv.c"
 #include "ops/blas.c"
 #include "ops/apsp.c"
+#include "ops/cast.c"
 #undef OPTEST_CALLS
 
 typedef gpuk_status (*opcall_fn)(gpuk_context *ctx, const opcall_args *a, const char *v);

@@ -55,12 +55,19 @@ typedef struct optest_spec {
     int ndim_blame[OPTEST_MAXARG];
     int optional;                     /* index of an argument that may be NULL, or -1 */
     const char *csr;                  /* the name of a CSR argument (opcall_args.csr), or NULL */
+    /* 1: the arguments may be of different float dtypes (cast): another
+     * float dtype is a valid call, only an integer one is refused */
+    int mixed;
 } optest_spec;
 
 /* The dtypes every float op is tested in (an op's `dtypes`); a float
  * dtype the tests learn is added here, and each op's builder, reference
  * and t_empty part take it as their dtype parameter. */
 #define OPTEST_FLOATS (GPUK_DTYPE_BIT(GPUK_F32) | GPUK_DTYPE_BIT(GPUK_F64))
+/* The 16-bit floats, which a kernel computes in f32 (gpuk(7), "Element
+ * types"): an op lists them beside OPTEST_FLOATS once a backend has rows
+ * in them (a backend without is skipped, with the reason). */
+#define OPTEST_HALF (GPUK_DTYPE_BIT(GPUK_F16) | GPUK_DTYPE_BIT(GPUK_BF16))
 
 typedef struct optest {
     gpuk_op op; /* the row of the catalogue this describes (checked by t_badops) */

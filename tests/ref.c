@@ -264,6 +264,13 @@ ref_tol ref_tol_of(gpuk_dtype dt, uint32_t variant_flags)
     t.u_acc = prec ? ldexp(1.0, -prec) : 0.0;
     t.u = prec && dt == GPUK_F32 && (variant_flags & GPUK_VARIANT_TF32)
               ? ldexp(1.0, -REF_PREC_TF32) : t.u_acc;
+    t.u_out = t.u;
+    if (dt == GPUK_F16 || dt == GPUK_BF16) {
+        /* computed in f32 (gpuk(7), "Element types"): the f32 bound of the
+         * computation, plus one rounding to the 16-bit output */
+        t.u = t.u_acc = ldexp(1.0, -gpuk_dtype_precision(GPUK_F32));
+        t.u_out = ldexp(1.0, -prec);
+    }
     t.tiny = dtype_tiny(dt);
     return t;
 }
@@ -303,14 +310,14 @@ double ref_sum_bound(const ref_tol *t, int64_t k, ref_real abssum, ref_real r)
     double c = sum_coef(t, k);
     /* 0 * inf would be NaN: a sum of nothing is exact */
     double rel = abssum == 0 ? 0.0 : c * (double)abssum;
-    return rel + t->u * fabs((double)r) + ref_floor_abs(t, k);
+    return rel + t->u_out * fabs((double)r) + ref_floor_abs(t, k);
 }
 
 /* One correctly rounded operation: u |r| is the whole story; c keeps the
  * same margin as the sums. */
 double ref_one_op_bound(const ref_tol *t, ref_real r)
 {
-    return REF_C * t->u * fabs((double)r) + ref_floor_abs(t, 1);
+    return REF_C * t->u_out * fabs((double)r) + ref_floor_abs(t, 1);
 }
 
 /* ---- shared by the BLAS-shaped ops (gemv in blas.c, gemm in matmul.c) ---- */
@@ -354,6 +361,11 @@ void ref_op(const ref_args *a, uint32_t variant_flags, ref_real *ref, double *bo
 {
     const optest *t = optest_of(a->op);
     ref_tol tol = ref_tol_of(a->dtype, variant_flags);
+    /* the result is stored in the output's dtype: a coarser one than the
+     * computation's (a 16-bit output of f32 arithmetic) rounds once more */
+    int out_prec = gpuk_dtype_precision(a->out.dtype);
+    if (out_prec)
+        tol.u_out = fmax(tol.u, ldexp(1.0, -out_prec));
     if (t)
         t->ref(a, &tol, ref, bound);
 }

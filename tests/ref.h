@@ -9,7 +9,8 @@
  * ops the catalogue of gpuk.h marks exact (gpuk_op_exact), ref rounded to
  * the output's dtype is the one value every backend must return, compared
  * bit for bit; the pure moves (minplus, transpose, copy, embedding, relu)
- * also write bound 0.
+ * and cast (whose reference is its input, rounded by the comparison) also
+ * write bound 0.
  *
  * The reference is more precise than the type under test (issue 26):
  * operands are read as ref_real (long double) and sums accumulate in it,
@@ -149,14 +150,20 @@ ref_real *ref_transposed(const ref_real *m, int64_t rows, int64_t cols);
 /* What the bound of one (dtype, rung) needs. */
 typedef struct ref_tol {
     gpuk_dtype dtype;
-    double u;      /* the rung's unit roundoff: 2^-prec of the dtype, 2^-11 for a TF32 rung */
-    double u_acc;  /* the dtype's own unit roundoff, in which a TF32 rung still adds */
+    double u;      /* the rung's unit roundoff: 2^-prec of the dtype, 2^-11 for a TF32 rung,
+                    * f32's for f16 and bf16, which compute in f32 */
+    double u_acc;  /* the unit roundoff sums are added in: the dtype's own (a TF32 rung
+                    * still adds in f32), f32's for f16 and bf16 */
+    double u_out;  /* the rounding of the stored result: u, or the output dtype's own
+                    * where that is coarser (a 16-bit output of an f32 computation) */
     double tiny;   /* the dtype's smallest subnormal (2^-149, 2^-1074): the underflow floor */
 } ref_tol;
 
 /* The tolerances of a rung with these GPUK_VARIANT_* flags computing in
- * dt: u = 2^-gpuk_dtype_precision(dt), or 2^-11 for a TF32 rung of f32;
- * u = 0 for an integer dtype (compared exactly). */
+ * dt: u = 2^-gpuk_dtype_precision(dt), or 2^-11 for a TF32 rung of f32,
+ * or f32's 2^-24 for f16 and bf16 with u_out their own 2^-prec (the one
+ * rounding of the result); u = 0 for an integer dtype (compared exactly).
+ * ref_op() sets u_out from the call's output dtype. */
 ref_tol ref_tol_of(gpuk_dtype dt, uint32_t variant_flags);
 
 /* gamma_k = k u / (1 - k u): the relative error bound of a k-term

@@ -264,9 +264,21 @@ static void one_op(const opspec *s)
         snprintf(what, sizeof what, "%s a token of this context never issued", name);
         expect_call(s, bad, csr_ctx, NULL, GPUK_ERR_HANDLE, name, what);
 
-        for (int d = 0; d < N_DTYPES; d++)
-            if (all_dtypes[d] != mine)
-                wrong_dtype(s, t, i, all_dtypes[d]);
+        for (int d = 0; d < N_DTYPES; d++) {
+            if (all_dtypes[d] == mine)
+                continue;
+            if (s->sp->mixed && gpuk_dtype_precision(all_dtypes[d]) > 0) {
+                /* a cast between two float dtypes is a call like any */
+                bad[i] = make(ctx, s, i, all_dtypes[d], 0);
+                snprintf(what, sizeof what, "%s of dtype %s (any float dtype)", name,
+                         gpuk_dtype_name(all_dtypes[d]));
+                expect_call(s, bad, csr_ctx, NULL, GPUK_OK, NULL, what);
+                gpuk_tensor_destroy(ctx, bad[i]);
+                gpuk_tensor_write(ctx, t[outi], before, out_bytes);
+                continue;
+            }
+            wrong_dtype(s, t, i, all_dtypes[d]);
+        }
 
         bad[i] = make(ctx, s, i, mine, 1);
         snprintf(what, sizeof what, "%s with %d dimensions", name, s->sp->ndim[i] + 1);

@@ -10,6 +10,17 @@
  *   CPU_FLOAT_DTYPES   f32 and f64: every op
  *   CPU_MINPLUS_DTYPES those and i32: the (min, +) ops, min-plus (the rungs
  *                      that take integers) and apsp
+ *   CPU_HALF_DTYPES    f16 and bf16, T the 16-bit storage word (uint16_t):
+ *                      storage types only (half.h).  A pure move (copy,
+ *                      transpose, embedding) instantiates its body on the
+ *                      word as it is; an op that computes converts rows to
+ *                      f32 (cpu_row_to_f32), runs the f32 code, and rounds
+ *                      once back (cpu_row_from_f32).  Their rows are listed
+ *                      apart from the f32/f64 ones, so those stay as they
+ *                      were.
+ *   CPU_MOVE_DTYPES    the float list and the 16-bit one: the rungs that
+ *                      only move elements (transpose, embedding), whose
+ *                      rows serve all four
  *
  * Writing a kernel once.  A family writes the body of a rung as a macro
  * taking (DT, T, S, ...) and opening with CPU_INSTANCE(name, S), which
@@ -52,6 +63,16 @@
 #define CPU_MINPLUS_DTYPES(X, ...)         \
     CPU_FLOAT_DTYPES(X, __VA_ARGS__)       \
     X(GPUK_I32, int32_t, i32, __VA_ARGS__)
+
+#define CPU_HALF_DTYPES(X, ...)            \
+    X(GPUK_F16, uint16_t, f16, __VA_ARGS__) \
+    X(GPUK_BF16, uint16_t, bf16, __VA_ARGS__)
+
+/* The pure moves (copy's naive rung, transpose, embedding): every float
+ * type, the 16-bit ones moved as words. */
+#define CPU_MOVE_DTYPES(X, ...)            \
+    CPU_FLOAT_DTYPES(X, __VA_ARGS__)       \
+    CPU_HALF_DTYPES(X, __VA_ARGS__)
 
 /* The kernel-table dtype set of a list. */
 #define CPU_SET_BIT_(DT, T, S, ...) | GPUK_DTYPE_BIT(DT)

@@ -1,9 +1,10 @@
 /*
  * elementwise.c - the elementwise family on the CPU (tests/ops/
  * elementwise.c, gpuk_elementwise(3)): add, scale, relu, bias+relu, copy
- * over flat arrays, in f32 and f64 from one source (dtype.h).  The output
- * may be exactly an input (in place).  Each op rounds once per element,
- * so every rung gives the same bits.
+ * over flat arrays, in f32 and f64 from one source (dtype.h), and in f16
+ * and bf16 through f32 (their own section at the end).  The output may be
+ * exactly an input (in place).  Each op rounds once per element, so every
+ * rung gives the same bits.
  *
  *   naive  a plain loop per op
  *   simd   AVX-512/AVX2 vectors with a masked tail, unaligned loads,
@@ -11,9 +12,11 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "half.h"
 #include "simd.h"
 
 /* relu keeps NaN (x > 0 is false for NaN, so NaN would become 0 with a
@@ -256,3 +259,181 @@ CPU_BY_DTYPE(scale_simd, CPU_FLOAT_DTYPES)
 CPU_BY_DTYPE(relu_simd, CPU_FLOAT_DTYPES)
 CPU_BY_DTYPE(bias_relu_simd, CPU_FLOAT_DTYPES)
 CPU_BY_DTYPE(copy_simd, CPU_FLOAT_DTYPES)
+
+/* ---- f16 and bf16: stored in 16 bits, computed in f32 (dtype.h) ----
+ *
+ * An element is widened to f32 (exact), the op runs in f32 and the result
+ * is rounded once to the 16-bit type.  add and the products of scale
+ * round twice (to f32, then to 16 bits), which gives the same bits as one
+ * rounding: f32's 24 bits are at least 2p + 2 of f16's (p = 11) and
+ * bf16's (p = 8), so the first rounding never moves a value across a
+ * 16-bit rounding boundary (gpuk(7), "Element types").  Every rung
+ * therefore writes the same bits, and the moves (copy) keep every bit. */
+
+static inline float ew_h_get(gpuk_dtype dt, uint16_t h)
+{
+    return dt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
+}
+
+static inline uint16_t ew_h_put(gpuk_dtype dt, float f)
+{
+    return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
+}
+
+/* naive: the f32 scalar of each op between two scalar conversions; copy
+ * moves the 16-bit words. */
+#define EW_HALF_NAIVE(DT, T, S, ...)                                                        \
+    CPU_INSTANCE(add_naive_half, S)                                                         \
+    {                                                                                       \
+        int64_t n = T_NUMEL(&args->out);                                                    \
+        const T *x = T_PTR(&args->in[0], T), *y = T_PTR(&args->in[1], T);                   \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            o[i] = ew_h_put(DT, ew_h_get(DT, x[i]) + ew_h_get(DT, y[i]));                   \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(scale_naive_half, S)                                                       \
+    {                                                                                       \
+        int64_t n = T_NUMEL(&args->out);                                                    \
+        const T *x = T_PTR(&args->in[0], T);                                                \
+        T *o = T_PTR(&args->out, T);                                                        \
+        float alpha = args->alpha;                                                          \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            o[i] = ew_h_put(DT, alpha * ew_h_get(DT, x[i]));                                \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(relu_naive_half, S)                                                        \
+    {                                                                                       \
+        int64_t n = T_NUMEL(&args->out);                                                    \
+        const T *x = T_PTR(&args->in[0], T);                                                \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            o[i] = ew_h_put(DT, EW_RELU1(ew_h_get(DT, x[i])));                              \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(bias_relu_naive_half, S)                                                   \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T), *bias = T_PTR(&args->in[1], T);                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t r = 0; r < rows; r++)                                                  \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                o[r * n + j] = ew_h_put(                                                    \
+                    DT, EW_RELU1(ew_h_get(DT, x[r * n + j]) + ew_h_get(DT, bias[j])));      \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(copy_naive_half, S)                                                        \
+    {                                                                                       \
+        int64_t n = T_NUMEL(&args->out);                                                    \
+        const T *x = T_PTR(&args->in[0], T);                                                \
+        T *o = T_PTR(&args->out, T);                                                        \
+        for (int64_t i = 0; i < n; i++)                                                     \
+            o[i] = x[i];                                                                    \
+        return GPUK_OK;                                                                     \
+    }
+CPU_HALF_DTYPES(EW_HALF_NAIVE)
+CPU_BY_DTYPE(add_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(scale_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(relu_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(bias_relu_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(copy_naive_half, CPU_HALF_DTYPES)
+
+/* simd: spans of EW_HSPAN elements widened into f32 buffers on the stack
+ * by the vector converters (F16C, or shifts for bf16: cpu_row_to_f32),
+ * the f32 engine of the simd rung above over the buffers, and the result
+ * rounded back (cpu_row_from_f32); OpenMP over spans.  The buffers stay
+ * in L1, so the traffic is the 16-bit arrays' alone: half of f32's. */
+#define EW_HSPAN 1024
+
+/* o[0..n) = op(x, y) for one span; bias_relu passes the row's bias,
+ * already in f32, as yf.  In place is safe: a span is read whole before
+ * it is written. */
+static void ew_half_span(gpuk_bctx *b, gpuk_dtype dt, enum ew_op op, const uint16_t *x,
+                         const uint16_t *y, const float *yf, float alpha, uint16_t *o, int64_t n)
+{
+    float xb[EW_HSPAN] __attribute__((aligned(64))), yb[EW_HSPAN] __attribute__((aligned(64)));
+    ew_fn_f32 f = ew_pick_f32(b);
+    cpu_row_to_f32(b->isa, dt, x, xb, n);
+    if (y)
+        cpu_row_to_f32(b->isa, dt, y, yb, n);
+    f(op, xb, y ? yb : yf, alpha, xb, n, 0);
+    cpu_row_from_f32(b->isa, dt, xb, o, n);
+}
+
+static gpuk_status ew_half_run(gpuk_bctx *b, gpuk_dtype dt, enum ew_op op, const uint16_t *x,
+                               const uint16_t *y, float alpha, uint16_t *o, int64_t n)
+{
+    int64_t spans = (n + EW_HSPAN - 1) / EW_HSPAN;
+    int nt = n < EW_PAR_MIN ? 1 : b->nthreads;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t s = 0; s < spans; s++) {
+        int64_t i = s * EW_HSPAN, w = n - i < EW_HSPAN ? n - i : EW_HSPAN;
+        ew_half_span(b, dt, op, x + i, y ? y + i : NULL, NULL, alpha, o + i, w);
+    }
+    return GPUK_OK;
+}
+
+#define EW_HALF_SIMD(DT, T, S, ...)                                                         \
+    CPU_INSTANCE(add_simd_half, S)                                                          \
+    {                                                                                       \
+        return ew_half_run(b, DT, EW_ADD, T_PTR(&args->in[0], T), T_PTR(&args->in[1], T),   \
+                           0, T_PTR(&args->out, T), T_NUMEL(&args->out));                   \
+    }                                                                                       \
+    CPU_INSTANCE(scale_simd_half, S)                                                        \
+    {                                                                                       \
+        return ew_half_run(b, DT, EW_SCALE, T_PTR(&args->in[0], T), NULL, args->alpha,      \
+                           T_PTR(&args->out, T), T_NUMEL(&args->out));                      \
+    }                                                                                       \
+    CPU_INSTANCE(relu_simd_half, S)                                                         \
+    {                                                                                       \
+        return ew_half_run(b, DT, EW_RELU, T_PTR(&args->in[0], T), NULL, 0,                 \
+                           T_PTR(&args->out, T), T_NUMEL(&args->out));                      \
+    }                                                                                       \
+    /* bias_relu: the bias widened once, then each row in spans */                         \
+    CPU_INSTANCE(bias_relu_simd_half, S)                                                    \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        float *bf = cpu_scratch(b, (size_t)n * sizeof(float), "bias_relu's bias in f32");   \
+        if (!bf)                                                                            \
+            return GPUK_ERR_NO_MEMORY;                                                      \
+        cpu_row_to_f32(b->isa, DT, T_PTR(&args->in[1], T), bf, n);                          \
+        int64_t spans = (n + EW_HSPAN - 1) / EW_HSPAN;                                      \
+        int nt = rows * n < EW_PAR_MIN ? 1 : b->nthreads;                                   \
+        _Pragma("omp parallel for num_threads(nt) schedule(static) collapse(2)")            \
+        for (int64_t r = 0; r < rows; r++)                                                  \
+            for (int64_t s = 0; s < spans; s++) {                                           \
+                int64_t j = s * EW_HSPAN, w = n - j < EW_HSPAN ? n - j : EW_HSPAN;          \
+                ew_half_span(b, DT, EW_BIAS_RELU, x + r * n + j, NULL, bf + j, 0,           \
+                             o + r * n + j, w);                                             \
+            }                                                                               \
+        free(bf);                                                                           \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    /* copy: no arithmetic, so no conversion: OpenMP chunks of memcpy */                    \
+    CPU_INSTANCE(copy_omp_half, S)                                                          \
+    {                                                                                       \
+        int64_t n = T_NUMEL(&args->out);                                                    \
+        const T *x = T_PTR(&args->in[0], T);                                                \
+        T *o = T_PTR(&args->out, T);                                                        \
+        if (o == x)                                                                         \
+            return GPUK_OK;                                                                 \
+        int nt = n < EW_PAR_MIN ? 1 : b->nthreads;                                          \
+        _Pragma("omp parallel num_threads(nt)")                                             \
+        {                                                                                   \
+            int id = CPU_THREAD_NUM(), cnt = CPU_NUM_THREADS();                             \
+            int64_t lo = n * id / cnt, hi = n * (id + 1) / cnt;                             \
+            if (lo < hi)                                                                    \
+                memcpy(o + lo, x + lo, (size_t)(hi - lo) * sizeof(T));                      \
+        }                                                                                   \
+        return GPUK_OK;                                                                     \
+    }
+CPU_HALF_DTYPES(EW_HALF_SIMD)
+CPU_BY_DTYPE(add_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(scale_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(relu_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(bias_relu_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(copy_omp_half, CPU_HALF_DTYPES)

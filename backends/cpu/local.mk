@@ -18,6 +18,7 @@ backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/spmv.c \
 	backends/cpu/blas.c \
 	backends/cpu/apsp.c \
+	backends/cpu/cast.c \
 	backends/cpu/peak.c \
 	backends/cpu/auto.c
 backends_cpu_backend_cpu_la_CFLAGS = $(PLUGIN_CFLAGS) $(OPENMP_CFLAGS) $(OPENBLAS_CFLAGS)

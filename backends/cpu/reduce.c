@@ -2,8 +2,9 @@
  * reduce.c - the reduce family on the CPU (tests/ops/reduce.c,
  * gpuk_reduce(3)): sum or mean of x[outer,len,inner] along len ->
  * out[outer,inner], and meanpool, the mean over tokens of x[b,t,d], in
- * f32 and f64 from one source (dtype.h).  A sum over nothing is 0, a mean
- * over nothing is NaN.
+ * f32 and f64 from one source (dtype.h), f16 and bf16 summed in f32 and
+ * rounded once to the output.  A sum over nothing is 0, a mean over
+ * nothing is NaN.
  *
  *   naive  one output at a time, a scalar accumulator walking len
  *   simd   OpenMP over outputs; unit-stride vector sums (inner == 1) or
@@ -14,6 +15,7 @@
 #include <math.h>
 
 #include "cpu.h"
+#include "half.h"
 #include "simd.h"
 
 /* naive: the textbook loop; with inner > 1 consecutive steps are inner
@@ -213,3 +215,148 @@ CPU_FLOAT_VECS(REDUCE_VEC)
 CPU_FLOAT_DTYPES(REDUCE_ROWS)
 CPU_BY_DTYPE(reduce_simd, CPU_FLOAT_DTYPES)
 CPU_BY_DTYPE(meanpool_simd, CPU_FLOAT_DTYPES)
+
+/* ---- f16 and bf16: sums in f32, one rounding to the output ---- */
+
+static inline float red_h_get(gpuk_dtype dt, uint16_t h)
+{
+    return dt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
+}
+
+static inline uint16_t red_h_put(gpuk_dtype dt, float f)
+{
+    return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
+}
+
+/* naive: the naive loops with an f32 accumulator, each element widened as
+ * it is read; a mean divides in f32.  meanpool is the mean over t of
+ * x[b,t,d], which is reduce's [outer, len, inner] as it stands. */
+static void red_naive_half(gpuk_dtype dt, const uint16_t *x, int64_t outer, int64_t len,
+                           int64_t inner, uint16_t *out, int mean)
+{
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            float acc = 0;
+            for (int64_t l = 0; l < len; l++)
+                acc += red_h_get(dt, x[(o * len + l) * inner + i]);
+            if (mean)
+                acc = len ? acc / (float)len : NAN;
+            out[o * inner + i] = red_h_put(dt, acc);
+        }
+}
+
+/* simd: the f32 simd rung's vector sums (sum_f32_<isa>, accum_f32_<isa>)
+ * over spans widened into L1 by the vector converters, so memory sees
+ * only the 16-bit input.  inner == 1: each row summed span by span (a
+ * row split among the threads when there are fewer rows than threads,
+ * the parts added in thread order); inner > 1: f32 accumulators for a
+ * slice of RED_HSPAN outputs, each of the len rows' slice widened and
+ * added.  One rounding to the 16-bit output at the end. */
+#define RED_HSPAN 1024
+
+typedef float (*red_sum_fn)(const float *, int64_t);
+typedef void (*red_accum_fn)(float *, const float *, int64_t);
+
+/* sum of x[0..n) in f32, span by span */
+static float red_half_sum(enum cpu_isa isa, gpuk_dtype dt, red_sum_fn sum, const uint16_t *x,
+                          int64_t n)
+{
+    float buf[RED_HSPAN] __attribute__((aligned(64))), s = 0;
+    for (int64_t i = 0; i < n; i += RED_HSPAN) {
+        int64_t w = n - i < RED_HSPAN ? n - i : RED_HSPAN;
+        cpu_row_to_f32(isa, dt, x + i, buf, w);
+        s += sum(buf, w);
+    }
+    return s;
+}
+
+static gpuk_status red_simd_half(gpuk_bctx *b, gpuk_dtype dt, const uint16_t *x, int64_t outer,
+                                 int64_t len, int64_t inner, uint16_t *out, int mean)
+{
+    red_sum_fn sum = sum_f32_scalar;
+    red_accum_fn accum = accum_f32_scalar;
+    if (b->isa == CPU_ISA_AVX512)
+        sum = REDUCE_OF(sum, f32, avx512), accum = REDUCE_OF(accum, f32, avx512);
+    else if (b->isa == CPU_ISA_AVX2)
+        sum = REDUCE_OF(sum, f32, avx2), accum = REDUCE_OF(accum, f32, avx2);
+    enum cpu_isa isa = b->isa;
+    int nt = outer * len * inner < RED_PAR_MIN ? 1 : b->nthreads;
+    if (inner == 1 && outer < nt) {
+        for (int64_t o = 0; o < outer; o++) {
+            const uint16_t *row = x + o * len;
+            float part[256];
+            int cnt = nt > 256 ? 256 : nt;
+#pragma omp parallel for num_threads(cnt) schedule(static)
+            for (int t = 0; t < cnt; t++)
+                part[t] = red_half_sum(isa, dt, sum, row + len * t / cnt,
+                                       len * (t + 1) / cnt - len * t / cnt);
+            float s = 0;
+            for (int t = 0; t < cnt; t++)
+                s += part[t];
+            if (mean)
+                s = len ? s / (float)len : NAN;
+            out[o] = red_h_put(dt, s);
+        }
+    } else if (inner == 1) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t o = 0; o < outer; o++) {
+            float s = red_half_sum(isa, dt, sum, x + o * len, len);
+            if (mean)
+                s = len ? s / (float)len : NAN;
+            out[o] = red_h_put(dt, s);
+        }
+    } else {
+        int64_t chunks = (inner + RED_HSPAN - 1) / RED_HSPAN;
+#pragma omp parallel for num_threads(nt) schedule(static) collapse(2)
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t c = 0; c < chunks; c++) {
+                float acc[RED_HSPAN] __attribute__((aligned(64)));
+                float buf[RED_HSPAN] __attribute__((aligned(64)));
+                int64_t i0 = c * RED_HSPAN, w = inner - i0 < RED_HSPAN ? inner - i0 : RED_HSPAN;
+                for (int64_t i = 0; i < w; i++)
+                    acc[i] = 0;
+                for (int64_t l = 0; l < len; l++) {
+                    cpu_row_to_f32(isa, dt, x + (o * len + l) * inner + i0, buf, w);
+                    accum(acc, buf, w);
+                }
+                if (mean)
+                    for (int64_t i = 0; i < w; i++)
+                        acc[i] = len ? acc[i] / (float)len : NAN;
+                cpu_row_from_f32(isa, dt, acc, out + o * inner + i0, w);
+            }
+    }
+    return GPUK_OK;
+}
+
+#define REDUCE_HALF(DT, T, S, ...)                                                          \
+    CPU_INSTANCE(reduce_naive_half, S)                                                      \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
+                       T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);        \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(meanpool_naive_half, S)                                                    \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
+                       T_PTR(&args->out, T), 1);                                            \
+        return GPUK_OK;                                                                     \
+    }                                                                                       \
+    CPU_INSTANCE(reduce_simd_half, S)                                                       \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
+                             T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);  \
+    }                                                                                       \
+    CPU_INSTANCE(meanpool_simd_half, S)                                                     \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
+                             T_PTR(&args->out, T), 1);                                      \
+    }
+CPU_HALF_DTYPES(REDUCE_HALF)
+CPU_BY_DTYPE(reduce_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(meanpool_naive_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(reduce_simd_half, CPU_HALF_DTYPES)
+CPU_BY_DTYPE(meanpool_simd_half, CPU_HALF_DTYPES)

@@ -3,8 +3,9 @@
  * the last dimension and the embedding gather, two row-wise ops of the
  * text classifier of examples/textclf (its mean pooling is a reduction,
  * in reduce.c), in f32 and f64 from one source (dtype.h).  Softmax takes
- * its exponentials in the type's own precision; embedding's ids are i32
- * whatever the table's type.
+ * its exponentials in the type's own precision, f16 and bf16 rows in f32
+ * (widened, computed, rounded once back); embedding moves elements of any
+ * of the four as they are, and its ids are i32 whatever the table's type.
  *
  *   naive      plain loops
  *   simd, omp  OpenMP over rows, vector loops inside a row
@@ -12,9 +13,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
+#include "half.h"
 #include "simd.h"
 
 /* ---- softmax: x[rows,n] -> out[rows,n], in place allowed ---- */
@@ -64,7 +67,7 @@ CPU_GENERIC(softmax_naive, CPU_FLOAT_DTYPES, SOFTMAX_NAIVE)
                 o[t * d + j] = table[(int64_t)ids[t] * d + j];                              \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(embedding_naive, CPU_FLOAT_DTYPES, EMBEDDING_NAIVE)
+CPU_GENERIC(embedding_naive, CPU_MOVE_DTYPES, EMBEDDING_NAIVE)
 
 /* ---- the threaded rungs ---- */
 
@@ -271,4 +274,75 @@ CPU_GENERIC(softmax_simd, CPU_FLOAT_DTYPES, SOFTMAX_SIMD)
             memcpy(o + t * d, table + (int64_t)ids[t] * d, (size_t)d * sizeof(T));          \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(embedding_omp, CPU_FLOAT_DTYPES, EMBEDDING_OMP)
+CPU_GENERIC(embedding_omp, CPU_MOVE_DTYPES, EMBEDDING_OMP)
+
+/* ---- softmax in f16 and bf16: each row widened to f32, the f32 row
+ * code, the result rounded once back (dtype.h, CPU_HALF_DTYPES) ---- */
+
+/* naive: the rows one after another through a buffer of n floats, the
+ * naive rung's three passes in f32 with the C library's expf. */
+#define SOFTMAX_NAIVE_HALF(DT, T, S, ...)                                                   \
+    CPU_INSTANCE(softmax_naive_half, S)                                                     \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        float *row = cpu_scratch(b, (size_t)n * sizeof(float), "a softmax row in f32");     \
+        if (!row)                                                                           \
+            return GPUK_ERR_NO_MEMORY;                                                      \
+        for (int64_t r = 0; r < rows; r++) {                                                \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                row[j] = DT == GPUK_F16 ? cpu_f16_to_f32(x[r * n + j])                      \
+                                        : cpu_bf16_to_f32(x[r * n + j]);                    \
+            float mx = -INFINITY, sum = 0;                                                  \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                mx = row[j] > mx ? row[j] : mx;                                             \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                row[j] = expf(row[j] - mx);                                                 \
+                sum += row[j];                                                              \
+            }                                                                               \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                o[r * n + j] = DT == GPUK_F16 ? cpu_f32_to_f16(row[j] / sum)                \
+                                              : cpu_f32_to_bf16(row[j] / sum);              \
+        }                                                                                   \
+        free(row);                                                                          \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(softmax_naive_half, CPU_HALF_DTYPES, SOFTMAX_NAIVE_HALF)
+
+/* simd: OpenMP over rows, each widened into the thread's buffer by the
+ * vector converters, the f32 simd rung's row (vector max, exp, scale) on
+ * the buffer in place, and rounded back. */
+#define SOFTMAX_SIMD_HALF(DT, T, S, ...)                                                    \
+    CPU_INSTANCE(softmax_simd_half, S)                                                      \
+    {                                                                                       \
+        const gpuk_tdesc *tx = &args->in[0];                                                \
+        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
+        const T *x = T_PTR(tx, T);                                                          \
+        T *o = T_PTR(&args->out, T);                                                        \
+        void (*rowf)(const float *, float *, int64_t) = softmax_row_f32_scalar;             \
+        if (b->isa == CPU_ISA_AVX512)                                                       \
+            rowf = SOFTMAX_ROW_OF(f32, avx512);                                             \
+        else if (b->isa == CPU_ISA_AVX2)                                                    \
+            rowf = SOFTMAX_ROW_OF(f32, avx2);                                               \
+        int nt = rows * n < ROWS_PAR_MIN ? 1 : b->nthreads;                                 \
+        int64_t ld = (n + 15) / 16 * 16; /* each thread's row on its own lines */           \
+        float *buf = cpu_scratch(b, (size_t)nt * (size_t)ld * sizeof(float),                \
+                                 "softmax rows in f32");                                    \
+        if (!buf)                                                                           \
+            return GPUK_ERR_NO_MEMORY;                                                      \
+        _Pragma("omp parallel num_threads(nt)")                                             \
+        {                                                                                   \
+            float *row = buf + (size_t)CPU_THREAD_NUM() * (size_t)ld;                       \
+            _Pragma("omp for schedule(static)")                                             \
+            for (int64_t r = 0; r < rows; r++) {                                            \
+                cpu_row_to_f32(b->isa, DT, x + r * n, row, n);                              \
+                rowf(row, row, n);                                                          \
+                cpu_row_from_f32(b->isa, DT, row, o + r * n, n);                            \
+            }                                                                               \
+        }                                                                                   \
+        free(buf);                                                                          \
+        return GPUK_OK;                                                                     \
+    }
+CPU_GENERIC(softmax_simd_half, CPU_HALF_DTYPES, SOFTMAX_SIMD_HALF)

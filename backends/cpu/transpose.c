@@ -1,7 +1,8 @@
 /*
  * transpose.c - the transpose family on the CPU (tests/ops/transpose.c,
- * gpuk_transpose(3)): y[n,m] = x[m,n]^T, in f32 and f64 from one source
- * (dtype.h), the register transposes written per element size.
+ * gpuk_transpose(3)): y[n,m] = x[m,n]^T, in f32, f64, f16 and bf16 from
+ * one source (dtype.h), the register transposes written per element size
+ * (none yet for 2-byte elements, whose tiles go through a buffer).
  *
  *   naive    read x along rows, write y down columns
  *   blocked  32 x 32 tiles, register transposes (AVX-512 blocks of 64-byte
@@ -32,7 +33,7 @@
                 y[j * ldy + i] = x[i * ldx + j];                                            \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_naive, CPU_FLOAT_DTYPES, TRANSPOSE_NAIVE)
+CPU_GENERIC(transpose_naive, CPU_MOVE_DTYPES, TRANSPOSE_NAIVE)
 
 /* blocked: 32 x 32 tiles, OpenMP over tiles.  With AVX2 a tile is
  * transposed into a buffer (blocks of 32-byte rows through registers:
@@ -244,12 +245,29 @@ static void tr_stream_fence(void)
     }
 TR_ROW_STREAM_FN(float, f32)
 TR_ROW_STREAM_FN(double, f64)
+/* 2-byte elements (f16, bf16) have no register transpose: their tiles go
+ * element by element through buf (tr_tile's avx is 0 for them, and stream
+ * with it), so these names only complete the generic tile code. */
+#define TR_NO_VEC(DT, T, S, ...)                                                            \
+    static void tr_block_##S##_avx512(const T *x, int64_t ldx, T *y, int64_t ldy, int s)     \
+    {                                                                                       \
+        (void)x, (void)ldx, (void)y, (void)ldy, (void)s;                                    \
+    }                                                                                       \
+    static void tr_block_##S##_avx2(const T *x, int64_t ldx, T *y, int64_t ldy, int s)       \
+    {                                                                                       \
+        (void)x, (void)ldx, (void)y, (void)ldy, (void)s;                                    \
+    }                                                                                       \
+    static void tr_row_stream_##S(T *dst, const T *src)                                     \
+    {                                                                                       \
+        (void)dst, (void)src;                                                               \
+    }
+CPU_HALF_DTYPES(TR_NO_VEC)
 #else
 /* no vector path: avx is always 0 and stream never set */
 #define TR_BLOCK(S, I) (void)
 #define TR_ROW_STREAM(S) (void)
 #endif
-CPU_FLOAT_DTYPES(TR_TILE_FN)
+CPU_MOVE_DTYPES(TR_TILE_FN)
 
 /* Outputs from this size on bypass the caches (see tr_tile). */
 #define TR_STREAM_BYTES ((int64_t)16 << 20)
@@ -263,7 +281,8 @@ CPU_FLOAT_DTYPES(TR_TILE_FN)
         T *y = T_PTR(ty, T);                                                                \
         int64_t ldx = T_LD(tx), ldy = T_LD(ty);                                             \
         int64_t tm = (m + TR_TILE - 1) / TR_TILE, tn = (n + TR_TILE - 1) / TR_TILE;         \
-        int avx = b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;            \
+        int avx = sizeof(T) < 4 ? 0 /* no register transpose of 2-byte elements */        \
+                  : b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;          \
         int stream = avx && m * n * (int64_t)sizeof(T) >= TR_STREAM_BYTES;                  \
         _Pragma("omp parallel num_threads(b->nthreads)")                                    \
         {                                                                                   \
@@ -287,4 +306,4 @@ CPU_FLOAT_DTYPES(TR_TILE_FN)
         }                                                                                   \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_blocked, CPU_FLOAT_DTYPES, TRANSPOSE_BLOCKED)
+CPU_GENERIC(transpose_blocked, CPU_MOVE_DTYPES, TRANSPOSE_BLOCKED)

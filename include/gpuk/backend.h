@@ -49,7 +49,7 @@ extern "C" {
  * 2.4: the dtypes f64, f16 and bf16 (GPUK_DTYPE_MAP); gpuk_args.alpha_f64
  * and beta_f64, the scalars unrounded; gpuk_csr_desc.values in the CSR
  * matrix's dtype (the op's); the op APSP with its second output
- * gpuk_args.out2; matrix products of 16-bit floats into f32.  A core of 2.3 knows no f64 and skips such
+ * gpuk_args.out2; matrix products of 16-bit floats into f32; the op CAST.  A core of 2.3 knows no f64 and skips such
  * rows, so a kernel of an f64 row always finds the two members. */
 #define GPUK_ABI_MAJOR 2
 #define GPUK_ABI_MINOR 4
@@ -103,6 +103,8 @@ typedef struct gpuk_csr_desc {
  *   ADD             in0 x[n], in1 y[n], out[n]                      -
  *   SCALE           in0 x[n], out[n]                                alpha (alpha_f64)
  *   RELU, COPY      in0 x[n], out[n]                                -
+ *   CAST            in0 x[n] (dtype), out[n] (out.dtype: any of      -
+ *                   f32, f64, f16, bf16, dtype's own included)
  *   BIAS_RELU       in0 x[rows,n], in1 bias[n], out[rows,n]         -
  *   SOFTMAX         in0 x[rows,n], out[rows,n]                      -
  *   EMBEDDING       in0 table[V,d], in1 ids[T] (i32), out[T,d]      -
@@ -125,7 +127,8 @@ typedef struct gpuk_csr_desc {
  * operand is dense row-major.  Data pointers need not be 16-byte aligned:
  * a vectorized kernel checks alignment and keeps a scalar path.
  * Outputs do not overlap inputs, except in place: ADD's output may be
- * exactly x or y; SCALE, RELU, COPY, SOFTMAX and BIAS_RELU's exactly x
+ * exactly x or y; SCALE, RELU, COPY, CAST (of one dtype), SOFTMAX and
+ * BIAS_RELU's exactly x
  * (never bias); APSP's exactly w.  With beta == 0, GEMV and
  * GEMM must not read their output; with alpha == 0, not their inputs.
  * MINPLUS reads its output only with accumulate (2.2).
@@ -135,7 +138,10 @@ typedef struct gpuk_csr_desc {
  * type is fixed (EMBEDDING's ids, i32), and (2.4) the output and bias of
  * MATMUL, BATCHED_MATMUL and GEMM with f16 or bf16 inputs, which may be
  * f32 instead (out.dtype says; the products accumulate in f32 either
- * way).
+ * way).  CAST, like every op, takes its dtype from its lead operand, x:
+ * a row of CAST in dtype d converts from d, to whichever of the four
+ * float dtypes out.dtype names (a row must serve all four; core sends no
+ * other), rounding to nearest even once, as gpuk_cast() says.
  *
  * size: a plugin built against a later minor reads a member appended
  * after the ones listed here only when GPUK_ARGS_HAS(args, member).

@@ -128,6 +128,16 @@ def _apsp(ctx, spec, t, empty, op):
     return _Case((w._h, d._h, None), (n, 0), (w, d))
 
 
+def _cast(ctx, spec, t, empty, op):
+    """x in the bench's dtype to f16 (from f32) or to f32 (from the others),
+    as gpuk-bench converts; the output's dtype is the cost's second dim."""
+    x = t(*spec)
+    f32 = _lib.DTYPE_VALUES["f32"]
+    to = _lib.DTYPE_VALUES["f16"] if x._dt == f32 else f32
+    y = ctx._create(tuple(spec), to)
+    return _Case((x._h, y._h), (int(np.prod(spec)), to), (x, y))
+
+
 # op -> (what a shape spec means, how many numbers it has (None: any), builder)
 SPECS = {
     "matmul": ("(m, k, n): a [m, k] @ b [k, n]", 3, _gemm_like),
@@ -148,6 +158,7 @@ SPECS = {
     "dot": ("(n,)", 1, _dot),
     "gemv": ("(m, n)", 2, _gemv),
     "apsp": ("(n,): a graph of n vertices", 1, _apsp),
+    "cast": ("x's shape; to f16 from f32, else to f32", None, _cast),
 }
 
 

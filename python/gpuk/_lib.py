@@ -308,6 +308,7 @@ OP_PROTOTYPES = {
     "gemv": (c_int, D, P, P, D, P, V),
     "gemm": (c_int, c_int, D, P, P, D, P, V),
     "apsp": (P, P, P, V),
+    "cast": (P, P, V),
 }
 for _name, _args in OP_PROTOTYPES.items():
     try:

@@ -686,7 +686,7 @@ def transpose(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optiona
               ctx: Optional[Context] = None) -> Any:
     """Transpose into a new row-major layout: out[j, i] = x[i, j].
 
-    Dtypes: f32 or f64; the result has x's.  x [m, n]; result [n, m].
+    Dtypes: f32 or f64 (f16, bf16 too on the CPU); the result has x's.  x [m, n]; result [n, m].
     Unlike Tensor.T (a free view whose
     last stride is not 1, which most ops refuse), this moves the data.
     x and out may be strided views with a last stride of 1, so a block of
@@ -724,7 +724,8 @@ def reduce(x: ArrayLike, axis: Optional[int] = None, kind: str = "sum", *,
            ctx: Optional[Context] = None) -> Any:
     """Sum or mean of x along one axis.
 
-    x: f32 or f64 (the result has its dtype), contiguous.  axis: 0 <= axis
+    x: f32 or f64
+    (f16, bf16 too on the CPU, in f32) (the result has its dtype), contiguous.  axis: 0 <= axis
     < ndim, or negative as in
     NumPy; None reduces a contiguous x over all its elements (as a 1-D
     view).  kind: "sum" or "mean" (the sum divided by the axis length).
@@ -778,7 +779,8 @@ def sum(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] = 
         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Sum of x along axis (None: all elements): reduce(x, axis, "sum").
 
-    x: f32 or f64, contiguous; the result has its dtype and drops the axis
+    x: f32 or f64
+    (f16, bf16 too on the CPU, in f32), contiguous; the result has its dtype and drops the axis
     (a 1-D x gives shape (1,)); an empty axis sums to 0.  Each result is a sum in a
     rung-dependent order, within C * gamma_len * sum |terms| of the exact
     value.  Raises as reduce.  See gpuk_reduce(3).
@@ -790,7 +792,8 @@ def mean(x: ArrayLike, axis: Optional[int] = None, *, out: Optional[ArrayLike] =
          variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Mean of x along axis (None: all elements): reduce(x, axis, "mean").
 
-    x: f32 or f64, contiguous; the result has its dtype and drops the axis
+    x: f32 or f64
+    (f16, bf16 too on the CPU, in f32), contiguous; the result has its dtype and drops the axis
     (a 1-D x gives shape (1,)); the mean over an empty axis is NaN.  The sum is accurate as in
     gpuk.sum, plus one rounding for the division.  Raises as reduce.
     See gpuk_reduce(3).
@@ -804,7 +807,8 @@ def meanpool(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional
 
     x [t, d] gives [d]; x [b, t, d] gives [b, d]; x [a, b, t, d] gives
     [a, b, d]: the pooling layer of a text classifier, kept as an op of its
-    own.  Dtypes: f32 or f64; the result has x's.  With t = 0 the result is NaN.  x and out must be contiguous, and
+    own.  Dtypes: f32 or f64
+    (f16, bf16 too on the CPU, in f32); the result has x's.  With t = 0 the result is NaN.  x and out must be contiguous, and
     out may not overlap x.
 
     Raises ShapeError (x with fewer than 2 dimensions, out's shape),
@@ -848,7 +852,8 @@ def add(x: ArrayLike, y: ArrayLike, *, out: Optional[ArrayLike] = None,
         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Elementwise sum: out = x + y.
 
-    x, y: f32 or f64, one dtype and one shape (no broadcasting),
+    x, y: f32 or f64
+    (f16, bf16 too on the CPU, in f32), one dtype and one shape (no broadcasting),
     contiguous; the result has their dtype.  Each element is one IEEE 754
     addition of that dtype; NaN and infinities propagate.  Works
     in place: out may be x or y itself (the same tensor or exactly the same
@@ -900,7 +905,8 @@ def scale(alpha: float, x: ArrayLike, *, out: Optional[ArrayLike] = None,
     """Elementwise product with a scalar: out = alpha * x.
 
     alpha: a real number, passed as a double (an f32 op rounds it to
-    float32, an f64 op uses it as it is); x: f32 or f64, contiguous, and
+    float32, an f64 op uses it as it is); x: f32 or f64
+    (f16, bf16 too on the CPU, in f32), contiguous, and
     the result its dtype.  Each element is one IEEE 754 multiplication.  Works in place (out may be x
     itself); any other overlap is an AliasError.
 
@@ -916,7 +922,8 @@ def relu(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
          ctx: Optional[Context] = None) -> Any:
     """Rectified linear unit: out = 0 where x < 0, else x.
 
-    x: f32 or f64, contiguous; the result has its dtype.  No rounding: NaN
+    x: f32 or f64
+    (f16, bf16 too on the CPU, in f32), contiguous; the result has its dtype.  No rounding: NaN
     stays NaN (it is not less
     than 0), -inf becomes 0, +inf and -0 stay.  Works in place (out may be
     x itself).
@@ -931,7 +938,8 @@ def copy(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
          ctx: Optional[Context] = None) -> Any:
     """Copy: out = x, bit for bit (NaN payloads included).
 
-    x: f32 or f64, contiguous; the result has its dtype.  out may be x
+    x: f32 or f64
+    (f16, bf16 too on the CPU), contiguous; the result has its dtype.  out may be x
     itself (a no-op); any other
     overlap is an AliasError.  Raises ShapeError, DtypeError, LayoutError,
     AliasError, VariantError, UnsupportedError, DeviceError.
@@ -940,11 +948,48 @@ def copy(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[str
     return _unary("copy", _lib.gpuk_copy, x, out, variant, ctx)
 
 
+def cast(x: ArrayLike, dtype: Any = None, *, out: Optional[ArrayLike] = None,
+         variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
+    """Conversion between float dtypes: out = x in dtype (or out's dtype).
+
+    x: f32, f64, f16 or bf16, contiguous; dtype: any of those, as for
+    empty() ("f16", np.float16, ...), needed when out is None and, when out
+    is given too, equal to its dtype.  Each element is rounded once, to
+    nearest with ties to even (f64 to f16 or bf16 directly, not through
+    f32); a value past the target's largest finite one by half an ulp
+    becomes an infinity (65520 and up in f16); NaN, infinities and -0 stay.
+    The same dtype copies; out may then be x itself.  An i32 side raises
+    DtypeError naming both dtypes.
+
+    Raises ShapeError, DtypeError, LayoutError, AliasError, VariantError,
+    UnsupportedError (a backend without cast), DeviceError, CheckError.
+    See gpuk_cast(3).
+    """
+    op = "cast"
+    c = _ctx_of(op, ctx, ("x", "out"), (x, out))
+    temps = []
+    try:
+        x = _arg(c, x, "x", op, temps)
+        want = None if dtype is None else _core.dtype_code(dtype, "gpuk.cast: dtype")
+        if out is None and want is None:
+            raise DtypeError("gpuk.cast: give the dtype to convert to, or out")
+        o, ret = _out(c, out, x._shape, op, temps, want)
+        if want is not None and o._dt != want:
+            raise DtypeError("gpuk.cast: dtype is %s but out is %s" % (
+                _lib.DTYPES[want][0], _lib.DTYPES[o._dt][0]))
+        _run(c, op, _lib.gpuk_cast, (x._h, o._h, _variant(variant, op)))
+        return ret
+    finally:
+        if temps:
+            _free(temps)
+
+
 def bias_relu(x: ArrayLike, bias: ArrayLike, *, out: Optional[ArrayLike] = None,
               variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Bias and activation of a linear layer in one pass: out[..., j] = relu(x[..., j] + bias[j]).
 
-    x: f32 or f64, contiguous; bias: of x's dtype, 1-D of the length of
+    x: f32 or f64
+    (f16, bf16 too on the CPU, in f32), contiguous; bias: of x's dtype, 1-D of the length of
     x's last axis; the result has their dtype.  One rounding (the addition) per element.  Works in place: out
     may be x itself, but never bias, nor overlap it.
 
@@ -977,7 +1022,8 @@ def softmax(x: ArrayLike, *, out: Optional[ArrayLike] = None, variant: Optional[
     holding NaN, or whose maximum is +inf, or all -inf, gives NaN; -inf
     among finite values gives 0.
 
-    x and out: f32 or f64 (exp in that precision), one dtype, same shape,
+    x and out: f32 or f64 (exp in that precision;
+    f16, bf16 on the CPU in f32), one dtype, same shape,
     contiguous.  Works in place (out may be
     x itself); any other overlap is an AliasError.  Raises ShapeError,
     DtypeError, LayoutError, AliasError, VariantError, UnsupportedError,
@@ -990,7 +1036,8 @@ def embedding(table: ArrayLike, ids: ArrayLike, *, out: Optional[ArrayLike] = No
               variant: Optional[str] = None, ctx: Optional[Context] = None) -> Any:
     """Embedding lookup (a gather of rows): out[..., :] = table[ids[...], :].
 
-    table: f32 or f64 [V, d]; ids: int32 of 1 to 3 dimensions, whatever
+    table: f32 or f64
+    (f16, bf16 too on the CPU) [V, d]; ids: int32 of 1 to 3 dimensions, whatever
     the table's dtype; the result has the table's dtype and ids' shape
     plus d (token ids [batch, tokens] give [batch, tokens, d]).
     Every id must lie in [0, V): the ids are checked before anything is

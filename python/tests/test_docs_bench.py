@@ -32,6 +32,7 @@ MAN = {
     "gemm": ["alpha", "beta", "not read", "trans_a", "row-major", "gpuk_gemm(3)"],
     "apsp": ["Floyd-Warshall", "+inf", "GPUK_I32_INF", "predecessors", "NegativeCycleError",
              "in place", "gpuk_apsp(3)"],
+    "cast": ["ties to even", "65520", "NaN", "i32", "gpuk_cast(3)"],
 }
 
 
@@ -95,7 +96,7 @@ def test_bench_rows(ctx):
                      ("relu", (2, 32)), ("copy", (8,)), ("bias_relu", (4, 8)),
                      ("softmax", (4, 16)), ("embedding", (10, 4, 6)), ("meanpool", (2, 3, 4)),
                      ("spmv", (20, 20, 3)), ("dot", (32,)), ("gemv", (8, 4)),
-                     ("gemm", (4, 4, 4)), ("apsp", (12,))]:
+                     ("gemm", (4, 4, 4)), ("apsp", (12,)), ("cast", (64,))]:
         rows = gpuk.bench(op, [spec], ctx=ctx, repeat=2, warmup=0)
         assert rows and all("error" not in x for x in rows), (op, rows)
     only = gpuk.bench("add", [(8,)], variants=["naive"], ctx=ctx)

@@ -126,6 +126,11 @@ def test_op_cost():
     assert gpuk.op_cost("relu", (1000,))[0] == 1000           # relu and softmax have flops
     assert gpuk.op_cost("softmax", (10, 100))[0] == 5000
     assert gpuk.op_cost("copy", (1000,))[:2] == (0, 8000)
+    f16 = _lib.DTYPE_VALUES["f16"]                            # cast: (n, out's dtype)
+    assert gpuk.op_cost("cast", (1000, f16))[:2] == (0, 6000)
+    assert gpuk.op_cost("cast", (1000,), "f64")[:2] == (0, 16000)
+    with pytest.raises(gpuk.DtypeError):
+        gpuk.op_cost("cast", (1000, 31))
     assert gpuk.op_cost("minplus", (8, 8, 8, 1))[1] == gpuk.op_cost("minplus", (8, 8, 8))[1] + 256
     with pytest.raises(gpuk.ShapeError):
         gpuk.op_cost("matmul", (-1, 2, 2))
@@ -302,3 +307,61 @@ def test_bench_in_a_dtype(ctx):
         assert gpuk.bench("matmul", [(4, 4, 4)], ctx=ctx, dtype="f64") == []
     with pytest.raises(gpuk.DtypeError):
         gpuk.bench("add", [(4,)], ctx=ctx, dtype="complex64")
+
+
+# -- gpuk.cast --------------------------------------------------------------------------------
+
+def _rungs(ctx, op, dt):
+    return [v.name for v in ctx.variants(op, dt)] or [None]
+
+
+def test_cast_rounds_as_numpy_does(ctx):
+    """f32 and f64 to f16 round once to nearest even, as NumPy's astype
+    does (f64 directly, not through f32); overflow is inf, NaN stays."""
+    if not ctx.variants("cast", "f32"):
+        with pytest.raises(gpuk.UnsupportedError):
+            gpuk.cast(np.ones(3, np.float32), "f16", ctx=ctx)
+        return
+    rng = np.random.default_rng(7)
+    x64 = np.concatenate([rng.standard_normal(997) * 2.0 ** rng.integers(-30, 20, 997),
+                          [1 + 2 ** -11, 1 + 3 * 2 ** -11, 1 + 2 ** -11 + 2 ** -40, 65519.0,
+                           65520.0, -65520.0, 2 ** -25, 3 * 2 ** -25, -0.0, np.inf, -np.inf,
+                           np.nan]])
+    for src in (np.float32, np.float64):
+        x = x64.astype(src)
+        with np.errstate(over="ignore"):        # 65520 and up are inf: the point
+            want = x.astype(np.float16)
+        for v in _rungs(ctx, "cast", "f32" if src is np.float32 else "f64"):
+            got = gpuk.cast(x, np.float16, variant=v, ctx=ctx).numpy()
+            assert got.dtype == np.float16
+            np.testing.assert_array_equal(got.view(np.uint16)[~np.isnan(want)],
+                                          want.view(np.uint16)[~np.isnan(want)])
+            assert np.isnan(got[np.isnan(want)]).all()
+    # f64 rounds once: via f32, 1 + 2^-11 + 2^-40 would tie down to 1
+    assert gpuk.cast(np.array([1 + 2 ** -11 + 2 ** -40]), "f16", ctx=ctx).numpy()[0] == 1 + 2 ** -10
+    # widening is exact, and out's dtype decides when out is given
+    h = want
+    out = np.empty(h.shape, np.float64)
+    gpuk.cast(h, out=out, ctx=ctx)
+    np.testing.assert_array_equal(out, h.astype(np.float64))
+
+
+def test_cast_bf16(ctx):
+    if ml_dtypes is None or not ctx.variants("cast", "f32"):
+        pytest.skip("ml_dtypes or a cast rung missing")
+    x = np.array([1 + 2 ** -8, 1 + 3 * 2 ** -8, 3.4e38, -0.0, np.inf, 1 / 3], np.float32)
+    got = gpuk.cast(x, "bf16", ctx=ctx)
+    assert got.gpuk_dtype == "bf16"
+    want = x.astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(got.numpy().view(np.uint16), want.view(np.uint16))
+
+
+def test_cast_refuses_integers_and_mismatches(ctx):
+    with pytest.raises(gpuk.DtypeError, match="i32.*f32|f32.*i32"):
+        gpuk.cast(np.arange(4, dtype=np.int32), "f32", ctx=ctx)
+    with pytest.raises(gpuk.DtypeError):
+        gpuk.cast(np.ones(4, np.float32), ctx=ctx)     # neither dtype nor out
+    with pytest.raises(gpuk.DtypeError):
+        gpuk.cast(np.ones(4, np.float32), "f64", out=np.empty(4, np.float16), ctx=ctx)
+    with pytest.raises(gpuk.ShapeError):
+        gpuk.cast(np.ones(4, np.float32), out=np.empty(5, np.float16), ctx=ctx)

@@ -426,7 +426,7 @@ static int bias_relu_fuzz(fz *f, fz_call *c, unsigned sp)
 #define F GPUK_F32
 const optest optest_ADD = {
     .op = GPUK_OP_ADD,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_elementwise,
     .ref = add_ref,
     .spec = { 3, { "x", "y", "out" }, { F, F, F }, { 2, 2, 2 }, { { 2, 3 }, { 2, 3 }, { 2, 3 } },
@@ -438,7 +438,7 @@ const optest optest_ADD = {
 
 const optest optest_SCALE = {
     .op = GPUK_OP_SCALE,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_elementwise,
     .ref = scale_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,
@@ -450,7 +450,7 @@ const optest optest_SCALE = {
 
 const optest optest_RELU = {
     .op = GPUK_OP_RELU,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_elementwise,
     .ref = relu_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,
@@ -462,7 +462,7 @@ const optest optest_RELU = {
 
 const optest optest_BIAS_RELU = {
     .op = GPUK_OP_BIAS_RELU,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_bias_relu,
     .ref = bias_relu_ref,
     .spec = { 3, { "x", "bias", "out" }, { F, F, F }, { 2, 1, 2 }, { { 2, 3 }, { 3 }, { 2, 3 } },
@@ -474,7 +474,7 @@ const optest optest_BIAS_RELU = {
 
 const optest optest_COPY = {
     .op = GPUK_OP_COPY,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_elementwise,
     .ref = copy_ref,
     .spec = { 2, { "x", "out" }, { F, F }, { 2, 2 }, { { 2, 3 }, { 2, 3 } }, { -1, -1 }, -1,

@@ -296,7 +296,7 @@ static int meanpool_fuzz(fz *f, fz_call *c, unsigned sp)
 
 const optest optest_REDUCE = {
     .op = GPUK_OP_REDUCE,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_reduce,
     .ref = reduce_ref,
     .spec = { 2, { "x", "out" }, { GPUK_F32, GPUK_F32 }, { 2, 1 }, { { 3, 4 }, { 4 } },
@@ -309,7 +309,7 @@ const optest optest_REDUCE = {
 
 const optest optest_MEANPOOL = {
     .op = GPUK_OP_MEANPOOL,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_meanpool,
     .ref = meanpool_ref,
     .spec = { 2, { "x", "out" }, { GPUK_F32, GPUK_F32 }, { 3, 2 }, { { 2, 3, 4 }, { 2, 4 } },

@@ -110,7 +110,7 @@ static int transpose_fuzz(fz *f, fz_call *c, unsigned sp)
 
 const optest optest_TRANSPOSE = {
     .op = GPUK_OP_TRANSPOSE,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | OPTEST_HALF,
     .cases = b_transpose,
     .ref = transpose_ref,
     .spec = { 2, { "x", "y" }, { GPUK_F32, GPUK_F32 }, { 2, 2 }, { { 3, 4 }, { 4, 3 } },
