@@ -265,6 +265,20 @@ ref_tol ref_tol_of(gpuk_dtype dt, uint32_t variant_flags)
     t.u = prec && dt == GPUK_F32 && (variant_flags & GPUK_VARIANT_TF32)
               ? ldexp(1.0, -REF_PREC_TF32) : t.u_acc;
     t.tiny = dtype_tiny(dt);
+    t.u_out = t.tiny_out = 0.0;
+    return t;
+}
+
+ref_tol ref_tol_product(gpuk_dtype dt, gpuk_dtype out, uint32_t variant_flags)
+{
+    if (dt != GPUK_F16 && dt != GPUK_BF16)
+        return ref_tol_of(dt, variant_flags);
+    ref_tol t = ref_tol_of(GPUK_F32, 0);
+    t.dtype = dt;
+    if (out != GPUK_F32) {
+        t.u_out = ldexp(1.0, -gpuk_dtype_precision(out));
+        t.tiny_out = dtype_tiny(out);
+    }
     return t;
 }
 
@@ -303,7 +317,8 @@ double ref_sum_bound(const ref_tol *t, int64_t k, ref_real abssum, ref_real r)
     double c = sum_coef(t, k);
     /* 0 * inf would be NaN: a sum of nothing is exact */
     double rel = abssum == 0 ? 0.0 : c * (double)abssum;
-    return rel + t->u * fabs((double)r) + ref_floor_abs(t, k);
+    double e = rel + t->u * fabs((double)r) + ref_floor_abs(t, k);
+    return t->u_out > 0 ? e + t->u_out * (fabs((double)r) + e) + t->tiny_out : e;
 }
 
 /* One correctly rounded operation: u |r| is the whole story; c keeps the
@@ -353,7 +368,9 @@ int64_t ref_numel(const ref_operand *t)
 void ref_op(const ref_args *a, uint32_t variant_flags, ref_real *ref, double *bound)
 {
     const optest *t = optest_of(a->op);
-    ref_tol tol = ref_tol_of(a->dtype, variant_flags);
+    /* a matrix product of 16-bit inputs accumulates in f32 (ref_tol_product) */
+    ref_tol tol = t && t->products ? ref_tol_product(a->dtype, a->out.dtype, variant_flags)
+                                   : ref_tol_of(a->dtype, variant_flags);
     if (t)
         t->ref(a, &tol, ref, bound);
 }

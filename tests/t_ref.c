@@ -93,6 +93,16 @@ static void tolerances(void)
     double want = REF_C * ref_gamma(7, 0x1p-53) * 3.0 + 0x1p-53 * 2.0 + 16 * 0x1p-1074;
     tap_ok(ref_sum_bound(&c, 7, 3, 2) == want, "f64: the bound of a 7-term sum is "
            "2 gamma_7 sum|t| + u |r| + 16 2^-1074 (%.3g)", want);
+    /* a product of 16-bit inputs: f32's sum, then one rounding to a
+     * 16-bit output (issue 27) */
+    ref_tol h = ref_tol_product(GPUK_BF16, GPUK_F32, 0), hb = ref_tol_product(GPUK_BF16, GPUK_BF16, 0);
+    ref_tol hf = ref_tol_product(GPUK_F16, GPUK_F16, 0), p = ref_tol_product(GPUK_F32, GPUK_F32, 0);
+    double e32 = REF_C * ref_gamma(7, 0x1p-24) * 3.0 + 0x1p-24 * 2.0 + 16 * 0x1p-149;
+    tap_ok(h.u == 0x1p-24 && h.u_out == 0 && ref_sum_bound(&h, 7, 3, 2) == e32 &&
+           ref_sum_bound(&hb, 7, 3, 2) == e32 + 0x1p-8 * (2.0 + e32) + 0x1p-133 &&
+           ref_sum_bound(&hf, 7, 3, 2) == e32 + 0x1p-11 * (2.0 + e32) + 0x1p-24 &&
+           p.u == a.u && p.u_out == 0,
+           "16-bit products: f32's bound into an f32 c, plus one rounding into f16 or bf16");
 }
 
 /* Does long double arithmetic deliver its 64 bits here?  Not under

@@ -178,7 +178,7 @@ static gpuk_status lowp_simd(gpuk_bctx *b, const struct lowp *g)
         if (g->bias)
             cpu_row_to_f32(b->isa, g->odt, g->bias, bias32, n);
     }
-    for (int64_t p0 = 0; st == GPUK_OK && (p0 == 0 || p0 < k); p0 += kb) {
+    for (int64_t p0 = 0; st == GPUK_OK && (p0 == 0 || p0 < k); p0 += kb ? kb : 1) {
         int64_t kc = k - p0 < kb ? k - p0 : kb, ars, acs, brs, bcs;
         stage_operand(b, g->dt, g->a, g->a_rs, g->a_cs, m, p0, kc, a32, &ars, &acs);
         /* b's element (p,j) at b[p*b_rs + j*b_cs]: rows of p when b_cs == 1 */
