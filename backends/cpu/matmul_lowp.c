@@ -40,6 +40,13 @@ struct lowp {
 };
 typedef gpuk_status (*lowp_fn)(gpuk_bctx *b, const struct lowp *g);
 
+/* Bytes of an element of the dtypes here (a plugin links nothing of
+ * libgpuk, so not gpuk_dtype_size). */
+static size_t lowp_esize(gpuk_dtype dt)
+{
+    return dt == GPUK_F32 ? 4 : 2;
+}
+
 /* element i of an output-typed array as f32, and a store rounding once */
 static float out_get(gpuk_dtype odt, const void *p, int64_t i)
 {
@@ -113,7 +120,7 @@ static gpuk_status lowp_naive(gpuk_bctx *b, const struct lowp *g)
 static void stage_rows(gpuk_bctx *b, gpuk_dtype dt, const void *src, int64_t ld, int64_t rows,
                        int64_t cols, float *dst, int64_t dst_ld, int to_f32)
 {
-    size_t es = gpuk_dtype_size(dt);
+    size_t es = lowp_esize(dt);
     int nt = rows * cols >= LOWP_PAR_MIN && rows > 1 ? b->nthreads : 1;
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t r = 0; r < rows; r++) {
@@ -346,7 +353,7 @@ static void dp_store(const struct dp_run *r, const float *t, int64_t i0, int64_t
                      int nr, int first, int last)
 {
     const struct lowp *g = r->g;
-    size_t oes = gpuk_dtype_size(g->odt);
+    size_t oes = lowp_esize(g->odt);
     float row[DP_NR], old[DP_NR];
     for (int i = 0; i < mr; i++) {
         const float *ti = t + i * DP_NR;
@@ -556,7 +563,7 @@ static gpuk_status matmul_lowp(gpuk_bctx *b, const gpuk_args *args, lowp_fn fn)
 /* Entry z of a batch whose entry 0 is *g (batch strides from args). */
 static struct lowp bmm_entry(const struct lowp *g, const gpuk_args *args, int64_t z)
 {
-    size_t ies = gpuk_dtype_size(args->dtype), oes = gpuk_dtype_size(args->out.dtype);
+    size_t ies = lowp_esize(args->dtype), oes = lowp_esize(args->out.dtype);
     struct lowp e = *g;
     e.a = (const uint16_t *)((const char *)g->a + (size_t)(z * args->in[0].stride[0]) * ies);
     e.b = (const uint16_t *)((const char *)g->b + (size_t)(z * args->in[1].stride[0]) * ies);
