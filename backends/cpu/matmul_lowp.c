@@ -228,19 +228,46 @@ out:
  * changes nothing.  A smaller one sends the product to the simd rung. */
 #define DP_TINY_EXP (127 - 56)
 
-/* Does one of rows x cols bf16 (row r at x + r*ld) lie in (0, 2^-56)? */
+/* Is one of n bf16 in (0, 2^-56) in magnitude?  |x| - 1 below the bits
+ * of 2^-56, less one, as unsigned 16-bit numbers (0 wraps to the top). */
+static int dp_row_tiny(const uint16_t *s, int64_t n)
+{
+    unsigned acc = 0;
+    for (int64_t q = 0; q < n; q++)
+        acc |= (unsigned)((uint16_t)((s[q] & 0x7fffu) - 1u) < (DP_TINY_EXP << 7) - 1u);
+    return acc != 0;
+}
+
+#ifdef CPU_X86
+/* the same, 32 a step: the scan must cost little beside the product */
+__attribute__((target("avx512f,avx512bw"))) static int dp_row_tiny_avx512(const uint16_t *s,
+                                                                         int64_t n)
+{
+    const __m512i mag = _mm512_set1_epi16(0x7fff), one = _mm512_set1_epi16(1);
+    const __m512i lim = _mm512_set1_epi16((short)((DP_TINY_EXP << 7) - 1));
+    __mmask32 hit = 0;
+    int64_t q = 0;
+    for (; q + 32 <= n; q += 32) {
+        __m512i v = _mm512_sub_epi16(_mm512_and_si512(_mm512_loadu_si512(s + q), mag), one);
+        hit |= _mm512_cmplt_epu16_mask(v, lim);
+    }
+    return hit != 0 || dp_row_tiny(s + q, n - q);
+}
+#endif
+
+/* Does one of rows x cols bf16 (row r at x + r*ld) lie in (0, 2^-56)?
+ * (Run only where dpbf16 runs: AVX-512 is there.) */
 static int dp_has_tiny(gpuk_bctx *b, const uint16_t *x, int64_t ld, int64_t rows, int64_t cols)
 {
     int bad = 0;
     int nt = rows * cols >= LOWP_PAR_MIN && rows > 1 ? b->nthreads : 1;
 #pragma omp parallel for num_threads(nt) schedule(static) reduction(| : bad)
-    for (int64_t r = 0; r < rows; r++) {
-        const uint16_t *s = x + r * ld;
-        unsigned acc = 0;
-        for (int64_t q = 0; q < cols; q++)
-            acc |= (unsigned)((uint16_t)((s[q] & 0x7fffu) - 1u) < (DP_TINY_EXP << 7) - 1u);
-        bad |= (int)acc;
-    }
+    for (int64_t r = 0; r < rows; r++)
+#ifdef CPU_X86
+        bad |= dp_row_tiny_avx512(x + r * ld, cols);
+#else
+        bad |= dp_row_tiny(x + r * ld, cols);
+#endif
     return bad;
 }
 
