@@ -137,10 +137,12 @@ int case_compute_peak(gpuk_op op, gpuk_dtype dtype, uint32_t flags)
         return flags & GPUK_VARIANT_PACKED16 ? PK_ADDMIN_I16X2_GOPS : PK_ADDMIN_I32_GOPS;
     case GPUK_F64:
         return addmin ? PK_ADDMIN_F64_GOPS : mma ? PK_MMA_F64_GFLOPS : PK_FMA_F64_GFLOPS;
+    /* 16-bit inputs off the matrix units (the CPU's converting rungs)
+     * multiply in f32 FMAs: that is their ceiling */
     case GPUK_F16:
-        return !addmin && mma ? PK_MMA_F16_GFLOPS : -1;
+        return addmin ? -1 : mma ? PK_MMA_F16_GFLOPS : PK_FMA_GFLOPS;
     case GPUK_BF16:
-        return !addmin && mma ? PK_MMA_BF16_GFLOPS : -1;
+        return addmin ? -1 : mma ? PK_MMA_BF16_GFLOPS : PK_FMA_GFLOPS;
     }
     return -1;
 }

@@ -220,7 +220,9 @@ static void peaks_table(bench *b, FILE *f, int md)
             "or 64 MiB (CPU); the larger of read and copy is the ceiling of %s, which read "
             "more than they write; each compute row is held to the ceiling of its op's "
             "family (fma, or addmin for min-plus and apsp) in its dtype: fma_f64, addmin_i32, "
-            "addmin_f64, ...; a packed16 rung to addmin_i16x2, a tf32 rung to mma_tf32\n",
+            "addmin_f64, ...; a packed16 rung to addmin_i16x2, a tf32 rung to mma_tf32, an f16 "
+            "or bf16 rung on the matrix units (mma flag) to mma_f16 or mma_bf16, one that "
+            "converts to f32 to fma\n",
             md ? "\n" : "", readers);
     for (int i = 0; i < b->n_be; i++)
         for (int k = 0; k < PK_N; k++)

@@ -56,6 +56,12 @@ TESTS += tests/t_check tests/t_check_cuda.sh
 tests_t_check_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/t_check_cuda.sh
 tests_t_ops_cpu_LDADD = $(TEST_LIBS)
+
+# the 16-bit cases again with the CPU kernels narrowed to AVX2 and to
+# portable C (GPUK_CPU_ISA): the conversions' other paths and the rungs'
+# fallbacks (dpbf16 without AVX512_BF16)
+TESTS += tests/t_ops_cpu_avx2.sh tests/t_ops_cpu_scalar.sh
+EXTRA_DIST += tests/t_ops_cpu_avx2.sh tests/t_ops_cpu_scalar.sh
 tests_t_ops_cuda_LDADD = $(TEST_LIBS)
 
 # test-only plugins: one source, built with different flags (see plugin_fake.c)

@@ -272,6 +272,20 @@ ref_tol ref_tol_of(gpuk_dtype dt, uint32_t variant_flags)
         t.u_out = ldexp(1.0, -prec);
     }
     t.tiny = dtype_tiny(dt);
+    t.tiny_out = t.u_out > t.u ? dtype_tiny(dt) : 0.0;
+    return t;
+}
+
+ref_tol ref_tol_product(gpuk_dtype dt, gpuk_dtype out, uint32_t variant_flags)
+{
+    if (dt != GPUK_F16 && dt != GPUK_BF16)
+        return ref_tol_of(dt, variant_flags);
+    ref_tol t = ref_tol_of(GPUK_F32, 0);
+    t.dtype = dt;
+    if (out != GPUK_F32) {
+        t.u_out = ldexp(1.0, -gpuk_dtype_precision(out));
+        t.tiny_out = dtype_tiny(out);
+    }
     return t;
 }
 
@@ -310,7 +324,8 @@ double ref_sum_bound(const ref_tol *t, int64_t k, ref_real abssum, ref_real r)
     double c = sum_coef(t, k);
     /* 0 * inf would be NaN: a sum of nothing is exact */
     double rel = abssum == 0 ? 0.0 : c * (double)abssum;
-    return rel + t->u_out * fabs((double)r) + ref_floor_abs(t, k);
+    double e = rel + t->u * fabs((double)r) + ref_floor_abs(t, k);
+    return t->u_out > t->u ? e + t->u_out * (fabs((double)r) + e) + t->tiny_out : e;
 }
 
 /* One correctly rounded operation: u |r| is the whole story; c keeps the
@@ -360,12 +375,16 @@ int64_t ref_numel(const ref_operand *t)
 void ref_op(const ref_args *a, uint32_t variant_flags, ref_real *ref, double *bound)
 {
     const optest *t = optest_of(a->op);
-    ref_tol tol = ref_tol_of(a->dtype, variant_flags);
+    /* a matrix product of 16-bit inputs accumulates in f32 (ref_tol_product) */
+    ref_tol tol = t && t->products ? ref_tol_product(a->dtype, a->out.dtype, variant_flags)
+                                   : ref_tol_of(a->dtype, variant_flags);
     /* the result is stored in the output's dtype: a coarser one than the
      * computation's (a 16-bit output of f32 arithmetic) rounds once more */
     int out_prec = gpuk_dtype_precision(a->out.dtype);
-    if (out_prec)
-        tol.u_out = fmax(tol.u, ldexp(1.0, -out_prec));
+    if (out_prec && ldexp(1.0, -out_prec) > tol.u_out) {
+        tol.u_out = ldexp(1.0, -out_prec);
+        tol.tiny_out = dtype_tiny(a->out.dtype);
+    }
     if (t)
         t->ref(a, &tol, ref, bound);
 }

@@ -157,6 +157,8 @@ typedef struct ref_tol {
     double u_out;  /* the rounding of the stored result: u, or the output dtype's own
                     * where that is coarser (a 16-bit output of an f32 computation) */
     double tiny;   /* the dtype's smallest subnormal (2^-149, 2^-1074): the underflow floor */
+    double tiny_out; /* with u_out above u, the output dtype's smallest subnormal: what
+                      * that last rounding may lose near 0; else 0 */
 } ref_tol;
 
 /* The tolerances of a rung with these GPUK_VARIANT_* flags computing in
@@ -166,13 +168,22 @@ typedef struct ref_tol {
  * ref_op() sets u_out from the call's output dtype. */
 ref_tol ref_tol_of(gpuk_dtype dt, uint32_t variant_flags);
 
+/* The tolerances of a matrix product (matmul, batched matmul, gemm) whose
+ * inputs are dt and output out (gpuk_args of ABI 2.4): for f16 and bf16
+ * inputs the products are exact in f32 and accumulate there, so the sum
+ * has f32's bound (u = u_acc = 2^-24, f32's underflow floor); an output in
+ * the inputs' dtype adds one rounding to it (u_out, tiny_out; see
+ * ref_sum_bound).  Any other dt: ref_tol_of(dt, variant_flags). */
+ref_tol ref_tol_product(gpuk_dtype dt, gpuk_dtype out, uint32_t variant_flags);
+
 /* gamma_k = k u / (1 - k u): the relative error bound of a k-term
  * recursive sum; defined only while k u < 1 (else HUGE_VAL). */
 double ref_gamma(int64_t k, double u);
 
 /* The bound of one output that is a k-term sum whose terms have absolute
  * sum abssum and whose exact value is r: c gamma_k abssum + u |r| + the
- * underflow floor. */
+ * underflow floor (E); with u_out, the rounding of that result to the
+ * output's dtype on top: E + u_out (|r| + E) + tiny_out. */
 double ref_sum_bound(const ref_tol *t, int64_t k, ref_real abssum, ref_real r);
 /* One correctly rounded operation (an add, a scale, a bias add). */
 double ref_one_op_bound(const ref_tol *t, ref_real r);

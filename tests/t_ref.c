@@ -93,6 +93,16 @@ static void tolerances(void)
     double want = REF_C * ref_gamma(7, 0x1p-53) * 3.0 + 0x1p-53 * 2.0 + 16 * 0x1p-1074;
     tap_ok(ref_sum_bound(&c, 7, 3, 2) == want, "f64: the bound of a 7-term sum is "
            "2 gamma_7 sum|t| + u |r| + 16 2^-1074 (%.3g)", want);
+    /* a product of 16-bit inputs: f32's sum, then one rounding to a
+     * 16-bit output (issue 27) */
+    ref_tol h = ref_tol_product(GPUK_BF16, GPUK_F32, 0), hb = ref_tol_product(GPUK_BF16, GPUK_BF16, 0);
+    ref_tol hf = ref_tol_product(GPUK_F16, GPUK_F16, 0), p = ref_tol_product(GPUK_F32, GPUK_F32, 0);
+    double e32 = REF_C * ref_gamma(7, 0x1p-24) * 3.0 + 0x1p-24 * 2.0 + 16 * 0x1p-149;
+    tap_ok(h.u == 0x1p-24 && h.u_out == h.u && ref_sum_bound(&h, 7, 3, 2) == e32 &&
+           ref_sum_bound(&hb, 7, 3, 2) == e32 + 0x1p-8 * (2.0 + e32) + 0x1p-133 &&
+           ref_sum_bound(&hf, 7, 3, 2) == e32 + 0x1p-11 * (2.0 + e32) + 0x1p-24 &&
+           p.u == a.u && p.u_out == p.u,
+           "16-bit products: f32's bound into an f32 c, plus one rounding into f16 or bf16");
 }
 
 /* Does long double arithmetic deliver its 64 bits here?  Not under
@@ -210,7 +220,11 @@ static void f64_cases(uint64_t seed)
                          gpuk_op_name((gpuk_op)op), c.label, (long long)r.first_bad,
                          c.ref[0][r.first_bad]);
             ref_compare(GPUK_F64, n, lo, c.ref[0], c.bound[0], c.exact, &r);
-            if (changed == 0)
+            /* a case with a handful of outputs (spmv 1 x 9000: one) may
+             * land each within its bound after the f32 rounding by chance
+             * (a sum that cancels has a bound wide against its value):
+             * only a case with 8 or more changed elements is judged */
+            if (changed == 0 || (changed < 8 && r.bad == 0))
                 unchanged++;
             else if (r.bad > 0)
                 caught++;
@@ -229,7 +243,7 @@ static void f64_cases(uint64_t seed)
         tap_ok(perfect_ok == cases, "%s f64: the reference rounded to f64 passes, %d of %d "
                "cases", gpuk_op_name((gpuk_op)op), perfect_ok, cases);
         tap_ok(caught == cases - unchanged, "%s f64: rounded to f32 it is caught in %d of the "
-               "%d cases it changes (%lld of %lld changed elements flagged)",
+               "%d cases it changes in 8 elements or more (%lld of %lld changed elements flagged)",
                gpuk_op_name((gpuk_op)op), caught, cases - unchanged, (long long)flagged,
                (long long)elems);
     }

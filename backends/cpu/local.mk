@@ -10,6 +10,7 @@ backends_cpu_backend_cpu_la_SOURCES = \
 	backends/cpu/table.c \
 	backends/cpu/matmul.c \
 	backends/cpu/matmul_packed.c \
+	backends/cpu/matmul_lowp.c \
 	backends/cpu/minplus.c \
 	backends/cpu/transpose.c \
 	backends/cpu/reduce.c \

@@ -19,6 +19,11 @@
  *            backend, so no i16x2 ceiling either.
  *   fma f64, add+min f64  the same chains on doubles (vfmadd...pd, vaddpd +
  *            vminpd), the ceilings of the f64 matmul and min-plus rungs.
+ *   bf16 dot (mma_bf16)  24 chains of vdpbf16ps (AVX512_BF16: 16 lanes, 2
+ *            products and 2 adds a lane, 4 flops), the ceiling of the
+ *            dpbf16 rung; none without AVX512_BF16 (or under GPUK_CPU_ISA
+ *            below avx512).  The f16 products and bf16's other rungs
+ *            convert to f32 and are held to fma.
  *
  * The chains are written once for every (type, ISA) from the vector
  * traits of simd.h, as the kernels are.
@@ -34,6 +39,7 @@
 #include <time.h>
 
 #include "cpu.h"
+#include "half.h"
 
 #include "simd.h"
 
@@ -336,6 +342,62 @@ CHAIN_RUN(f32)
 CHAIN_RUN(f64)
 CHAIN_RUN(i32)
 
+/* ---- the bf16 dot: vdpbf16ps chains ---- */
+
+#ifdef CPU_X86
+/* x = x + y z0 + y z1 per lane, y the bf16 nearest 0.999 and (z0, z1)
+ * those of (0.001, -0.001): the two products cancel exactly, so each
+ * chain stays where it started, and each step is the dpbf16 rung's inner
+ * instruction */
+__attribute__((target("avx512f,avx512bf16"))) static float chains_dpbf16(enum chain_kind kind,
+                                                                          long steps)
+{
+    (void)kind;
+    __m512 x[PEAK_CHAINS];
+    for (int i = 0; i < PEAK_CHAINS; i++)
+        x[i] = _mm512_set1_ps((float)(1.0 + 0.001 * i));
+    uint32_t yb = cpu_f32_to_bf16((float)chain_fma_y), zb = cpu_f32_to_bf16((float)chain_fma_z);
+    __m512bh y = (__m512bh)_mm512_set1_epi32((int)(yb | yb << 16));
+    __m512bh z = (__m512bh)_mm512_set1_epi32((int)(zb | (zb ^ 0x8000u) << 16));
+    for (long s = 0; s < steps; s++) {
+#pragma GCC unroll 24
+        for (int i = 0; i < PEAK_CHAINS; i++)
+            x[i] = _mm512_dpbf16_ps(x[i], y, z);
+    }
+    float out[16], r = 0.0f;
+    for (int i = 0; i < PEAK_CHAINS; i++) {
+        _mm512_storeu_ps(out, x[i]);
+        for (int l = 0; l < 16; l++)
+            r += out[l];
+    }
+    return r;
+}
+#endif
+
+static gpuk_status peak_dpbf16(gpuk_bctx *b, double *value)
+{
+#ifdef CPU_X86
+    if (b->isa == CPU_ISA_AVX512 && __builtin_cpu_supports("avx512bf16")) {
+        volatile float sink = 0.0f;
+        chains_time(b, chains_dpbf16, CHAIN_FMA, PEAK_STEPS, &sink);
+        long steps = PEAK_STEPS *
+                     (long)peak_repeats(chains_time(b, chains_dpbf16, CHAIN_FMA, PEAK_STEPS, &sink));
+        double best = 0.0;
+        for (int rep = 0; rep < 3; rep++) {
+            double dt = chains_time(b, chains_dpbf16, CHAIN_FMA, steps, &sink);
+            /* 16 lanes, 2 multiply-adds each: 4 flops a lane-step */
+            double flops = 4.0 * 16 * PEAK_CHAINS * (double)steps * b->nthreads;
+            if (flops / dt > best)
+                best = flops / dt;
+        }
+        *value = best * 1e-9;
+        return GPUK_OK;
+    }
+#endif
+    return cpu_fail(b, GPUK_ERR_UNSUPPORTED,
+                    "cpu: no bf16 dot here (AVX512_BF16 absent, or GPUK_CPU_ISA below avx512)");
+}
+
 gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
 {
     switch (kind) {
@@ -353,6 +415,8 @@ gpuk_status cpu_peak(gpuk_bctx *b, gpuk_peak kind, double *value)
         return peak_chains_i32(b, CHAIN_ADDMIN, value);
     case GPUK_PEAK_READ_GBS:
         return peak_read(b, value);
+    case GPUK_PEAK_MMA_BF16_GFLOPS:
+        return peak_dpbf16(b, value);
     case GPUK_PEAK_H2D_GBS:
     case GPUK_PEAK_D2H_GBS:
         break;   /* the host's memory is this backend's: there is no link to measure */

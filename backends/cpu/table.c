@@ -19,6 +19,12 @@
 /* f16 and bf16: rows of their own, computing in f32 (dtype.h) */
 #define F16BF16 CPU_SET(CPU_HALF_DTYPES)
 #define F32F64F16BF16 CPU_SET(CPU_MOVE_DTYPES) /* the moves */
+/* the matmul family's 16-bit inputs (matmul_lowp.c): f32 accumulation, c
+ * (and matmul's bias) in f32 or the inputs' dtype */
+#define H16 (GPUK_DT_F16 | GPUK_DT_BF16)
+#define F16 GPUK_DT_F16
+#define BF16 GPUK_DT_BF16
+#define MMA GPUK_KF_MMA
 _Static_assert(F32F64 == (GPUK_DT_F32 | GPUK_DT_F64), "rename F32F64 after its list");
 _Static_assert(F32F64I32 == (GPUK_DT_F32 | GPUK_DT_F64 | GPUK_DT_I32),
                "rename F32F64I32 after its list");
@@ -35,7 +41,9 @@ K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naiv
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
 K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
 K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
-K(gemm_naive) K(gemm_simd) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
+K(gemm_naive) K(gemm_simd) K(matmul_lowp_naive) K(matmul_lowp_simd) K(matmul_lowp_dpbf16)
+K(bmm_lowp_naive) K(bmm_lowp_simd) K(bmm_lowp_dpbf16) K(gemm_lowp_naive) K(gemm_lowp_simd)
+K(gemm_lowp_dpbf16) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
 K(add_naive_half) K(add_simd_half) K(scale_naive_half) K(scale_simd_half) K(relu_naive_half)
 K(relu_simd_half) K(bias_relu_naive_half) K(bias_relu_simd_half) K(copy_naive_half)
 K(copy_omp_half) K(cast_naive) K(cast_simd) K(softmax_naive_half) K(softmax_simd_half)
@@ -48,23 +56,47 @@ K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openb
 const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_MATMUL, F32F64, "naive", 0, matmul_naive,
      "textbook triple loop, register accumulator; B read down columns", NULL},
+    {GPUK_OP_MATMUL, H16, "naive", 0, matmul_lowp_naive,
+     "convert-on-load triple loop, f32 accumulator", NULL},
     {GPUK_OP_MATMUL, F32F64, "blocked", 0, matmul_blocked,
      "L2-sized tiles, i-k-j order: rows of B and C read with unit stride", NULL},
     {GPUK_OP_MATMUL, F32F64, "simd", D, matmul_simd,
      "packed panels, AVX-512 6 x 4 / AVX2 6 x 2 vector register micro-kernel, OpenMP", NULL},
+    {GPUK_OP_MATMUL, F16, "simd", D, matmul_lowp_simd,
+     "a and b converted to f32 (F16C), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_MATMUL, BF16, "simd", 0, matmul_lowp_simd,
+     "a and b converted to f32 (a shift), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_MATMUL, BF16, "dpbf16", D | MMA, matmul_lowp_dpbf16,
+     "vdpbf16ps 6 x 4 vector tiles on k-pair packed panels, OpenMP (AVX512_BF16, else simd)", NULL},
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_MATMUL, F32F64, "openblas", L, matmul_openblas, "cblas_sgemm / cblas_dgemm", NULL},
 #endif
 
     {GPUK_OP_BATCHED_MATMUL, F32F64, "naive", 0, bmm_naive, "the naive matmul loop per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, H16, "naive", 0, bmm_lowp_naive,
+     "per batch entry: convert-on-load triple loop, f32 accumulator", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32F64, "blocked", 0, bmm_blocked, "the blocked matmul per batch entry", NULL},
     {GPUK_OP_BATCHED_MATMUL, F32F64, "simd", D, bmm_simd, "the packed SIMD matmul per batch entry", NULL},
+    {GPUK_OP_BATCHED_MATMUL, F16, "simd", D, bmm_lowp_simd,
+     "per batch entry: a and b converted to f32 (F16C), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_BATCHED_MATMUL, BF16, "simd", 0, bmm_lowp_simd,
+     "per batch entry: a and b converted to f32 (a shift), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_BATCHED_MATMUL, BF16, "dpbf16", D | MMA, bmm_lowp_dpbf16,
+     "per batch entry: vdpbf16ps 6 x 4 vector tiles on k-pair packed panels, OpenMP (AVX512_BF16, else simd)", NULL},
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_BATCHED_MATMUL, F32F64, "openblas", L, bmm_openblas, "cblas_sgemm / cblas_dgemm per batch entry", NULL},
 #endif
 
     {GPUK_OP_GEMM, F32F64, "naive", 0, gemm_naive, "textbook triple loop", NULL},
+    {GPUK_OP_GEMM, H16, "naive", 0, gemm_lowp_naive,
+     "convert-on-load triple loop, f32 accumulator", NULL},
     {GPUK_OP_GEMM, F32F64, "simd", D, gemm_simd, "matmul's packed AVX-512/AVX2 micro-kernels, OpenMP", NULL},
+    {GPUK_OP_GEMM, F16, "simd", D, gemm_lowp_simd,
+     "a and b converted to f32 (F16C), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_GEMM, BF16, "simd", 0, gemm_lowp_simd,
+     "a and b converted to f32 (a shift), the f32 simd engine; c rounded once", NULL},
+    {GPUK_OP_GEMM, BF16, "dpbf16", D | MMA, gemm_lowp_dpbf16,
+     "vdpbf16ps 6 x 4 vector tiles on k-pair packed panels, OpenMP (AVX512_BF16, else simd)", NULL},
 #ifdef HAVE_OPENBLAS
     {GPUK_OP_GEMM, F32F64, "openblas", L, gemm_openblas, "cblas_sgemm / cblas_dgemm", NULL},
 #endif

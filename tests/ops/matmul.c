@@ -35,6 +35,25 @@ static gpuk_status opcall_GEMM(gpuk_context *ctx, const opcall_args *a, const ch
 
 /* ---- the op suite's cases ---- */
 
+/* f16 and bf16 inputs (issue 27) run every case twice: first with c (and
+ * matmul's bias) in the inputs' dtype, then in f32 (gpuk/backend.h, ABI
+ * 2.4).  Case i of a table of n in dtype dt: its row, and c's dtype; -1
+ * past the last case. */
+static int lowp_row(int i, int n, gpuk_dtype dt, gpuk_dtype *odt)
+{
+    int h16 = dt == GPUK_F16 || dt == GPUK_BF16;
+    *odt = h16 && i >= n ? GPUK_F32 : dt;
+    if (i >= (h16 ? 2 * n : n))
+        return -1;
+    return i % n;
+}
+
+/* The label's note of an f32 c for 16-bit inputs. */
+static const char *lowp_note(gpuk_dtype dt, gpuk_dtype odt)
+{
+    return odt != dt ? " c f32" : "";
+}
+
 static int b_matmul(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
 {
     static const int T[][5] = { /* m, k, n, bias, layout */
@@ -48,18 +67,30 @@ static int b_matmul(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
         /* whole 128 x 256 tiles beside edge ones, k a multiple of 32: the
          * copies spread over the k steps in warptile_wide (CUDA), with one
          * launch and with split k */
-        { 260, 96, 520, 1, OC_DENSE }, { 260, 224, 520, 0, OC_DENSE } };
-    if (i >= NELEM(T))
+        { 260, 96, 520, 1, OC_DENSE }, { 260, 224, 520, 0, OC_DENSE },
+        /* k past the 1024 of one dpbf16 k-block (CPU), odd: the partial
+         * sums between blocks and a k-pair with no partner */
+        { 13, 1029, 70, 1, OC_OFF1 } };
+    gpuk_dtype odt;
+    /* and in bf16, a 127x257x33 with a below 2^-56 (c in bf16, then f32),
+     * where the CPU's dpbf16 rung hands the product to its simd rung
+     * (matmul_lowp.c says why) */
+    int tiny = dt == GPUK_BF16 && i >= 2 * NELEM(T) && i < 2 * NELEM(T) + 2;
+    if (tiny)
+        odt = i % 2 ? GPUK_F32 : dt, i = 4;
+    else if ((i = lowp_row(i, NELEM(T), dt, &odt)) < 0)
         return 0;
     const int *t = T[i];
     int64_t m = t[0], k = t[1], n = t[2];
     c->m = m, c->k = k, c->n = n, c->n_in = t[3] ? 3 : 2;
-    oc_arg_set(&c->in[0], dt, 2, SH(m, k), t[4], RND(m * k));
+    oc_arg_set(&c->in[0], dt, 2, SH(m, k), t[4],
+               tiny ? oc_rnd_vec(g, dt, m * k, 0x1p-57, 0.0) : RND(m * k));
     oc_arg_set(&c->in[1], dt, 2, SH(k, n), t[4], RND(k * n));
     if (t[3])
-        oc_arg_set(&c->in[2], dt, 1, SH(n), t[4], RND(n));
-    oc_arg_set(&c->out, dt, 2, SH(m, n), t[4], NULL);
-    LBL("%dx%dx%d%s %s", t[0], t[1], t[2], t[3] ? " bias" : "", oc_layout_name(t[4]));
+        oc_arg_set(&c->in[2], odt, 1, SH(n), t[4], oc_rnd_vec(g, odt, n, 1.0, 0.0));
+    oc_arg_set(&c->out, odt, 2, SH(m, n), t[4], NULL);
+    LBL("%dx%dx%d%s %s%s%s", t[0], t[1], t[2], t[3] ? " bias" : "", oc_layout_name(t[4]),
+        tiny ? " a below 2^-56" : "", lowp_note(dt, odt));
     return 1;
 }
 
@@ -87,17 +118,18 @@ static int b_batched(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
         { 2, 2, 0, 7, 33, 127, OC_OFF1 }, { 2, 1, 2, 1000, 33, 65, OC_DENSE },
         { 2, 2, 2, 68, 36, 132, OC_DENSE }, { 3, 1, 3, 64, 64, 64, OC_PAD4 },
         { 2, 2, 0, 128, 32, 64, OC_PAD4 } };
-    if (i >= NELEM(T))
+    gpuk_dtype odt;
+    if ((i = lowp_row(i, NELEM(T), dt, &odt)) < 0)
         return 0;
     const int *t = T[i];
     c->bc = t[0], c->ba = t[1] > 1 ? t[0] : 1, c->bb = t[2] > 1 ? t[0] : 1;
     c->m = t[3], c->k = t[4], c->n = t[5], c->n_in = 2;
     bm_operand(&c->in[0], dt, t[1], t[0], c->m, c->k, t[6], g);
     bm_operand(&c->in[1], dt, t[2], t[0], c->k, c->n, t[6], g);
-    oc_arg_set(&c->out, dt, 3, SH(c->bc, c->m, c->n), t[6], NULL);
-    LBL("batch %d (a %d%s, b %d%s) %dx%dx%d %s", t[0], t[1] ? t[1] : t[0],
+    oc_arg_set(&c->out, odt, 3, SH(c->bc, c->m, c->n), t[6], NULL);
+    LBL("batch %d (a %d%s, b %d%s) %dx%dx%d %s%s", t[0], t[1] ? t[1] : t[0],
         t[1] ? "" : " stride 0", t[2] ? t[2] : t[0], t[2] ? "" : " stride 0", t[3], t[4],
-        t[5], oc_layout_name(t[6]));
+        t[5], oc_layout_name(t[6]), lowp_note(dt, odt));
     return 1;
 }
 
@@ -114,9 +146,13 @@ static int b_gemm(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
         { 0, 0, 1, 1, 1, 4, 4, OC_OFF1 }, { 1, 1, 127, 33, 257, 6, 0, OC_STRIDED },
         { 0, 1, 257, 1, 127, 4, 2, OC_OFF1 }, { 1, 0, 33, 7, 0, 4, -2, OC_DENSE },
         { 0, 0, 33, 7, 0, 4, 0, OC_DENSE }, { 1, 0, 1000, 65, 33, -4, 0, OC_OFF1 },
-        { 0, 0, 33, 17, 7, 0, 6, OC_STRIDED }, { 0, 1, 7, 33, 17, 0, 0, OC_DENSE } };
+        { 0, 0, 33, 17, 7, 0, 6, OC_STRIDED }, { 0, 1, 7, 33, 17, 0, 0, OC_DENSE },
+        /* whole and edge tiles of the 16-bit rungs, both transposes, k
+         * odd and past one dpbf16 k-block (CPU) */
+        { 1, 1, 70, 130, 1031, 2, 3, OC_OFF1 }, { 0, 1, 128, 64, 64, 4, 0, OC_PAD4 } };
     static const double nan1[] = { NAN };
-    if (i >= NELEM(T))
+    gpuk_dtype odt;
+    if ((i = lowp_row(i, NELEM(T), dt, &odt)) < 0)
         return 0;
     const int *t = T[i];
     int64_t m = t[2], n = t[3], k = t[4];
@@ -125,13 +161,14 @@ static int b_gemm(oc_case *c, int i, gpuk_dtype dt, uint64_t *g)
     c->alpha = t[5] / 4.0 * sc, c->beta = t[6] / 4.0 * sc;
     oc_arg_set(&c->in[0], dt, 2, t[0] ? SH(k, m) : SH(m, k), t[7], RND(m * k));
     oc_arg_set(&c->in[1], dt, 2, t[1] ? SH(n, k) : SH(k, n), t[7], RND(k * n));
-    oc_arg_set(&c->out, dt, 2, SH(m, n), t[7], t[6] ? RND(m * n) : NULL);
+    oc_arg_set(&c->out, odt, 2, SH(m, n), t[7], t[6] ? oc_rnd_vec(g, odt, m * n, 1.0, 0.0) : NULL);
     if (t[5] == 0) { /* alpha 0: a and b are not read, so their NaN stays out */
         oc_sprinkle(g, dt, c->in[0].vals, m * k, 3, nan1, 1);
         oc_sprinkle(g, dt, c->in[1].vals, k * n, 2, nan1, 1);
     }
-    LBL("%s%s %dx%dx%d alpha %.10g beta %.10g%s %s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2],
-        t[4], t[3], c->alpha, c->beta, t[5] ? "" : " NaN inputs", oc_layout_name(t[7]));
+    LBL("%s%s %dx%dx%d alpha %.10g beta %.10g%s %s%s", t[0] ? "T" : "N", t[1] ? "T" : "N", t[2],
+        t[4], t[3], c->alpha, c->beta, t[5] ? "" : " NaN inputs", oc_layout_name(t[7]),
+        lowp_note(dt, odt));
     return 1;
 }
 
@@ -491,10 +528,12 @@ static int gemm_fuzz_enum(fz *f, const fz_call *c, fz_enums *e)
 
 /* ---- the descriptors ---- */
 
+/* f16 and bf16 inputs too (issue 27; the cases add an f32 c) */
+#define H16 (GPUK_DTYPE_BIT(GPUK_F16) | GPUK_DTYPE_BIT(GPUK_BF16))
 #define F GPUK_F32
 const optest optest_MATMUL = {
     .op = GPUK_OP_MATMUL,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | H16,
     .cases = b_matmul,
     .products = 1,
     .ref = matmul_ref,
@@ -507,7 +546,7 @@ const optest optest_MATMUL = {
 
 const optest optest_BATCHED_MATMUL = {
     .op = GPUK_OP_BATCHED_MATMUL,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | H16,
     .cases = b_batched,
     .products = 1,
     .ref = batched_ref,
@@ -520,7 +559,7 @@ const optest optest_BATCHED_MATMUL = {
 
 const optest optest_GEMM = {
     .op = GPUK_OP_GEMM,
-    .dtypes = OPTEST_FLOATS,
+    .dtypes = OPTEST_FLOATS | H16,
     .cases = b_gemm,
     .products = 1,
     .ref = gemm_ref,
@@ -532,5 +571,6 @@ const optest optest_GEMM = {
     .fuzz_enum = gemm_fuzz_enum,
 };
 #undef F
+#undef H16
 
 #endif /* OPTEST_CALLS */
