@@ -201,8 +201,9 @@ gpuk_status gpuk_op_from_name(const char *name, gpuk_op *op);
 #define GPUK_VARIANT_PACKED16 0x8u /* computes in 16-bit lanes, two an instruction, when
                                       the values allow (same results; its ceiling is
                                       GPUK_PEAK_ADDMIN_I16X2_GOPS) */
-#define GPUK_VARIANT_MMA     0x10u /* runs on the matrix units (tensor cores: DMMA, HGMMA...):
-                                      its ceiling is the GPUK_PEAK_MMA_* kind of its dtype */
+#define GPUK_VARIANT_MMA     0x10u /* runs on the matrix units (tensor cores: DMMA, HGMMA...;
+                                      the CPU's bf16 dot, vdpbf16ps): its ceiling is the
+                                      GPUK_PEAK_MMA_* kind of its dtype */
 
 typedef struct gpuk_variant_info {
     const char *name;     /* e.g. "tiled"; valid while the context is open */
