@@ -64,7 +64,15 @@
             for (int64_t j = 0; j < n; j++)                                                 \
                 o[r * n + j] = EW_RELU1(x[r * n + j] + bias[j]);                            \
         return GPUK_OK;                                                                     \
-    }                                                                                       \
+    }
+CPU_FLOAT_DTYPES(EW_NAIVE)
+CPU_BY_DTYPE(add_naive, CPU_FLOAT_DTYPES)
+CPU_BY_DTYPE(scale_naive, CPU_FLOAT_DTYPES)
+CPU_BY_DTYPE(relu_naive, CPU_FLOAT_DTYPES)
+CPU_BY_DTYPE(bias_relu_naive, CPU_FLOAT_DTYPES)
+
+/* copy moves elements: one body serves every type, 16-bit words included */
+#define EW_COPY_NAIVE(DT, T, S, ...)                                                        \
     CPU_INSTANCE(copy_naive, S)                                                             \
     {                                                                                       \
         int64_t n = T_NUMEL(&args->out);                                                    \
@@ -74,12 +82,7 @@
             o[i] = x[i];                                                                    \
         return GPUK_OK;                                                                     \
     }
-CPU_FLOAT_DTYPES(EW_NAIVE)
-CPU_BY_DTYPE(add_naive, CPU_FLOAT_DTYPES)
-CPU_BY_DTYPE(scale_naive, CPU_FLOAT_DTYPES)
-CPU_BY_DTYPE(relu_naive, CPU_FLOAT_DTYPES)
-CPU_BY_DTYPE(bias_relu_naive, CPU_FLOAT_DTYPES)
-CPU_BY_DTYPE(copy_naive, CPU_FLOAT_DTYPES)
+CPU_GENERIC(copy_naive, CPU_MOVE_DTYPES, EW_COPY_NAIVE)
 
 /* ---- simd: one engine for the four arithmetic ops and copy ---- */
 
@@ -280,8 +283,8 @@ static inline uint16_t ew_h_put(gpuk_dtype dt, float f)
     return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
 }
 
-/* naive: the f32 scalar of each op between two scalar conversions; copy
- * moves the 16-bit words. */
+/* naive: the f32 scalar of each op between two scalar conversions (copy:
+ * copy_naive above moves the 16-bit words). */
 #define EW_HALF_NAIVE(DT, T, S, ...)                                                        \
     CPU_INSTANCE(add_naive_half, S)                                                         \
     {                                                                                       \
@@ -322,22 +325,12 @@ static inline uint16_t ew_h_put(gpuk_dtype dt, float f)
                 o[r * n + j] = ew_h_put(                                                    \
                     DT, EW_RELU1(ew_h_get(DT, x[r * n + j]) + ew_h_get(DT, bias[j])));      \
         return GPUK_OK;                                                                     \
-    }                                                                                       \
-    CPU_INSTANCE(copy_naive_half, S)                                                        \
-    {                                                                                       \
-        int64_t n = T_NUMEL(&args->out);                                                    \
-        const T *x = T_PTR(&args->in[0], T);                                                \
-        T *o = T_PTR(&args->out, T);                                                        \
-        for (int64_t i = 0; i < n; i++)                                                     \
-            o[i] = x[i];                                                                    \
-        return GPUK_OK;                                                                     \
     }
 CPU_HALF_DTYPES(EW_HALF_NAIVE)
 CPU_BY_DTYPE(add_naive_half, CPU_HALF_DTYPES)
 CPU_BY_DTYPE(scale_naive_half, CPU_HALF_DTYPES)
 CPU_BY_DTYPE(relu_naive_half, CPU_HALF_DTYPES)
 CPU_BY_DTYPE(bias_relu_naive_half, CPU_HALF_DTYPES)
-CPU_BY_DTYPE(copy_naive_half, CPU_HALF_DTYPES)
 
 /* simd: spans of EW_HSPAN elements widened into f32 buffers on the stack
  * by the vector converters (F16C, or shifts for bf16: cpu_row_to_f32),

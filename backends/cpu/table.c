@@ -45,7 +45,7 @@ K(gemm_naive) K(gemm_simd) K(matmul_lowp_naive) K(matmul_lowp_simd) K(matmul_low
 K(bmm_lowp_naive) K(bmm_lowp_simd) K(bmm_lowp_dpbf16) K(gemm_lowp_naive) K(gemm_lowp_simd)
 K(gemm_lowp_dpbf16) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
 K(add_naive_half) K(add_simd_half) K(scale_naive_half) K(scale_simd_half) K(relu_naive_half)
-K(relu_simd_half) K(bias_relu_naive_half) K(bias_relu_simd_half) K(copy_naive_half)
+K(relu_simd_half) K(bias_relu_naive_half) K(bias_relu_simd_half) 
 K(copy_omp_half) K(cast_naive) K(cast_simd) K(softmax_naive_half) K(softmax_simd_half)
 K(reduce_naive_half) K(reduce_simd_half) K(meanpool_naive_half) K(meanpool_simd_half)
 #ifdef HAVE_OPENBLAS
@@ -149,7 +149,7 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_RELU, F32F64, "simd", D, relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
     {GPUK_OP_BIAS_RELU, F32F64, "naive", 0, bias_relu_naive, "scalar loop", NULL},
     {GPUK_OP_BIAS_RELU, F32F64, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_COPY, F32F64, "naive", 0, copy_naive, "scalar loop", NULL},
+    {GPUK_OP_COPY, F32F64F16BF16, "naive", 0, copy_naive, "scalar loop", NULL},
     {GPUK_OP_COPY, F32F64, "simd", D, copy_simd, "AVX-512/AVX2 vectors, OpenMP, streaming stores when large", NULL},
     /* f16, bf16: each element through f32 and rounded once back (elementwise.c) */
     {GPUK_OP_ADD, F16BF16, "naive", 0, add_naive_half, "scalar loop through f32", NULL},
@@ -164,7 +164,6 @@ const gpuk_kernel cpu_kernels[] = {
     {GPUK_OP_BIAS_RELU, F16BF16, "naive", 0, bias_relu_naive_half, "scalar loop through f32", NULL},
     {GPUK_OP_BIAS_RELU, F16BF16, "simd", D, bias_relu_simd_half,
      "bias widened once; row spans widened to f32 in L1, the f32 vector loop, rounded back; OpenMP", NULL},
-    {GPUK_OP_COPY, F16BF16, "naive", 0, copy_naive_half, "scalar loop over 16-bit words", NULL},
     {GPUK_OP_COPY, F16BF16, "omp", D, copy_omp_half, "one memcpy per OpenMP thread", NULL},
 
     {GPUK_OP_SOFTMAX, F32F64, "naive", 0, softmax_naive, "three passes per row: max, exp+sum, divide", NULL},
