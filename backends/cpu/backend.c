@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "cpu.h"
 
@@ -73,9 +76,11 @@ enum cpu_isa cpu_detect_isa(void)
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     /* F16C too: the 16-bit floats convert with it (half.c); every AVX2
-     * processor made has it */
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        __builtin_cpu_supports("f16c"))
+     * processor made has it.  Read from CPUID leaf 1 (ECX bit 29), not
+     * __builtin_cpu_supports("f16c"), which clang 14 does not know. */
+    unsigned a, b, c, d;
+    int f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c)
         best = CPU_ISA_AVX2;
     if (best == CPU_ISA_AVX2 && __builtin_cpu_supports("avx512f"))
         best = CPU_ISA_AVX512;
