@@ -106,6 +106,114 @@ static inline uint16_t cpu_f64_to_bf16(double v)
     return cpu_f32_to_bf16(cpu_f64_to_f32_odd(v));
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/* ---- vector forms: 16 (AVX-512) or 8 (AVX2) elements at a time ----
+ *
+ * widen turns the raw 16-bit words into f32 lanes (exact); narrow rounds
+ * f32 lanes back to words with the scalar code's results bit for bit:
+ * F16C for f16 (nearest even, NaN made quiet), for bf16 the carry trick
+ * above on 32-bit lanes.  simd.h's f16 and bf16 traits are built on the
+ * loads and stores after them, so a vector loop written against the
+ * traits computes in f32 between a 16-bit load and a 16-bit store, with
+ * no staging buffer. */
+#define CPU_H512_ __attribute__((target("avx512f,f16c")))
+#define CPU_H256_ __attribute__((target("avx2,fma,f16c")))
+
+CPU_H512_ static inline __m512 cpu_widen_f16_avx512(__m256i h)
+{
+    return _mm512_cvtph_ps(h);
+}
+
+CPU_H512_ static inline __m512 cpu_widen_bf16_avx512(__m256i h)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+CPU_H512_ static inline __m256i cpu_narrow_f16_avx512(__m512 f)
+{
+    return _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+CPU_H512_ static inline __m256i cpu_narrow_bf16_avx512(__m512 f)
+{
+    __m512i u = _mm512_castps_si512(f), hi = _mm512_srli_epi32(u, 16);
+    __m512i lsb = _mm512_and_si512(hi, _mm512_set1_epi32(1));
+    __m512i r = _mm512_srli_epi32(
+        _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff))), 16);
+    __m512i q = _mm512_or_si512(hi, _mm512_set1_epi32(0x40));
+    __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+    return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, r, q));
+}
+
+CPU_H256_ static inline __m256 cpu_widen_f16_avx2(__m128i h)
+{
+    return _mm256_cvtph_ps(h);
+}
+
+CPU_H256_ static inline __m256 cpu_widen_bf16_avx2(__m128i h)
+{
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+CPU_H256_ static inline __m128i cpu_narrow_f16_avx2(__m256 f)
+{
+    return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+CPU_H256_ static inline __m128i cpu_narrow_bf16_avx2(__m256 f)
+{
+    __m256i u = _mm256_castps_si256(f), hi = _mm256_srli_epi32(u, 16);
+    __m256i lsb = _mm256_and_si256(hi, _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(
+        _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff))), 16);
+    __m256i q = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
+    __m256i v = _mm256_blendv_epi8(r, q, _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q)));
+    /* packus packs within 128-bit halves: bring the two halves' words together */
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0xd8));
+}
+
+/* For type S on ISA I (vector VEC of W f32 lanes, RAW the words' register):
+ * cpu_vld_S_I and cpu_vst_S_I (unaligned), cpu_vstream_S_I (aligned, past
+ * the caches), and the tail forms of the first r < W elements, which stage
+ * through a W-word buffer on the stack (a masked 16-bit access would need
+ * AVX-512BW); the lanes past r load as +0. */
+#define CPU_H16_IO_(S, I, TGT, VEC, RAW, W, LD, ST, STREAM)                        \
+    TGT static inline VEC cpu_vld_##S##_##I(const uint16_t *p)                     \
+    {                                                                              \
+        return cpu_widen_##S##_##I(LD((const RAW *)(const void *)p));              \
+    }                                                                              \
+    TGT static inline void cpu_vst_##S##_##I(uint16_t *p, VEC v)                   \
+    {                                                                              \
+        ST((RAW *)(void *)p, cpu_narrow_##S##_##I(v));                             \
+    }                                                                              \
+    TGT static inline void cpu_vstream_##S##_##I(uint16_t *p, VEC v)               \
+    {                                                                              \
+        STREAM((RAW *)(void *)p, cpu_narrow_##S##_##I(v));                         \
+    }                                                                              \
+    TGT static inline VEC cpu_vmld_##S##_##I(int r, const uint16_t *p)             \
+    {                                                                              \
+        uint16_t t[W] = {0};                                                       \
+        memcpy(t, p, (size_t)r * sizeof *t);                                       \
+        return cpu_vld_##S##_##I(t);                                               \
+    }                                                                              \
+    TGT static inline void cpu_vmst_##S##_##I(uint16_t *p, int r, VEC v)           \
+    {                                                                              \
+        uint16_t t[W];                                                             \
+        cpu_vst_##S##_##I(t, v);                                                   \
+        memcpy(p, t, (size_t)r * sizeof *t);                                       \
+    }
+CPU_H16_IO_(f16, avx512, CPU_H512_, __m512, __m256i, 16, _mm256_loadu_si256,
+            _mm256_storeu_si256, _mm256_stream_si256)
+CPU_H16_IO_(bf16, avx512, CPU_H512_, __m512, __m256i, 16, _mm256_loadu_si256,
+            _mm256_storeu_si256, _mm256_stream_si256)
+CPU_H16_IO_(f16, avx2, CPU_H256_, __m256, __m128i, 8, _mm_loadu_si128, _mm_storeu_si128,
+            _mm_stream_si128)
+CPU_H16_IO_(bf16, avx2, CPU_H256_, __m256, __m128i, 8, _mm_loadu_si128, _mm_storeu_si128,
+            _mm_stream_si128)
+#endif /* x86 */
+
 /* n elements of dtype dt (GPUK_F16, GPUK_BF16 or GPUK_F32) to f32, and
  * back; other dtypes are the caller's error (nothing is written). */
 void cpu_row_to_f32(enum cpu_isa isa, gpuk_dtype dt, const void *src, float *dst, int64_t n);

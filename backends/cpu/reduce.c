@@ -19,8 +19,16 @@
 #include "simd.h"
 
 /* naive: the textbook loop; with inner > 1 consecutive steps are inner
- * elements apart, one cache line per element.  A mean divides the sums by
- * len (NaN when len is 0). */
+ * elements apart, one cache line per element.  The sum is kept in the
+ * compute type (f32 for the 16-bit types, each element widened as read);
+ * a mean divides it by len (NaN when len is 0) before the one rounding to
+ * the output.  meanpool is the mean over t of x[b,t,d]: reduce's
+ * [outer, len, inner] as it stands, t == 0 giving NaN. */
+static inline int red_mean(const gpuk_args *args)
+{
+    return args->op == GPUK_OP_MEANPOOL || args->reduce_kind == GPUK_REDUCE_MEAN;
+}
+
 #define REDUCE_NAIVE(DT, T, S, ...)                                                         \
     CPU_INSTANCE(reduce_naive, S)                                                           \
     {                                                                                       \
@@ -28,39 +36,19 @@
         int64_t outer = tx->shape[0], len = tx->shape[1], inner = tx->shape[2];             \
         const T *x = T_PTR(tx, T);                                                          \
         T *out = T_PTR(&args->out, T);                                                      \
+        int mean = red_mean(args);                                                          \
         for (int64_t o = 0; o < outer; o++)                                                 \
             for (int64_t i = 0; i < inner; i++) {                                           \
-                T acc = 0;                                                                  \
+                CPU_CT(S) acc = 0;                                                          \
                 for (int64_t l = 0; l < len; l++)                                           \
-                    acc += x[(o * len + l) * inner + i];                                    \
-                out[o * inner + i] = acc;                                                   \
-            }                                                                               \
-        if (args->reduce_kind == GPUK_REDUCE_MEAN)                                          \
-            for (int64_t i = 0; i < outer * inner; i++)                                     \
-                out[i] = len ? out[i] / (T)len : (T)NAN;                                    \
-        return GPUK_OK;                                                                     \
-    }
-CPU_GENERIC(reduce_naive, CPU_FLOAT_DTYPES, REDUCE_NAIVE)
-
-/* meanpool naive: per output, walk t with a stride of d elements.  t == 0
- * gives NaN. */
-#define MEANPOOL_NAIVE(DT, T, S, ...)                                                       \
-    CPU_INSTANCE(meanpool_naive, S)                                                         \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        int64_t nb = tx->shape[0], t = tx->shape[1], d = tx->shape[2];                      \
-        const T *x = T_PTR(tx, T);                                                          \
-        T *o = T_PTR(&args->out, T);                                                        \
-        for (int64_t bi = 0; bi < nb; bi++)                                                 \
-            for (int64_t j = 0; j < d; j++) {                                               \
-                T acc = 0;                                                                  \
-                for (int64_t s = 0; s < t; s++)                                             \
-                    acc += x[(bi * t + s) * d + j];                                         \
-                o[bi * d + j] = t ? acc / (T)t : (T)NAN;                                    \
+                    acc += CPU_LD(S, x[(o * len + l) * inner + i]);                         \
+                if (mean)                                                                   \
+                    acc = len ? acc / (CPU_CT(S))len : (CPU_CT(S))NAN;                      \
+                out[o * inner + i] = CPU_ST(S, acc);                                        \
             }                                                                               \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(meanpool_naive, CPU_FLOAT_DTYPES, MEANPOOL_NAIVE)
+CPU_GENERIC(reduce_naive, CPU_REAL_DTYPES, REDUCE_NAIVE)
 
 /* ---- simd ---- */
 
@@ -199,50 +187,17 @@ CPU_FLOAT_VECS(REDUCE_VEC)
     {                                                                                       \
         const gpuk_tdesc *tx = &args->in[0];                                                \
         cpu_reduce_rows_##S(b, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],      \
-                            T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);   \
-        return GPUK_OK;                                                                     \
-    }                                                                                       \
-    /* meanpool simd: the vectorised column sums of reduce's simd rung (rows                \
-     * of d elements added into an L1 slice of the output), OpenMP over batch               \
-     * and slices */                                                                        \
-    CPU_INSTANCE(meanpool_simd, S)                                                          \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        cpu_reduce_rows_##S(b, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],      \
-                            T_PTR(&args->out, T), 1);                                       \
+                            T_PTR(&args->out, T), red_mean(args));                          \
         return GPUK_OK;                                                                     \
     }
 CPU_FLOAT_DTYPES(REDUCE_ROWS)
 CPU_BY_DTYPE(reduce_simd, CPU_FLOAT_DTYPES)
-CPU_BY_DTYPE(meanpool_simd, CPU_FLOAT_DTYPES)
 
 /* ---- f16 and bf16: sums in f32, one rounding to the output ---- */
-
-static inline float red_h_get(gpuk_dtype dt, uint16_t h)
-{
-    return dt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
-}
 
 static inline uint16_t red_h_put(gpuk_dtype dt, float f)
 {
     return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
-}
-
-/* naive: the naive loops with an f32 accumulator, each element widened as
- * it is read; a mean divides in f32.  meanpool is the mean over t of
- * x[b,t,d], which is reduce's [outer, len, inner] as it stands. */
-static void red_naive_half(gpuk_dtype dt, const uint16_t *x, int64_t outer, int64_t len,
-                           int64_t inner, uint16_t *out, int mean)
-{
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t i = 0; i < inner; i++) {
-            float acc = 0;
-            for (int64_t l = 0; l < len; l++)
-                acc += red_h_get(dt, x[(o * len + l) * inner + i]);
-            if (mean)
-                acc = len ? acc / (float)len : NAN;
-            out[o * inner + i] = red_h_put(dt, acc);
-        }
 }
 
 /* simd: the f32 simd rung's vector sums (sum_f32_<isa>, accum_f32_<isa>)
@@ -329,34 +284,10 @@ static gpuk_status red_simd_half(gpuk_bctx *b, gpuk_dtype dt, const uint16_t *x,
 }
 
 #define REDUCE_HALF(DT, T, S, ...)                                                          \
-    CPU_INSTANCE(reduce_naive_half, S)                                                      \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
-                       T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);        \
-        return GPUK_OK;                                                                     \
-    }                                                                                       \
-    CPU_INSTANCE(meanpool_naive_half, S)                                                    \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        red_naive_half(DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2],          \
-                       T_PTR(&args->out, T), 1);                                            \
-        return GPUK_OK;                                                                     \
-    }                                                                                       \
     CPU_INSTANCE(reduce_simd_half, S)                                                       \
     {                                                                                       \
         const gpuk_tdesc *tx = &args->in[0];                                                \
         return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
-                             T_PTR(&args->out, T), args->reduce_kind == GPUK_REDUCE_MEAN);  \
-    }                                                                                       \
-    CPU_INSTANCE(meanpool_simd_half, S)                                                     \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        return red_simd_half(b, DT, T_PTR(tx, T), tx->shape[0], tx->shape[1], tx->shape[2], \
-                             T_PTR(&args->out, T), 1);                                      \
+                             T_PTR(&args->out, T), red_mean(args));                         \
     }
-CPU_HALF_DTYPES(REDUCE_HALF)
-CPU_BY_DTYPE(reduce_naive_half, CPU_HALF_DTYPES)
-CPU_BY_DTYPE(meanpool_naive_half, CPU_HALF_DTYPES)
-CPU_BY_DTYPE(reduce_simd_half, CPU_HALF_DTYPES)
-CPU_BY_DTYPE(meanpool_simd_half, CPU_HALF_DTYPES)
+CPU_GENERIC(reduce_simd_half, CPU_HALF_DTYPES, REDUCE_HALF)

@@ -33,7 +33,7 @@
                 y[j * ldy + i] = x[i * ldx + j];                                            \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_naive, CPU_MOVE_DTYPES, TRANSPOSE_NAIVE)
+CPU_GENERIC(transpose_naive, CPU_REAL_DTYPES, TRANSPOSE_NAIVE)
 
 /* blocked: 32 x 32 tiles, OpenMP over tiles.  With AVX2 a tile is
  * transposed into a buffer (blocks of 32-byte rows through registers:
@@ -267,7 +267,7 @@ CPU_HALF_DTYPES(TR_NO_VEC)
 #define TR_BLOCK(S, I) (void)
 #define TR_ROW_STREAM(S) (void)
 #endif
-CPU_MOVE_DTYPES(TR_TILE_FN)
+CPU_REAL_DTYPES(TR_TILE_FN)
 
 /* Outputs from this size on bypass the caches (see tr_tile). */
 #define TR_STREAM_BYTES ((int64_t)16 << 20)
@@ -306,4 +306,4 @@ CPU_MOVE_DTYPES(TR_TILE_FN)
         }                                                                                   \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_blocked, CPU_MOVE_DTYPES, TRANSPOSE_BLOCKED)
+CPU_GENERIC(transpose_blocked, CPU_REAL_DTYPES, TRANSPOSE_BLOCKED)
