@@ -120,8 +120,8 @@ const gpuk_kernel cpu_kernels[] = {
 
     {GPUK_OP_TRANSPOSE, F32F64F16BF16, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
     {GPUK_OP_TRANSPOSE, F32F64F16BF16, "blocked", D, transpose_blocked,
-     "32x32 tiles in L1, AVX-512/AVX register transposes of 64/32-byte rows (2-byte elements: "
-     "through a buffer), OpenMP over tiles", NULL},
+     "32x32 tiles in L1, AVX-512/AVX register transposes of 64/32-byte rows, OpenMP over tiles",
+     NULL},
 
     /* meanpool is reduce's mean over the middle axis: the same kernels (reduce.c);
      * f16, bf16 summed in f32 and rounded once to the output */
