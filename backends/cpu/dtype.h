@@ -124,6 +124,11 @@
 /* The compute type of an element and its conversions (the 16-bit ones are
  * half.h's, which a file using them includes). */
 #define CPU_CT(S) CPU_CT_##S
+#define CPU_CS(S) CPU_CS_##S /* its suffix */
+#define CPU_CS_f32 f32
+#define CPU_CS_f64 f64
+#define CPU_CS_f16 f32
+#define CPU_CS_bf16 f32
 #define CPU_CT_f32 float
 #define CPU_CT_f64 double
 #define CPU_CT_f16 float

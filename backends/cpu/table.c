@@ -45,7 +45,6 @@ K(gemm_naive) K(gemm_simd) K(matmul_lowp_naive) K(matmul_lowp_simd) K(matmul_low
 K(bmm_lowp_naive) K(bmm_lowp_simd) K(bmm_lowp_dpbf16) K(gemm_lowp_naive) K(gemm_lowp_simd)
 K(gemm_lowp_dpbf16) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
 K(copy_omp_half) K(cast_naive) K(cast_simd) K(softmax_simd_half)
-K(reduce_simd_half)
 #ifdef HAVE_OPENBLAS
 K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
 #endif
@@ -127,16 +126,13 @@ const gpuk_kernel cpu_kernels[] = {
      * f16, bf16 summed in f32 and rounded once to the output */
     {GPUK_OP_REDUCE, F32F64F16BF16, "naive", 0, reduce_naive,
      "one scalar accumulator per output (f32 for f16/bf16, each element widened as read)", NULL},
-    {GPUK_OP_REDUCE, F32F64, "simd", D, reduce_simd,
-     "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices", NULL},
-    {GPUK_OP_REDUCE, F16BF16, "simd", D, reduce_simd_half,
-     "the f32 simd rung's vector sums over spans widened in L1 (F16C / shifts); OpenMP", NULL},
+    {GPUK_OP_REDUCE, F32F64F16BF16, "simd", D, reduce_simd,
+     "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices (f32 for f16/bf16)",
+     NULL},
     {GPUK_OP_MEANPOOL, F32F64F16BF16, "naive", 0, reduce_naive,
      "scalar sum over tokens per output (f32 for f16/bf16)", NULL},
-    {GPUK_OP_MEANPOOL, F32F64, "simd", D, reduce_simd,
+    {GPUK_OP_MEANPOOL, F32F64F16BF16, "simd", D, reduce_simd,
      "rows added as vectors into an L1 slice, OpenMP (reduce's simd rung)", NULL},
-    {GPUK_OP_MEANPOOL, F16BF16, "simd", D, reduce_simd_half,
-     "reduce's f16/bf16 simd rung: f32 vector sums over spans widened in L1; OpenMP", NULL},
 
     /* f16, bf16: each element loaded to f32 and rounded once back (elementwise.c) */
     {GPUK_OP_ADD, F32F64F16BF16, "naive", 0, add_naive, "scalar loop", NULL},
