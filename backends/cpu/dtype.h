@@ -39,9 +39,11 @@
  * tiles looked up per ISA (matmul_packed.c, minplus.c).
  *
  * Adding a float type (the same steps for an integer one in its list):
- *   1. its line in CPU_FLOAT_DTYPES below, and its CPU_ALPHA, CPU_BETA,
- *      CPU_EXP and CPU_CBLAS lines;
- *   2. its vector traits in simd.h, a block per ISA;
+ *   1. its line in CPU_FLOAT_DTYPES below (CPU_HALF_DTYPES for a storage
+ *      type computed in f32), and its CPU_CT, CPU_CS, CPU_LD, CPU_ST,
+ *      CPU_ALPHA, CPU_BETA, CPU_EXP and CPU_CBLAS lines (those that apply);
+ *   2. its vector traits in simd.h, a block per ISA (a storage type's
+ *      loads and stores convert: half.h's vector forms for f16 and bf16);
  *   3. the code that is specific to a type by nature, not by its width: a
  *      vector exponential (rows.c: exp_<type>_<isa>) and the register
  *      transposes of its element size (transpose.c: tr_block_<type>_<isa>,
