@@ -121,58 +121,47 @@ static inline uint16_t cpu_f64_to_bf16(double v)
 #define CPU_H512_ __attribute__((target("avx512f,f16c")))
 #define CPU_H256_ __attribute__((target("avx2,fma,f16c")))
 
-CPU_H512_ static inline __m512 cpu_widen_f16_avx512(__m256i h)
+/* bf16's last step: per lane the rounded top half r, or for a NaN the
+ * quieted one q, packed to 16-bit words */
+CPU_H512_ static inline __m256i cpu_bf16_pack_avx512(__m512 f, __m512i r, __m512i q)
 {
-    return _mm512_cvtph_ps(h);
-}
-
-CPU_H512_ static inline __m512 cpu_widen_bf16_avx512(__m256i h)
-{
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-}
-
-CPU_H512_ static inline __m256i cpu_narrow_f16_avx512(__m512 f)
-{
-    return _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-}
-
-CPU_H512_ static inline __m256i cpu_narrow_bf16_avx512(__m512 f)
-{
-    __m512i u = _mm512_castps_si512(f), hi = _mm512_srli_epi32(u, 16);
-    __m512i lsb = _mm512_and_si512(hi, _mm512_set1_epi32(1));
-    __m512i r = _mm512_srli_epi32(
-        _mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff))), 16);
-    __m512i q = _mm512_or_si512(hi, _mm512_set1_epi32(0x40));
     __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
     return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, r, q));
 }
 
-CPU_H256_ static inline __m256 cpu_widen_f16_avx2(__m128i h)
+CPU_H256_ static inline __m128i cpu_bf16_pack_avx2(__m256 f, __m256i r, __m256i q)
 {
-    return _mm256_cvtph_ps(h);
-}
-
-CPU_H256_ static inline __m256 cpu_widen_bf16_avx2(__m128i h)
-{
-    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-}
-
-CPU_H256_ static inline __m128i cpu_narrow_f16_avx2(__m256 f)
-{
-    return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-}
-
-CPU_H256_ static inline __m128i cpu_narrow_bf16_avx2(__m256 f)
-{
-    __m256i u = _mm256_castps_si256(f), hi = _mm256_srli_epi32(u, 16);
-    __m256i lsb = _mm256_and_si256(hi, _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(
-        _mm256_add_epi32(u, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff))), 16);
-    __m256i q = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
     __m256i v = _mm256_blendv_epi8(r, q, _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q)));
     /* packus packs within 128-bit halves: bring the two halves' words together */
     return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0xd8));
 }
+
+/* widen and narrow for ISA I: P the intrinsics' prefix, VF and VI the f32
+ * and 32-bit integer vectors, RAW the register of the 16-bit words, B the
+ * vector's width in bits */
+#define CPU_H16_CVT_(I, TGT, P, VF, VI, RAW, B)                                     \
+    TGT static inline VF cpu_widen_f16_##I(RAW h)                                  \
+    {                                                                              \
+        return P##_cvtph_ps(h);                                                    \
+    }                                                                              \
+    TGT static inline VF cpu_widen_bf16_##I(RAW h)                                 \
+    {                                                                              \
+        return P##_castsi##B##_ps(P##_slli_epi32(P##_cvtepu16_epi32(h), 16));      \
+    }                                                                              \
+    TGT static inline RAW cpu_narrow_f16_##I(VF f)                                 \
+    {                                                                              \
+        return P##_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);     \
+    }                                                                              \
+    TGT static inline RAW cpu_narrow_bf16_##I(VF f)                                \
+    {                                                                              \
+        VI u = P##_castps_si##B(f), hi = P##_srli_epi32(u, 16);                    \
+        VI lsb = P##_and_si##B(hi, P##_set1_epi32(1));                             \
+        VI r = P##_srli_epi32(                                                     \
+            P##_add_epi32(u, P##_add_epi32(lsb, P##_set1_epi32(0x7fff))), 16);     \
+        return cpu_bf16_pack_##I(f, r, P##_or_si##B(hi, P##_set1_epi32(0x40)));    \
+    }
+CPU_H16_CVT_(avx512, CPU_H512_, _mm512, __m512, __m512i, __m256i, 512)
+CPU_H16_CVT_(avx2, CPU_H256_, _mm256, __m256, __m256i, __m128i, 256)
 
 /* For type S on ISA I (vector VEC of W f32 lanes, RAW the words' register):
  * cpu_vld_S_I and cpu_vst_S_I (unaligned), cpu_vstream_S_I (aligned, past
