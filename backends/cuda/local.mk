@@ -19,6 +19,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/transpose.cu \
 	backends/cuda/reduce.cu \
 	backends/cuda/elementwise.cu \
+	backends/cuda/cast.cu \
 	backends/cuda/rows.cu \
 	backends/cuda/spmv.cu \
 	backends/cuda/spmv_stream.cu \
