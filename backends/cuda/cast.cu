@@ -21,8 +21,9 @@
  *   float4     a thread converts K = 16 / (the narrower element's bytes)
  *              consecutive elements at a time: its 16-byte loads of them
  *              (1, 2 or 4), then its 16-byte stores (4, 2 or 1), so every
- *              access moves 16 bytes whatever the pair; the sectors a
- *              thread's next load reads come from L1.  A scalar head
+ *              access moves 16 bytes whatever the pair (the sectors a
+ *              thread's next load reads come from L1), with 64 bytes of
+ *              loads in flight a thread.  A scalar head
  *              brings both pointers to a 16-byte boundary together, when
  *              one exists, and a scalar tail finishes; else the scalar
  *              path.
@@ -141,17 +142,51 @@ __global__ void cast_coalesced(const void *x, void *o, int64_t n)
 
 /* The elements a thread of the float4 rung converts at a time: 16 bytes
  * of the narrower side; LS and LD 16-byte accesses of the source and
- * destination. */
+ * destination.  U chunks a step apart are loaded before any is
+ * converted, so that a thread has 64 bytes of loads in flight, as
+ * elementwise.cu's vector rung (bench/NOTES.md, "Memory-bound ops at
+ * 4096^2"). */
 template <int SD, int DD>
 struct cast_chunk {
     static constexpr int SS = sizeof(typename ct<SD>::T), DS = sizeof(typename ct<DD>::T);
     static constexpr int K = 16 / (SS < DS ? SS : DS);
     static constexpr int LS = K * SS / 16, LD = K * DS / 16;
+    static constexpr int U = LS >= 4 ? 1 : 4 / LS;
 };
 
-/* 2. float4: after head elements, chunks of K, each LS 16-byte loads
- * issued before its conversions and LD 16-byte stores; threads 0..head-1
- * do the head, threads K.. the tail (fewer than K). */
+/* One chunk: K elements of SD as its LS vectors, converted, as DD's LD. */
+template <int SD, int DD>
+struct cast_block {
+    typedef cast_chunk<SD, DD> CK;
+    union {
+        uint4 q[CK::LS];
+        typename ct<SD>::T e[CK::K];
+    } in;
+    __device__ __forceinline__ void load(const uint4 *xs, int64_t c)
+    {
+#pragma unroll
+        for (int l = 0; l < CK::LS; l++)
+            in.q[l] = xs[c * CK::LS + l];
+    }
+    __device__ __forceinline__ void store(uint4 *os, int64_t c) const
+    {
+        union {
+            uint4 q[CK::LD];
+            typename ct<DD>::T e[CK::K];
+        } out;
+#pragma unroll
+        for (int k = 0; k < CK::K; k++)
+            out.e[k] = cast1<SD, DD>(in.e[k]);
+#pragma unroll
+        for (int l = 0; l < CK::LD; l++)
+            os[c * CK::LD + l] = out.q[l];
+    }
+};
+
+/* 2. float4: after head elements, chunks of K, U of them a step apart
+ * loaded (LS 16-byte loads each) before the first is converted and
+ * stored (LD 16-byte stores); threads 0..head-1 do the head, threads K..
+ * the tail (fewer than K). */
 template <int SD, int DD>
 __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
 {
@@ -164,24 +199,20 @@ __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
     int64_t nk = (n - head) / CK::K;
     const uint4 *xs = (const uint4 *)((const S *)x + head);
     uint4 *os = (uint4 *)((D *)o + head);
-    for (int64_t c = tid; c < nk; c += step) {
-        union {
-            uint4 q[CK::LS];
-            S e[CK::K];
-        } in;
-        union {
-            uint4 q[CK::LD];
-            D e[CK::K];
-        } out;
+    int64_t c = tid;
+    for (; c + (CK::U - 1) * step < nk; c += CK::U * step) {
+        cast_block<SD, DD> a[CK::U];
 #pragma unroll
-        for (int l = 0; l < CK::LS; l++)
-            in.q[l] = xs[c * CK::LS + l];
+        for (int u = 0; u < CK::U; u++)
+            a[u].load(xs, c + u * step);
 #pragma unroll
-        for (int k = 0; k < CK::K; k++)
-            out.e[k] = cast1<SD, DD>(in.e[k]);
-#pragma unroll
-        for (int l = 0; l < CK::LD; l++)
-            os[c * CK::LD + l] = out.q[l];
+        for (int u = 0; u < CK::U; u++)
+            a[u].store(os, c + u * step);
+    }
+    for (; c < nk; c += step) {   /* fewer than U chunks left */
+        cast_block<SD, DD> a;
+        a.load(xs, c);
+        a.store(os, c);
     }
     int64_t tail0 = head + nk * CK::K;
     if (tid < head)
