@@ -466,7 +466,10 @@ void gkc_stage_release(gpuk_bctx *b);
  * (issue 26) The memory-bound families (elementwise, rows, reduce,
  * transpose, blas, spmv) write each kernel once as a template over its
  * element type T, float or double, and register one row per rung that
- * serves both dtypes (doc/design.md, "Adding a dtype"). */
+ * serves both dtypes (doc/design.md, "Adding a dtype").  Elementwise,
+ * rows, reduce and transpose take f16 and bf16 too (issue 27), through
+ * GKC_KERNEL_FLOATS or GKC_KERNEL_MOVES and the 16-bit traits at the end
+ * of this file. */
 
 /* A row that serves f32 and f64: its entry point `name` runs fn<float> or
  * fn<double>, the template of its family's file, by the op's dtype (core
@@ -777,9 +780,11 @@ __device__ __forceinline__ gkc_v8<T> gkc_vpack(const gkc_c<T> (&r)[8])
     return v;
 }
 
-/* f lane by lane in the compute type, rounded once: c.i = st(f(a.i, b.i)). */
+/* f lane by lane in the compute type, rounded once: c.i = st(f(a.i, b.i)).
+ * a and b by value: a vector read from memory as both (a unary op's
+ * last vector) is then one 16-byte load, not four 4-byte ones. */
 template <class T, class F>
-__device__ __forceinline__ gkc_v8<T> gkc_vmap(const gkc_v8<T> &a, const gkc_v8<T> &b, F f)
+__device__ __forceinline__ gkc_v8<T> gkc_vmap(gkc_v8<T> a, gkc_v8<T> b, F f)
 {
     gkc_c<T> r[8];
 #pragma unroll
