@@ -80,7 +80,7 @@ const char *cpu_isa_name(enum cpu_isa isa);
  *
  * cpu_reduce_rows_<type> (reduce.c): out[o,i] = sum (or mean) over l of
  * x[o,l,i], vectorised and threaded (the simd rung of reduce, also
- * meanpool's and the read ceiling's).
+ * meanpool's and the read ceiling's), for f16 and bf16 too (summed in f32).
  *
  * cpu_copy_<type> (elementwise.c): dst[0..n) = src[0..n), vectorised,
  * threaded, streaming stores for large n (copy's simd rung and the copy
@@ -106,10 +106,12 @@ const char *cpu_isa_name(enum cpu_isa isa);
                                     const T *a, int64_t a_rs, int64_t a_cs, const T *bm,     \
                                     int64_t b_rs, int64_t b_cs, T alpha, T beta,             \
                                     const T *bias, T *c, int64_t ldc);                       \
-    void cpu_reduce_rows_##S(gpuk_bctx *b, const T *x, int64_t outer, int64_t len,           \
-                             int64_t inner, T *out, int mean);                               \
     void cpu_copy_##S(gpuk_bctx *b, T *dst, const T *src, int64_t n);
 CPU_FLOAT_DTYPES(CPU_SHARED_DECLS)
+#define CPU_REAL_DECLS(DT, T, S, ...)                                                       \
+    void cpu_reduce_rows_##S(gpuk_bctx *b, const T *x, int64_t outer, int64_t len,          \
+                             int64_t inner, T *out, int mean);
+CPU_REAL_DTYPES(CPU_REAL_DECLS)
 
 #ifdef HAVE_OPENBLAS
 /* Around every OpenBLAS call: enter gives it the context's thread count

@@ -11,16 +11,18 @@
  *   CPU_MINPLUS_DTYPES those and i32: the (min, +) ops, min-plus (the rungs
  *                      that take integers) and apsp
  *   CPU_HALF_DTYPES    f16 and bf16, T the 16-bit storage word (uint16_t):
- *                      storage types only (half.h).  A pure move (copy,
- *                      transpose, embedding) instantiates its body on the
- *                      word as it is; an op that computes converts rows to
- *                      f32 (cpu_row_to_f32), runs the f32 code, and rounds
- *                      once back (cpu_row_from_f32).  Their rows are listed
- *                      apart from the f32/f64 ones, so those stay as they
- *                      were.
- *   CPU_MOVE_DTYPES    the float list and the 16-bit one: the rungs that
- *                      only move elements (transpose, embedding), whose
- *                      rows serve all four
+ *                      storage types only (half.h), computed in f32
+ *   CPU_REAL_DTYPES    the float list and the 16-bit one: the rungs whose
+ *                      one body serves all four.  A pure move (copy,
+ *                      transpose, embedding) moves T as it is; an op that
+ *                      computes works in CPU_CT(S), the compute type (f32
+ *                      for the 16-bit types), reading an element with
+ *                      CPU_LD(S, e) and writing one with CPU_ST(S, v): one
+ *                      rounding to the 16-bit type per result.  A vector
+ *                      body does the same through simd.h's 16-bit traits.
+ *                      Families whose f32 code runs on staged rows
+ *                      (cpu_row_to_f32, cpu_row_from_f32) list their
+ *                      16-bit rows apart.
  *
  * Writing a kernel once.  A family writes the body of a rung as a macro
  * taking (DT, T, S, ...) and opening with CPU_INSTANCE(name, S), which
@@ -37,9 +39,11 @@
  * tiles looked up per ISA (matmul_packed.c, minplus.c).
  *
  * Adding a float type (the same steps for an integer one in its list):
- *   1. its line in CPU_FLOAT_DTYPES below, and its CPU_ALPHA, CPU_BETA,
- *      CPU_EXP and CPU_CBLAS lines;
- *   2. its vector traits in simd.h, a block per ISA;
+ *   1. its line in CPU_FLOAT_DTYPES below (CPU_HALF_DTYPES for a storage
+ *      type computed in f32), and its CPU_CT, CPU_CS, CPU_LD, CPU_ST,
+ *      CPU_ALPHA, CPU_BETA, CPU_EXP and CPU_CBLAS lines (those that apply);
+ *   2. its vector traits in simd.h, a block per ISA (a storage type's
+ *      loads and stores convert: half.h's vector forms for f16 and bf16);
  *   3. the code that is specific to a type by nature, not by its width: a
  *      vector exponential (rows.c: exp_<type>_<isa>) and the register
  *      transposes of its element size (transpose.c: tr_block_<type>_<isa>,
@@ -68,9 +72,7 @@
     X(GPUK_F16, uint16_t, f16, __VA_ARGS__) \
     X(GPUK_BF16, uint16_t, bf16, __VA_ARGS__)
 
-/* The pure moves (copy's naive rung, transpose, embedding): every float
- * type, the 16-bit ones moved as words. */
-#define CPU_MOVE_DTYPES(X, ...)            \
+#define CPU_REAL_DTYPES(X, ...)            \
     CPU_FLOAT_DTYPES(X, __VA_ARGS__)       \
     CPU_HALF_DTYPES(X, __VA_ARGS__)
 
@@ -118,11 +120,37 @@
 #define CPU_BETA_f32(args) ((args)->beta)
 #define CPU_ALPHA_f64(args) ((args)->alpha_f64)
 #define CPU_BETA_f64(args) ((args)->beta_f64)
+#define CPU_ALPHA_f16(args) ((args)->alpha)
+#define CPU_ALPHA_bf16(args) ((args)->alpha)
 
-/* The C library's exponential in the type's own precision. */
+/* The compute type of an element and its conversions (the 16-bit ones are
+ * half.h's, which a file using them includes). */
+#define CPU_CT(S) CPU_CT_##S
+#define CPU_CS(S) CPU_CS_##S /* its suffix */
+#define CPU_CS_f32 f32
+#define CPU_CS_f64 f64
+#define CPU_CS_f16 f32
+#define CPU_CS_bf16 f32
+#define CPU_CT_f32 float
+#define CPU_CT_f64 double
+#define CPU_CT_f16 float
+#define CPU_CT_bf16 float
+#define CPU_LD(S, e) CPU_LD_##S(e)
+#define CPU_LD_f32(e) (e)
+#define CPU_LD_f64(e) (e)
+#define CPU_LD_f16(e) cpu_f16_to_f32(e)
+#define CPU_LD_bf16(e) cpu_bf16_to_f32(e)
+#define CPU_ST(S, v) CPU_ST_##S(v)
+#define CPU_ST_f32(v) (v)
+#define CPU_ST_f64(v) (v)
+#define CPU_ST_f16(v) cpu_f32_to_f16(v)
+#define CPU_ST_bf16(v) cpu_f32_to_bf16(v)
+/* The C library's exponential in the compute type's precision. */
 #define CPU_EXP(S) CPU_EXP_##S
 #define CPU_EXP_f32 expf
 #define CPU_EXP_f64 exp
+#define CPU_EXP_f16 expf
+#define CPU_EXP_bf16 expf
 
 /* The BLAS routine of the type: CPU_CBLAS(S, gemm) is cblas_sgemm or
  * cblas_dgemm (OpenBLAS's cblas.h declares them). */

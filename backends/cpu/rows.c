@@ -22,9 +22,12 @@
 
 /* ---- softmax: x[rows,n] -> out[rows,n], in place allowed ---- */
 
-/* naive: three passes per row (max, exp and sum, divide).  Subtracting the
- * row max keeps exp from overflowing; exp values are stored in out first,
- * which is safe in place because x[j] is read before out[j] is written. */
+/* naive: three passes per row (max, sum of exp, exp divided by the sum),
+ * in the compute type (f32 for the 16-bit types, one rounding to the
+ * output).  Subtracting the row max keeps exp from overflowing; the third
+ * pass computes each exp again rather than keeping it in out, where a
+ * 16-bit output would round it before the divide.  In place is safe:
+ * x[j] is read before out[j] is written. */
 #define SOFTMAX_NAIVE(DT, T, S, ...)                                                        \
     CPU_INSTANCE(softmax_naive, S)                                                          \
     {                                                                                       \
@@ -35,21 +38,17 @@
         for (int64_t r = 0; r < rows; r++) {                                                \
             const T *xr = x + r * n;                                                        \
             T *orow = o + r * n;                                                            \
-            T mx = -INFINITY;                                                               \
+            CPU_CT(S) mx = -INFINITY, sum = 0;                                              \
             for (int64_t j = 0; j < n; j++)                                                 \
-                mx = xr[j] > mx ? xr[j] : mx;                                               \
-            T sum = 0;                                                                      \
-            for (int64_t j = 0; j < n; j++) {                                               \
-                T e = CPU_EXP(S)(xr[j] - mx);                                               \
-                orow[j] = e;                                                                \
-                sum += e;                                                                   \
-            }                                                                               \
+                mx = CPU_LD(S, xr[j]) > mx ? CPU_LD(S, xr[j]) : mx;                         \
             for (int64_t j = 0; j < n; j++)                                                 \
-                orow[j] /= sum;                                                             \
+                sum += CPU_EXP(S)(CPU_LD(S, xr[j]) - mx);                                   \
+            for (int64_t j = 0; j < n; j++)                                                 \
+                orow[j] = CPU_ST(S, CPU_EXP(S)(CPU_LD(S, xr[j]) - mx) / sum);               \
         }                                                                                   \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(softmax_naive, CPU_FLOAT_DTYPES, SOFTMAX_NAIVE)
+CPU_GENERIC(softmax_naive, CPU_REAL_DTYPES, SOFTMAX_NAIVE)
 
 /* ---- embedding: out[t,:] = table[ids[t],:] ---- */
 
@@ -67,7 +66,7 @@ CPU_GENERIC(softmax_naive, CPU_FLOAT_DTYPES, SOFTMAX_NAIVE)
                 o[t * d + j] = table[(int64_t)ids[t] * d + j];                              \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(embedding_naive, CPU_MOVE_DTYPES, EMBEDDING_NAIVE)
+CPU_GENERIC(embedding_naive, CPU_REAL_DTYPES, EMBEDDING_NAIVE)
 
 /* ---- the threaded rungs ---- */
 
@@ -274,42 +273,10 @@ CPU_GENERIC(softmax_simd, CPU_FLOAT_DTYPES, SOFTMAX_SIMD)
             memcpy(o + t * d, table + (int64_t)ids[t] * d, (size_t)d * sizeof(T));          \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(embedding_omp, CPU_MOVE_DTYPES, EMBEDDING_OMP)
+CPU_GENERIC(embedding_omp, CPU_REAL_DTYPES, EMBEDDING_OMP)
 
-/* ---- softmax in f16 and bf16: each row widened to f32, the f32 row
- * code, the result rounded once back (dtype.h, CPU_HALF_DTYPES) ---- */
-
-/* naive: the rows one after another through a buffer of n floats, the
- * naive rung's three passes in f32 with the C library's expf. */
-#define SOFTMAX_NAIVE_HALF(DT, T, S, ...)                                                   \
-    CPU_INSTANCE(softmax_naive_half, S)                                                     \
-    {                                                                                       \
-        const gpuk_tdesc *tx = &args->in[0];                                                \
-        int64_t rows = tx->shape[0], n = tx->shape[1];                                      \
-        const T *x = T_PTR(tx, T);                                                          \
-        T *o = T_PTR(&args->out, T);                                                        \
-        float *row = cpu_scratch(b, (size_t)n * sizeof(float), "a softmax row in f32");     \
-        if (!row)                                                                           \
-            return GPUK_ERR_NO_MEMORY;                                                      \
-        for (int64_t r = 0; r < rows; r++) {                                                \
-            for (int64_t j = 0; j < n; j++)                                                 \
-                row[j] = DT == GPUK_F16 ? cpu_f16_to_f32(x[r * n + j])                      \
-                                        : cpu_bf16_to_f32(x[r * n + j]);                    \
-            float mx = -INFINITY, sum = 0;                                                  \
-            for (int64_t j = 0; j < n; j++)                                                 \
-                mx = row[j] > mx ? row[j] : mx;                                             \
-            for (int64_t j = 0; j < n; j++) {                                               \
-                row[j] = expf(row[j] - mx);                                                 \
-                sum += row[j];                                                              \
-            }                                                                               \
-            for (int64_t j = 0; j < n; j++)                                                 \
-                o[r * n + j] = DT == GPUK_F16 ? cpu_f32_to_f16(row[j] / sum)                \
-                                              : cpu_f32_to_bf16(row[j] / sum);              \
-        }                                                                                   \
-        free(row);                                                                          \
-        return GPUK_OK;                                                                     \
-    }
-CPU_GENERIC(softmax_naive_half, CPU_HALF_DTYPES, SOFTMAX_NAIVE_HALF)
+/* ---- softmax's simd rung in f16 and bf16: each row widened to f32, the
+ * f32 row code, the result rounded once back (dtype.h, CPU_HALF_DTYPES) ---- */
 
 /* simd: OpenMP over rows, each widened into the thread's buffer by the
  * vector converters, the f32 simd rung's row (vector max, exp, scale) on

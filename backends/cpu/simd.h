@@ -3,8 +3,8 @@
  * so a vector loop is written once and instantiated per pair (dtype.h
  * tells the whole mechanism):
  *
- *     CPU_V(S, I, OP)   S a type suffix (f32, f64, i32), I an ISA (avx512,
- *                       avx2), OP one of the names below
+ *     CPU_V(S, I, OP)   S a type suffix (f32, f64, f16, bf16, i32), I an
+ *                       ISA (avx512, avx2), OP one of the names below
  *
  *   VEC W TARGET        the vector type, its lanes, the target attribute
  *   LOAD LOADU STOREU   aligned / unaligned load, unaligned store
@@ -177,12 +177,98 @@ __attribute__((target("avx2,fma"))) static inline double cpu_hmax_f64_avx2(__m25
 #define CPU_V_i32_avx2_ADD _mm256_add_epi32
 #define CPU_V_i32_avx2_MIN _mm256_min_epi32
 
+/* ---- f16 and bf16: f32 vectors between 16-bit loads and stores ----
+ * The vector is f32's and so is the arithmetic; LOADU, STOREU, STREAM and
+ * the tail's MLOADU and MSTOREU convert (half.h's vector forms, which a
+ * file using these traits includes; the tail "mask" is the count of
+ * elements left).  No aligned LOAD: a 16-bit row need not be aligned. */
+#define CPU_V_f16_avx512_VEC CPU_V_f32_avx512_VEC
+#define CPU_V_f16_avx512_W 16
+#define CPU_V_f16_avx512_TARGET "avx512f,f16c"
+#define CPU_V_f16_avx512_LOADU cpu_vld_f16_avx512
+#define CPU_V_f16_avx512_STOREU cpu_vst_f16_avx512
+#define CPU_V_f16_avx512_STREAM cpu_vstream_f16_avx512
+#define CPU_V_f16_avx512_SET1 CPU_V_f32_avx512_SET1
+#define CPU_V_f16_avx512_ZERO CPU_V_f32_avx512_ZERO
+#define CPU_V_f16_avx512_ADD CPU_V_f32_avx512_ADD
+#define CPU_V_f16_avx512_SUB CPU_V_f32_avx512_SUB
+#define CPU_V_f16_avx512_MUL CPU_V_f32_avx512_MUL
+#define CPU_V_f16_avx512_FMA CPU_V_f32_avx512_FMA
+#define CPU_V_f16_avx512_MIN CPU_V_f32_avx512_MIN
+#define CPU_V_f16_avx512_MAX CPU_V_f32_avx512_MAX
+#define CPU_V_f16_avx512_HSUM CPU_V_f32_avx512_HSUM
+#define CPU_V_f16_avx512_HMAX CPU_V_f32_avx512_HMAX
+#define CPU_V_f16_avx512_MASK int
+#define CPU_V_f16_avx512_MASKOF(r) ((int)(r))
+#define CPU_V_f16_avx512_MLOADU cpu_vmld_f16_avx512
+#define CPU_V_f16_avx512_MSTOREU cpu_vmst_f16_avx512
+#define CPU_V_f16_avx2_VEC CPU_V_f32_avx2_VEC
+#define CPU_V_f16_avx2_W 8
+#define CPU_V_f16_avx2_TARGET "avx2,fma,f16c"
+#define CPU_V_f16_avx2_LOADU cpu_vld_f16_avx2
+#define CPU_V_f16_avx2_STOREU cpu_vst_f16_avx2
+#define CPU_V_f16_avx2_STREAM cpu_vstream_f16_avx2
+#define CPU_V_f16_avx2_SET1 CPU_V_f32_avx2_SET1
+#define CPU_V_f16_avx2_ZERO CPU_V_f32_avx2_ZERO
+#define CPU_V_f16_avx2_ADD CPU_V_f32_avx2_ADD
+#define CPU_V_f16_avx2_SUB CPU_V_f32_avx2_SUB
+#define CPU_V_f16_avx2_MUL CPU_V_f32_avx2_MUL
+#define CPU_V_f16_avx2_FMA CPU_V_f32_avx2_FMA
+#define CPU_V_f16_avx2_MIN CPU_V_f32_avx2_MIN
+#define CPU_V_f16_avx2_MAX CPU_V_f32_avx2_MAX
+#define CPU_V_f16_avx2_HSUM CPU_V_f32_avx2_HSUM
+#define CPU_V_f16_avx2_HMAX CPU_V_f32_avx2_HMAX
+#define CPU_V_f16_avx2_MASK int
+#define CPU_V_f16_avx2_MASKOF(r) ((int)(r))
+#define CPU_V_f16_avx2_MLOADU cpu_vmld_f16_avx2
+#define CPU_V_f16_avx2_MSTOREU cpu_vmst_f16_avx2
+#define CPU_V_bf16_avx512_VEC CPU_V_f32_avx512_VEC
+#define CPU_V_bf16_avx512_W 16
+#define CPU_V_bf16_avx512_TARGET "avx512f,f16c"
+#define CPU_V_bf16_avx512_LOADU cpu_vld_bf16_avx512
+#define CPU_V_bf16_avx512_STOREU cpu_vst_bf16_avx512
+#define CPU_V_bf16_avx512_STREAM cpu_vstream_bf16_avx512
+#define CPU_V_bf16_avx512_SET1 CPU_V_f32_avx512_SET1
+#define CPU_V_bf16_avx512_ZERO CPU_V_f32_avx512_ZERO
+#define CPU_V_bf16_avx512_ADD CPU_V_f32_avx512_ADD
+#define CPU_V_bf16_avx512_SUB CPU_V_f32_avx512_SUB
+#define CPU_V_bf16_avx512_MUL CPU_V_f32_avx512_MUL
+#define CPU_V_bf16_avx512_FMA CPU_V_f32_avx512_FMA
+#define CPU_V_bf16_avx512_MIN CPU_V_f32_avx512_MIN
+#define CPU_V_bf16_avx512_MAX CPU_V_f32_avx512_MAX
+#define CPU_V_bf16_avx512_HSUM CPU_V_f32_avx512_HSUM
+#define CPU_V_bf16_avx512_HMAX CPU_V_f32_avx512_HMAX
+#define CPU_V_bf16_avx512_MASK int
+#define CPU_V_bf16_avx512_MASKOF(r) ((int)(r))
+#define CPU_V_bf16_avx512_MLOADU cpu_vmld_bf16_avx512
+#define CPU_V_bf16_avx512_MSTOREU cpu_vmst_bf16_avx512
+#define CPU_V_bf16_avx2_VEC CPU_V_f32_avx2_VEC
+#define CPU_V_bf16_avx2_W 8
+#define CPU_V_bf16_avx2_TARGET "avx2,fma,f16c"
+#define CPU_V_bf16_avx2_LOADU cpu_vld_bf16_avx2
+#define CPU_V_bf16_avx2_STOREU cpu_vst_bf16_avx2
+#define CPU_V_bf16_avx2_STREAM cpu_vstream_bf16_avx2
+#define CPU_V_bf16_avx2_SET1 CPU_V_f32_avx2_SET1
+#define CPU_V_bf16_avx2_ZERO CPU_V_f32_avx2_ZERO
+#define CPU_V_bf16_avx2_ADD CPU_V_f32_avx2_ADD
+#define CPU_V_bf16_avx2_SUB CPU_V_f32_avx2_SUB
+#define CPU_V_bf16_avx2_MUL CPU_V_f32_avx2_MUL
+#define CPU_V_bf16_avx2_FMA CPU_V_f32_avx2_FMA
+#define CPU_V_bf16_avx2_MIN CPU_V_f32_avx2_MIN
+#define CPU_V_bf16_avx2_MAX CPU_V_f32_avx2_MAX
+#define CPU_V_bf16_avx2_HSUM CPU_V_f32_avx2_HSUM
+#define CPU_V_bf16_avx2_HMAX CPU_V_f32_avx2_HMAX
+#define CPU_V_bf16_avx2_MASK int
+#define CPU_V_bf16_avx2_MASKOF(r) ((int)(r))
+#define CPU_V_bf16_avx2_MLOADU cpu_vmld_bf16_avx2
+#define CPU_V_bf16_avx2_MSTOREU cpu_vmst_bf16_avx2
 /* Every (type, ISA) pair of a dtype list (dtype.h) with the ISAs above,
  * X(T, S, I): a vector loop is instantiated for all of them by one line,
  * CPU_FLOAT_VECS(BODY), so a type added to a list gets its vector code
  * once its traits are here. */
 #define CPU_VECS_OF_(DT, T, S, X) X(T, S, avx512) X(T, S, avx2)
 #define CPU_FLOAT_VECS(X) CPU_FLOAT_DTYPES(CPU_VECS_OF_, X)
+#define CPU_REAL_VECS(X) CPU_REAL_DTYPES(CPU_VECS_OF_, X)
 #define CPU_MINPLUS_VECS(X) CPU_MINPLUS_DTYPES(CPU_VECS_OF_, X)
 
 #endif /* x86 */

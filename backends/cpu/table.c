@@ -18,7 +18,7 @@
 #define I32 GPUK_DT_I32 /* rows of a min-plus rung whose DEFAULT differs by type */
 /* f16 and bf16: rows of their own, computing in f32 (dtype.h) */
 #define F16BF16 CPU_SET(CPU_HALF_DTYPES)
-#define F32F64F16BF16 CPU_SET(CPU_MOVE_DTYPES) /* the moves */
+#define F32F64F16BF16 CPU_SET(CPU_REAL_DTYPES)
 /* the matmul family's 16-bit inputs (matmul_lowp.c): f32 accumulation, c
  * (and matmul's bias) in f32 or the inputs' dtype */
 #define H16 (GPUK_DT_F16 | GPUK_DT_BF16)
@@ -39,15 +39,12 @@ K(minplus_regtile) K(minplus_packed)
 K(transpose_naive) K(transpose_blocked) K(reduce_naive)
 K(reduce_simd) K(add_naive) K(add_simd) K(scale_naive) K(scale_simd) K(relu_naive) K(relu_simd)
 K(bias_relu_naive) K(bias_relu_simd) K(copy_naive) K(copy_simd) K(softmax_naive)
-K(softmax_simd) K(embedding_naive) K(embedding_omp) K(meanpool_naive) K(meanpool_simd)
+K(softmax_simd) K(embedding_naive) K(embedding_omp)
 K(spmv_naive) K(spmv_omp) K(spmv_balanced) K(dot_naive) K(dot_simd) K(gemv_naive) K(gemv_simd)
 K(gemm_naive) K(gemm_simd) K(matmul_lowp_naive) K(matmul_lowp_simd) K(matmul_lowp_dpbf16)
 K(bmm_lowp_naive) K(bmm_lowp_simd) K(bmm_lowp_dpbf16) K(gemm_lowp_naive) K(gemm_lowp_simd)
 K(gemm_lowp_dpbf16) K(apsp_naive) K(apsp_omp) K(apsp_blocked)
-K(add_naive_half) K(add_simd_half) K(scale_naive_half) K(scale_simd_half) K(relu_naive_half)
-K(relu_simd_half) K(bias_relu_naive_half) K(bias_relu_simd_half) 
-K(copy_omp_half) K(cast_naive) K(cast_simd) K(softmax_naive_half) K(softmax_simd_half)
-K(reduce_naive_half) K(reduce_simd_half) K(meanpool_naive_half) K(meanpool_simd_half)
+K(copy_omp_half) K(cast_naive) K(cast_simd) K(softmax_simd_half)
 #ifdef HAVE_OPENBLAS
 K(matmul_openblas) K(bmm_openblas) K(dot_openblas) K(gemv_openblas) K(gemm_openblas)
 #endif
@@ -122,55 +119,38 @@ const gpuk_kernel cpu_kernels[] = {
 
     {GPUK_OP_TRANSPOSE, F32F64F16BF16, "naive", 0, transpose_naive, "row-wise reads, column-wise writes", NULL},
     {GPUK_OP_TRANSPOSE, F32F64F16BF16, "blocked", D, transpose_blocked,
-     "32x32 tiles in L1, AVX-512/AVX register transposes of 64/32-byte rows (2-byte elements: "
-     "through a buffer), OpenMP over tiles", NULL},
+     "32x32 tiles in L1, AVX-512/AVX register transposes of 64/32-byte rows, OpenMP over tiles",
+     NULL},
 
-    {GPUK_OP_REDUCE, F32F64, "naive", 0, reduce_naive, "one scalar accumulator per output", NULL},
-    {GPUK_OP_REDUCE, F32F64, "simd", D, reduce_simd,
-     "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices", NULL},
-    {GPUK_OP_MEANPOOL, F32F64, "naive", 0, meanpool_naive, "scalar sum over tokens per output", NULL},
-    {GPUK_OP_MEANPOOL, F32F64, "simd", D, meanpool_simd,
+    /* meanpool is reduce's mean over the middle axis: the same kernels (reduce.c);
+     * f16, bf16 summed in f32 and rounded once to the output */
+    {GPUK_OP_REDUCE, F32F64F16BF16, "naive", 0, reduce_naive,
+     "one scalar accumulator per output (f32 for f16/bf16, each element widened as read)", NULL},
+    {GPUK_OP_REDUCE, F32F64F16BF16, "simd", D, reduce_simd,
+     "OpenMP over outputs or row chunks, 4 vector accumulators / L1 row slices (f32 for f16/bf16)",
+     NULL},
+    {GPUK_OP_MEANPOOL, F32F64F16BF16, "naive", 0, reduce_naive,
+     "scalar sum over tokens per output (f32 for f16/bf16)", NULL},
+    {GPUK_OP_MEANPOOL, F32F64F16BF16, "simd", D, reduce_simd,
      "rows added as vectors into an L1 slice, OpenMP (reduce's simd rung)", NULL},
-    /* f16, bf16: sums in f32, rounded once to the output (reduce.c) */
-    {GPUK_OP_REDUCE, F16BF16, "naive", 0, reduce_naive_half,
-     "one f32 accumulator per output, each element widened as read", NULL},
-    {GPUK_OP_REDUCE, F16BF16, "simd", D, reduce_simd_half,
-     "the f32 simd rung's vector sums over spans widened in L1 (F16C / shifts); OpenMP", NULL},
-    {GPUK_OP_MEANPOOL, F16BF16, "naive", 0, meanpool_naive_half,
-     "f32 sum over tokens per output, each element widened as read", NULL},
-    {GPUK_OP_MEANPOOL, F16BF16, "simd", D, meanpool_simd_half,
-     "reduce's f16/bf16 simd rung: f32 vector sums over spans widened in L1; OpenMP", NULL},
 
-    {GPUK_OP_ADD, F32F64, "naive", 0, add_naive, "scalar loop", NULL},
-    {GPUK_OP_ADD, F32F64, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_SCALE, F32F64, "naive", 0, scale_naive, "scalar loop", NULL},
-    {GPUK_OP_SCALE, F32F64, "simd", D, scale_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_RELU, F32F64, "naive", 0, relu_naive, "scalar loop", NULL},
-    {GPUK_OP_RELU, F32F64, "simd", D, relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
-    {GPUK_OP_BIAS_RELU, F32F64, "naive", 0, bias_relu_naive, "scalar loop", NULL},
-    {GPUK_OP_BIAS_RELU, F32F64, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large", NULL},
+    /* f16, bf16: each element loaded to f32 and rounded once back (elementwise.c) */
+    {GPUK_OP_ADD, F32F64F16BF16, "naive", 0, add_naive, "scalar loop", NULL},
+    {GPUK_OP_ADD, F32F64F16BF16, "simd", D, add_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large; f16/bf16 converted in registers", NULL},
+    {GPUK_OP_SCALE, F32F64F16BF16, "naive", 0, scale_naive, "scalar loop", NULL},
+    {GPUK_OP_SCALE, F32F64F16BF16, "simd", D, scale_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large; f16/bf16 converted in registers", NULL},
+    {GPUK_OP_RELU, F32F64F16BF16, "naive", 0, relu_naive, "scalar loop", NULL},
+    {GPUK_OP_RELU, F32F64F16BF16, "simd", D, relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large; f16/bf16 converted in registers", NULL},
+    {GPUK_OP_BIAS_RELU, F32F64F16BF16, "naive", 0, bias_relu_naive, "scalar loop", NULL},
+    {GPUK_OP_BIAS_RELU, F32F64F16BF16, "simd", D, bias_relu_simd, "AVX-512/AVX2 vectors, masked tails, OpenMP, streaming stores when large; f16/bf16 converted in registers", NULL},
     {GPUK_OP_COPY, F32F64F16BF16, "naive", 0, copy_naive, "scalar loop", NULL},
     {GPUK_OP_COPY, F32F64, "simd", D, copy_simd, "AVX-512/AVX2 vectors, OpenMP, streaming stores when large", NULL},
-    /* f16, bf16: each element through f32 and rounded once back (elementwise.c) */
-    {GPUK_OP_ADD, F16BF16, "naive", 0, add_naive_half, "scalar loop through f32", NULL},
-    {GPUK_OP_ADD, F16BF16, "simd", D, add_simd_half,
-     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
-    {GPUK_OP_SCALE, F16BF16, "naive", 0, scale_naive_half, "scalar loop through f32", NULL},
-    {GPUK_OP_SCALE, F16BF16, "simd", D, scale_simd_half,
-     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
-    {GPUK_OP_RELU, F16BF16, "naive", 0, relu_naive_half, "scalar loop through f32", NULL},
-    {GPUK_OP_RELU, F16BF16, "simd", D, relu_simd_half,
-     "spans widened to f32 in L1 (F16C / shifts), the f32 vector loop, rounded back; OpenMP", NULL},
-    {GPUK_OP_BIAS_RELU, F16BF16, "naive", 0, bias_relu_naive_half, "scalar loop through f32", NULL},
-    {GPUK_OP_BIAS_RELU, F16BF16, "simd", D, bias_relu_simd_half,
-     "bias widened once; row spans widened to f32 in L1, the f32 vector loop, rounded back; OpenMP", NULL},
     {GPUK_OP_COPY, F16BF16, "omp", D, copy_omp_half, "one memcpy per OpenMP thread", NULL},
 
-    {GPUK_OP_SOFTMAX, F32F64, "naive", 0, softmax_naive, "three passes per row: max, exp+sum, divide", NULL},
+    {GPUK_OP_SOFTMAX, F32F64F16BF16, "naive", 0, softmax_naive,
+     "three passes per row: max, sum of exp, exp over the sum (in f32 for f16/bf16)", NULL},
     {GPUK_OP_SOFTMAX, F32F64, "simd", D, softmax_simd,
      "OpenMP over rows, vector max, vector exp summed as stored, scale by 1/sum", NULL},
-    {GPUK_OP_SOFTMAX, F16BF16, "naive", 0, softmax_naive_half,
-     "each row widened to f32, three passes with expf, rounded back", NULL},
     {GPUK_OP_SOFTMAX, F16BF16, "simd", D, softmax_simd_half,
      "OpenMP over rows; row widened in L1 (F16C / shifts), the f32 simd row, rounded back", NULL},
     {GPUK_OP_EMBEDDING, F32F64F16BF16, "naive", 0, embedding_naive, "one row copy per token", NULL},

@@ -2,13 +2,13 @@
  * transpose.c - the transpose family on the CPU (tests/ops/transpose.c,
  * gpuk_transpose(3)): y[n,m] = x[m,n]^T, in f32, f64, f16 and bf16 from
  * one source (dtype.h), the register transposes written per element size
- * (none yet for 2-byte elements, whose tiles go through a buffer).
+ * (f16 and bf16 share the 2-byte one).
  *
  *   naive    read x along rows, write y down columns
  *   blocked  32 x 32 tiles, register transposes (AVX-512 blocks of 64-byte
- *            rows straight to y: 16 x 16 floats, 8 x 8 doubles; AVX blocks
- *            of 32-byte rows through a buffer: 8 x 8, 4 x 4), streaming
- *            stores, OpenMP
+ *            rows straight to y: 16 x 16 floats, 8 x 8 doubles, 32 x 32
+ *            2-byte words; AVX blocks of 32-byte rows through a buffer:
+ *            8 x 8, 4 x 4, 16 x 16), streaming stores, OpenMP
  */
 #include "config.h"
 
@@ -33,7 +33,7 @@
                 y[j * ldy + i] = x[i * ldx + j];                                            \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_naive, CPU_MOVE_DTYPES, TRANSPOSE_NAIVE)
+CPU_GENERIC(transpose_naive, CPU_REAL_DTYPES, TRANSPOSE_NAIVE)
 
 /* blocked: 32 x 32 tiles, OpenMP over tiles.  With AVX2 a tile is
  * transposed into a buffer (blocks of 32-byte rows through registers:
@@ -179,6 +179,72 @@ __attribute__((target("avx512f"))) static void tr_block_f64_avx512(const double 
     }
 }
 
+/* 2-byte elements (f16, bf16 moved as words), AVX2: a 16 x 16 block of
+ * 32-byte rows in four rounds, the 16-bit analogue of the 8 x 8 of
+ * floats: rows interleaved by pairs (16-bit), by quads (32-bit), by
+ * octets (64-bit), each 128-bit lane then holding one column of 8 rows,
+ * and the lanes of rows 0-7 and 8-15 joined.  Straight to y, streamed
+ * when asked (y's rows 32-byte aligned then). */
+__attribute__((target("avx2"))) static void tr_block_u16_avx2(const uint16_t *x, int64_t ldx,
+                                                             uint16_t *y, int64_t ldy, int stream)
+{
+    __m256i r[16], a[16], c[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++)
+        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(x + i * ldx));
+    /* a[2p], lane L: columns 8L..8L+3 of rows 2p, 2p+1 interleaved; a[2p+1]: 8L+4..8L+7 */
+#pragma GCC unroll 8
+    for (int i = 0; i < 16; i += 2) {
+        a[i] = _mm256_unpacklo_epi16(r[i], r[i + 1]);
+        a[i + 1] = _mm256_unpackhi_epi16(r[i], r[i + 1]);
+    }
+    /* r[4q + k], lane L: columns 8L+2k and 8L+2k+1 of rows 4q..4q+3 */
+#pragma GCC unroll 4
+    for (int g = 0; g < 16; g += 4) {
+        r[g] = _mm256_unpacklo_epi32(a[g], a[g + 2]);
+        r[g + 1] = _mm256_unpackhi_epi32(a[g], a[g + 2]);
+        r[g + 2] = _mm256_unpacklo_epi32(a[g + 1], a[g + 3]);
+        r[g + 3] = _mm256_unpackhi_epi32(a[g + 1], a[g + 3]);
+    }
+    /* c[8h + j], lane L: column 8L + j of rows 8h..8h+7 */
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++)
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; k++) {
+            c[8 * h + 2 * k] = _mm256_unpacklo_epi64(r[8 * h + k], r[8 * h + 4 + k]);
+            c[8 * h + 2 * k + 1] = _mm256_unpackhi_epi64(r[8 * h + k], r[8 * h + 4 + k]);
+        }
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) {
+        __m256i lo = _mm256_permute2x128_si256(c[j], c[8 + j], 0x20);
+        __m256i hi = _mm256_permute2x128_si256(c[j], c[8 + j], 0x31);
+        __m256i *d0 = (__m256i *)(void *)(y + j * ldy), *d1 = (__m256i *)(void *)(y + (8 + j) * ldy);
+        if (stream) {
+            _mm256_stream_si256(d0, lo);
+            _mm256_stream_si256(d1, hi);
+        } else {
+            _mm256_storeu_si256(d0, lo);
+            _mm256_storeu_si256(d1, hi);
+        }
+    }
+}
+
+/* AVX-512 has no 16-bit shuffles without AVX-512BW: a 32 x 32 block (whole
+ * 64-byte rows of y) is four AVX2 blocks, ordered so that the two halves
+ * of each output line are written one block after the other. */
+__attribute__((target("avx2"))) static void tr_block_u16_avx512(const uint16_t *x, int64_t ldx,
+                                                               uint16_t *y, int64_t ldy,
+                                                               int stream)
+{
+    for (int j = 0; j < 32; j += 16)
+        for (int i = 0; i < 32; i += 16)
+            tr_block_u16_avx2(x + i * ldx + j, ldx, y + j * ldy + i, ldy, stream);
+}
+#define tr_block_f16_avx2 tr_block_u16_avx2
+#define tr_block_bf16_avx2 tr_block_u16_avx2
+#define tr_block_f16_avx512 tr_block_u16_avx512
+#define tr_block_bf16_avx512 tr_block_u16_avx512
+
 __attribute__((target("avx2"))) static void tr_stream_fence(void)
 {
     _mm_sfence();
@@ -245,29 +311,22 @@ static void tr_stream_fence(void)
     }
 TR_ROW_STREAM_FN(float, f32)
 TR_ROW_STREAM_FN(double, f64)
-/* 2-byte elements (f16, bf16) have no register transpose: their tiles go
- * element by element through buf (tr_tile's avx is 0 for them, and stream
- * with it), so these names only complete the generic tile code. */
-#define TR_NO_VEC(DT, T, S, ...)                                                            \
-    static void tr_block_##S##_avx512(const T *x, int64_t ldx, T *y, int64_t ldy, int s)     \
-    {                                                                                       \
-        (void)x, (void)ldx, (void)y, (void)ldy, (void)s;                                    \
-    }                                                                                       \
-    static void tr_block_##S##_avx2(const T *x, int64_t ldx, T *y, int64_t ldy, int s)       \
-    {                                                                                       \
-        (void)x, (void)ldx, (void)y, (void)ldy, (void)s;                                    \
-    }                                                                                       \
-    static void tr_row_stream_##S(T *dst, const T *src)                                     \
-    {                                                                                       \
-        (void)dst, (void)src;                                                               \
-    }
-CPU_HALF_DTYPES(TR_NO_VEC)
+/* the 2-byte words of f16 and bf16 move as integers (simd.h's 16-bit
+ * traits convert to f32) */
+__attribute__((target("avx2"))) static void tr_row_stream_u16(uint16_t *dst, const uint16_t *src)
+{
+    for (int q = 0; q < TR_TILE; q += 16)
+        _mm256_stream_si256((__m256i *)(void *)(dst + q),
+                            _mm256_load_si256((const __m256i *)(const void *)(src + q)));
+}
+#define tr_row_stream_f16 tr_row_stream_u16
+#define tr_row_stream_bf16 tr_row_stream_u16
 #else
 /* no vector path: avx is always 0 and stream never set */
 #define TR_BLOCK(S, I) (void)
 #define TR_ROW_STREAM(S) (void)
 #endif
-CPU_MOVE_DTYPES(TR_TILE_FN)
+CPU_REAL_DTYPES(TR_TILE_FN)
 
 /* Outputs from this size on bypass the caches (see tr_tile). */
 #define TR_STREAM_BYTES ((int64_t)16 << 20)
@@ -281,8 +340,7 @@ CPU_MOVE_DTYPES(TR_TILE_FN)
         T *y = T_PTR(ty, T);                                                                \
         int64_t ldx = T_LD(tx), ldy = T_LD(ty);                                             \
         int64_t tm = (m + TR_TILE - 1) / TR_TILE, tn = (n + TR_TILE - 1) / TR_TILE;         \
-        int avx = sizeof(T) < 4 ? 0 /* no register transpose of 2-byte elements */        \
-                  : b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;          \
+        int avx = b->isa == CPU_ISA_AVX512 ? 2 : b->isa == CPU_ISA_AVX2 ? 1 : 0;            \
         int stream = avx && m * n * (int64_t)sizeof(T) >= TR_STREAM_BYTES;                  \
         _Pragma("omp parallel num_threads(b->nthreads)")                                    \
         {                                                                                   \
@@ -306,4 +364,4 @@ CPU_MOVE_DTYPES(TR_TILE_FN)
         }                                                                                   \
         return GPUK_OK;                                                                     \
     }
-CPU_GENERIC(transpose_blocked, CPU_MOVE_DTYPES, TRANSPOSE_BLOCKED)
+CPU_GENERIC(transpose_blocked, CPU_REAL_DTYPES, TRANSPOSE_BLOCKED)
