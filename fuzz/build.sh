@@ -14,21 +14,44 @@ B=${1:-${TMPDIR:-/tmp}/gpuk-fuzz-build}
 CC=${CC:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 mkdir -p "$B"
+if [ -f "$B/configure.ac" ]; then
+    echo "fuzz/build.sh: $B is a source tree; name an empty or build folder" >&2
+    exit 1
+fi
 # A source tree configured in place (the README's quick start) refuses a
 # second, out-of-tree build: configure a clean copy of its distributed
-# files instead.
+# files instead, brought up to date on every run (a file that changed is
+# copied over with a new time, so make rebuilds what depends on it, and
+# only that; a stale copy would fuzz old code).
 if [ -f "$SRC/config.status" ]; then
-    if [ ! -f "$B/config.status" ]; then
-        rm -rf "$B/pristine"
-        make -s -C "$SRC" distdir distdir="$B/pristine" >/dev/null
+    rm -rf "$B/pristine.new"
+    make -s -C "$SRC" distdir distdir="$B/pristine.new" >/dev/null
+    if [ -d "$B/pristine" ]; then
+        (cd "$B/pristine.new" && find . -type f) | while IFS= read -r f; do
+            if ! cmp -s "$B/pristine.new/$f" "$B/pristine/$f"; then
+                mkdir -p "$(dirname "$B/pristine/$f")"
+                cp -p "$B/pristine.new/$f" "$B/pristine/$f"
+            fi
+        done
+        rm -rf "$B/pristine.new"
+    else
+        mv "$B/pristine.new" "$B/pristine"
     fi
     SRC=$B/pristine
 fi
 cd "$B"
+# A build folder configured from another source tree would go on building
+# that tree's files: start it again (the corpus and findings stay).
+if [ -f config.status ] && [ "$(cat source-dir 2>/dev/null)" != "$SRC" ]; then
+    echo "fuzz/build.sh: $B was configured from another source tree; building it again" >&2
+    find . -mindepth 1 -maxdepth 1 ! -name work-corpus ! -name 'crash-*' ! -name 'pristine*' \
+        ! -name 'leak-*' ! -name 'timeout-*' ! -name 'oom-*' -exec rm -rf {} +
+fi
 if [ ! -f config.status ]; then
     "$SRC/configure" --without-cuda --disable-openmp CC="$CC" \
         CFLAGS="-g -O2 $SAN -fsanitize=fuzzer-no-link" LDFLAGS="$SAN" >configure.log 2>&1 ||
         { tail -30 configure.log; exit 1; }
+    echo "$SRC" >source-dir
 fi
 make -j"${JOBS:-2}" src/libgpuk.la backends/cpu/backend_cpu.la >make.log 2>&1 ||
     { tail -30 make.log; exit 1; }

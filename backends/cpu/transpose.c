@@ -183,10 +183,10 @@ __attribute__((target("avx512f"))) static void tr_block_f64_avx512(const double 
  * 32-byte rows in four rounds, the 16-bit analogue of the 8 x 8 of
  * floats: rows interleaved by pairs (16-bit), by quads (32-bit), by
  * octets (64-bit), each 128-bit lane then holding one column of 8 rows,
- * and the lanes of rows 0-7 and 8-15 joined.  Straight to y, streamed
- * when asked (y's rows 32-byte aligned then). */
-__attribute__((target("avx2"))) static void tr_block_u16_avx2(const uint16_t *x, int64_t ldx,
-                                                             uint16_t *y, int64_t ldy, int stream)
+ * and the lanes of rows 0-7 and 8-15 joined.  o[j] is row j of the
+ * transposed block. */
+__attribute__((target("avx2"))) static inline void tr_u16_16x16(const uint16_t *x, int64_t ldx,
+                                                               __m256i o[16])
 {
     __m256i r[16], a[16], c[16];
 #pragma GCC unroll 16
@@ -216,29 +216,54 @@ __attribute__((target("avx2"))) static void tr_block_u16_avx2(const uint16_t *x,
         }
 #pragma GCC unroll 8
     for (int j = 0; j < 8; j++) {
-        __m256i lo = _mm256_permute2x128_si256(c[j], c[8 + j], 0x20);
-        __m256i hi = _mm256_permute2x128_si256(c[j], c[8 + j], 0x31);
-        __m256i *d0 = (__m256i *)(void *)(y + j * ldy), *d1 = (__m256i *)(void *)(y + (8 + j) * ldy);
-        if (stream) {
-            _mm256_stream_si256(d0, lo);
-            _mm256_stream_si256(d1, hi);
-        } else {
-            _mm256_storeu_si256(d0, lo);
-            _mm256_storeu_si256(d1, hi);
-        }
+        o[j] = _mm256_permute2x128_si256(c[j], c[8 + j], 0x20);
+        o[8 + j] = _mm256_permute2x128_si256(c[j], c[8 + j], 0x31);
     }
 }
 
-/* AVX-512 has no 16-bit shuffles without AVX-512BW: a 32 x 32 block (whole
- * 64-byte rows of y) is four AVX2 blocks, ordered so that the two halves
- * of each output line are written one block after the other. */
-__attribute__((target("avx2"))) static void tr_block_u16_avx512(const uint16_t *x, int64_t ldx,
-                                                               uint16_t *y, int64_t ldy,
-                                                               int stream)
+/* AVX: the 16 x 16 block into 32-byte rows of y (tr_tile's buffer). */
+__attribute__((target("avx2"))) static void tr_block_u16_avx2(const uint16_t *x, int64_t ldx,
+                                                             uint16_t *y, int64_t ldy, int stream)
 {
-    for (int j = 0; j < 32; j += 16)
-        for (int i = 0; i < 32; i += 16)
-            tr_block_u16_avx2(x + i * ldx + j, ldx, y + j * ldy + i, ldy, stream);
+    __m256i o[16];
+    (void)stream;
+    tr_u16_16x16(x, ldx, o);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++)
+        _mm256_storeu_si256((__m256i *)(void *)(y + j * ldy), o[j]);
+}
+
+/* AVX-512: a 32 x 32 block, each output row a whole 64-byte line joined
+ * from two 16 x 16 blocks side by side (16-bit shuffles on zmm registers
+ * would need AVX-512BW), stored straight to y, streamed when large: a
+ * line written in two 32-byte halves from different blocks would leave
+ * the write-combining buffers partial lines to flush. */
+__attribute__((target("avx512f,avx2"))) static void tr_block_u16_avx512(const uint16_t *x,
+                                                                       int64_t ldx, uint16_t *y,
+                                                                       int64_t ldy, int stream)
+{
+    /* rows of y not on line boundaries: the four blocks one by one, 32-byte
+     * stores (a 64-byte store would straddle two lines every time) */
+    if (!stream && (((uintptr_t)y & 63) != 0 || (ldy & 31) != 0)) {
+        for (int j = 0; j < 32; j += 16)
+            for (int i = 0; i < 32; i += 16)
+                tr_block_u16_avx2(x + i * ldx + j, ldx, y + j * ldy + i, ldy, 0);
+        return;
+    }
+    for (int j = 0; j < 32; j += 16) {
+        __m256i lo[16], hi[16];
+        tr_u16_16x16(x + j, ldx, lo);           /* rows 0-15 of x: columns 0-15 of y */
+        tr_u16_16x16(x + 16 * ldx + j, ldx, hi); /* rows 16-31 of x: columns 16-31 */
+#pragma GCC unroll 16
+        for (int q = 0; q < 16; q++) {
+            uint16_t *dst = y + (j + q) * ldy;
+            __m512i row = _mm512_inserti64x4(_mm512_castsi256_si512(lo[q]), hi[q], 1);
+            if (stream)
+                _mm512_stream_si512((void *)dst, row);
+            else
+                _mm512_store_si512((void *)dst, row);
+        }
+    }
 }
 #define tr_block_f16_avx2 tr_block_u16_avx2
 #define tr_block_bf16_avx2 tr_block_u16_avx2
