@@ -15,6 +15,8 @@
 #                  tests/t_interop_cuda (wrap, DLPack, the staging pool)
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
 #                  ($BENCH_ARGS is passed on to gpuk-bench)
+#        targets   the open one-GPU targets of the dtype and tensor-core issues,
+#                  one gpuk-bench run each (do_targets says which; $TARGET_REPS)
 #        textclf   the text classifier on cpu and cuda, and against PyTorch
 #        pytest    the Python package's suite against this build (NumPy, and
 #                  PyTorch and CuPy where the machine has them)
@@ -274,6 +276,31 @@ do_distcpu() {
   return $rc
 }
 
+# The open one-GPU targets of the dtype and tensor-core issues, each in one
+# gpuk-bench run so that every ratio is against a peer timed beside it:
+#   targets-f64mm.txt    f64 matmul at 4096^3, 8192^3: dmma, dmma_tma against
+#                        cuBLAS DGEMM (target: the best >= 90%)
+#   targets-f64mem.txt   f64 bandwidth ops at 8192^2 / 64M elements (>= 90% of copy)
+#   targets-tc.txt       bf16, f16 matmul at 2048, 4096, 8192: the last wgmma
+#                        rungs against cuBLAS (>= 100% at 4096 and 8192, >= 90% at 2048)
+#   targets-16mem.txt    the memory-bound ops and cast in f32, f16, bf16 (the 16-bit
+#                        rows where the build has them; an op without them says so)
+do_targets() {
+  local bench=$build/bench/gpuk-bench rc=0
+  "$bench" -b cuda -q --op matmul --dtype f64 -s 4096,8192 --variant dmma,dmma_tma,cublas \
+    -r ${TARGET_REPS:-10} > "$logs/targets-f64mm.txt" 2>&1 || rc=1
+  { "$bench" -b cuda -q --op copy,scale,relu,add --dtype f64 -s 67108864 -r ${TARGET_REPS:-10} &&
+    "$bench" -b cuda -q --op bias_relu,transpose,softmax --dtype f64 -s 8192 \
+      -r ${TARGET_REPS:-10}; } > "$logs/targets-f64mem.txt" 2>&1 || rc=1
+  "$bench" -b cuda -q --op matmul --dtype bf16,f16 -s 2048,4096,8192 \
+    --variant wgmma_tma_store,wgmma_pdl,cublas -r ${TARGET_REPS:-10} > "$logs/targets-tc.txt" 2>&1 || rc=1
+  "$bench" -b cuda -q --op copy,scale,relu,add,bias_relu,transpose,softmax,reduce,meanpool,embedding,cast \
+    --dtype f32,f16,bf16 -r ${TARGET_REPS:-10} > "$logs/targets-16mem.txt" 2>&1 || rc=1
+  grep -hE "headline|^(matmul|copy|scale|relu|add|bias_relu|transpose|softmax|reduce|meanpool|embedding|cast) " \
+    "$logs"/targets-*.txt | head -60
+  return $rc
+}
+
 do_compare() {
   [ -n "${BASE_SRC:-}" ] && [ -x "$BASE_SRC/configure" ] ||
     { echo "compare: BASE_SRC must name a bootstrapped source tree"; return 2; }
@@ -297,7 +324,8 @@ do_compare() {
 note "device-check: steps: $steps  ($(date -u +%Y-%m-%dT%H:%MZ))"
 for s in $steps; do
   case $s in
-    env|build|check|sanitize|bench|textclf|compare|pytest|dist|distcpu) run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
+    env|build|check|sanitize|bench|targets|textclf|compare|pytest|dist|distcpu)
+      run_step "$s" "do_$s" || [ "$s" != build ] || break ;;
     *) note "unknown step $s" ;;
   esac
 done
