@@ -221,7 +221,8 @@ __attribute__((target("avx2"))) static inline void tr_u16_16x16(const uint16_t *
     }
 }
 
-/* AVX: the 16 x 16 block into 32-byte rows of y (tr_tile's buffer). */
+/* AVX: the 16 x 16 block into 32-byte rows of y (tr_tile's buffer, or y
+ * itself from the AVX-512 block below when y's rows are not aligned). */
 __attribute__((target("avx2"))) static void tr_block_u16_avx2(const uint16_t *x, int64_t ldx,
                                                              uint16_t *y, int64_t ldy, int stream)
 {
