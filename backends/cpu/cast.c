@@ -58,8 +58,7 @@ static inline void cast1(gpuk_dtype sd, const void *src, gpuk_dtype dd, void *ds
     /* f32, f16 and bf16 widen to f32 exactly; a 16-bit source of the
      * same dtype comes back with its bits (a NaN's payload included) */
     float f = sd == GPUK_F32 ? ((const float *)src)[i]
-              : sd == GPUK_F16 ? cpu_f16_to_f32(((const uint16_t *)src)[i])
-                               : cpu_bf16_to_f32(((const uint16_t *)src)[i]);
+                             : cpu_half_to_f32(sd, ((const uint16_t *)src)[i]);
     if (sd == dd && sd != GPUK_F32)
         ((uint16_t *)dst)[i] = ((const uint16_t *)src)[i];
     else if (dd == GPUK_F64)
@@ -67,7 +66,7 @@ static inline void cast1(gpuk_dtype sd, const void *src, gpuk_dtype dd, void *ds
     else if (dd == GPUK_F32)
         ((float *)dst)[i] = f;
     else
-        ((uint16_t *)dst)[i] = dd == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
+        ((uint16_t *)dst)[i] = cpu_f32_to_half(dd, f);
 }
 
 /* naive: the scalar conversion of each element; in place (one dtype) is

@@ -63,7 +63,7 @@ void cpu_row_to_f32(enum cpu_isa isa, gpuk_dtype dt, const void *src, float *dst
     (void)isa;
 #endif
     for (; i < n; i++)
-        dst[i] = dt == GPUK_F16 ? cpu_f16_to_f32(s[i]) : cpu_bf16_to_f32(s[i]);
+        dst[i] = cpu_half_to_f32(dt, s[i]);
 }
 
 void cpu_row_from_f32(enum cpu_isa isa, gpuk_dtype dt, const float *src, void *dst, int64_t n)
@@ -84,5 +84,5 @@ void cpu_row_from_f32(enum cpu_isa isa, gpuk_dtype dt, const float *src, void *d
     (void)isa;
 #endif
     for (; i < n; i++)
-        d[i] = dt == GPUK_F16 ? cpu_f32_to_f16(src[i]) : cpu_f32_to_bf16(src[i]);
+        d[i] = cpu_f32_to_half(dt, src[i]);
 }

@@ -85,6 +85,18 @@ static inline uint16_t cpu_f32_to_f16(float f)
     return (uint16_t)(sign | (((r >> 13) - (112u << 10)) & 0x7fffu));
 }
 
+/* A 16-bit element of the run-time dtype dt (GPUK_F16 or GPUK_BF16) as
+ * f32, and an f32 rounded to one. */
+static inline float cpu_half_to_f32(gpuk_dtype dt, uint16_t h)
+{
+    return dt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
+}
+
+static inline uint16_t cpu_f32_to_half(gpuk_dtype dt, float f)
+{
+    return dt == GPUK_F16 ? cpu_f32_to_f16(f) : cpu_f32_to_bf16(f);
+}
+
 /* f64 to f32 rounding to odd: the f32 neighbour of v whose last bit is 1
  * when v is not an f32, so that one more rounding to a type at least two
  * bits narrower gives the same result as rounding v directly. */

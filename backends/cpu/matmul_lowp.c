@@ -52,8 +52,7 @@ static float out_get(gpuk_dtype odt, const void *p, int64_t i)
 {
     if (odt == GPUK_F32)
         return ((const float *)p)[i];
-    uint16_t h = ((const uint16_t *)p)[i];
-    return odt == GPUK_F16 ? cpu_f16_to_f32(h) : cpu_bf16_to_f32(h);
+    return cpu_half_to_f32(odt, ((const uint16_t *)p)[i]);
 }
 
 static void out_put(gpuk_dtype odt, void *p, int64_t i, float v)
@@ -61,7 +60,7 @@ static void out_put(gpuk_dtype odt, void *p, int64_t i, float v)
     if (odt == GPUK_F32)
         ((float *)p)[i] = v;
     else
-        ((uint16_t *)p)[i] = odt == GPUK_F16 ? cpu_f32_to_f16(v) : cpu_f32_to_bf16(v);
+        ((uint16_t *)p)[i] = cpu_f32_to_half(odt, v);
 }
 
 /* The epilogue of one finished f32 value: alpha acc + beta c + bias. */

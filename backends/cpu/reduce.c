@@ -55,10 +55,8 @@ CPU_GENERIC(reduce_naive, CPU_REAL_DTYPES, REDUCE_NAIVE)
  * Written once for the four types: sums and accumulators are in the
  * compute type CT (f32 for f16 and bf16, whose simd.h traits load 16-bit
  * elements straight into f32 vectors), and each output is rounded once
- * to the output type at the end.  CPU_VC is the compute type's traits
- * (the accumulators' loads and stores). */
-#define CPU_VC(S, I, OP) CPU_VC_(CPU_CS(S), I, OP)
-#define CPU_VC_(C, I, OP) CPU_V(C, I, OP)
+ * to the output type at the end; the accumulators load and store through
+ * the compute type's traits (simd.h, CPU_VC). */
 
 /* sum of n contiguous elements: four vector accumulators, masked tail;
  * accum: acc[0..n) += x[0..n) */

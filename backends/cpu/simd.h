@@ -28,6 +28,10 @@
 #include <immintrin.h>
 
 #define CPU_V(S, I, OP) CPU_V_##S##_##I##_##OP
+/* The traits of S's compute type (dtype.h, CPU_CS): f32's for f16 and
+ * bf16, S's own otherwise; for arrays kept in the compute type. */
+#define CPU_VC(S, I, OP) CPU_VC_(CPU_CS(S), I, OP)
+#define CPU_VC_(C, I, OP) CPU_V(C, I, OP)
 
 /* ---- AVX-512 ---- */
 
