@@ -2,7 +2,8 @@
  * cuda_internal.h - what the .cu files of backend_cuda.so share: the
  * per-context state, status mapping for CUDA / cuBLAS / cuSPARSE returns,
  * launch helpers that respect the grid limits, block-wide reductions, and
- * the kernel entry points listed in table.cu.
+ * the kernel entry points listed in table.cu; the element-type traits and
+ * the per-dtype entry macros are in elem.cuh, included at the end.
  *
  * Every symbol here is hidden (-fvisibility=hidden); the plugin exports
  * only gpuk_backend_entry.  Internal names start with gkc_.
@@ -14,6 +15,8 @@
 #include <stdint.h>
 #include <math.h>
 #include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cublas_v2.h>
 #include <cusparse.h>
 #include <gpuk/backend.h>
@@ -460,177 +463,8 @@ gpuk_status gkc_use_stream(gpuk_bctx *b, void *stream);
 gpuk_status gkc_peak_transfer(gpuk_bctx *b, bool to_device, double *value);
 void gkc_stage_release(gpuk_bctx *b);
 
-/* ---------------------------------------------------------------- cudaB: one kernel, two dtypes
- * (issue 26) The memory-bound families (elementwise, rows, reduce,
- * transpose, blas, spmv) write each kernel once as a template over its
- * element type T, float or double, and register one row per rung that
- * serves both dtypes (doc/design.md, "Adding a dtype"). */
-
-/* A row that serves f32 and f64: its entry point `name` runs fn<float> or
- * fn<double>, the template of its family's file, by the op's dtype (core
- * passes only a dtype of the row's set). */
-#define GKC_KERNEL_F32_F64(name, fn)                                         \
-    GKC_KERNEL(name)                                                         \
-    {                                                                        \
-        return args->dtype == GPUK_F64 ? fn<double>(b, args) : fn<float>(b, args); \
-    }
-
-/* A scalar of gpuk_args in T: the float member for f32, the double one for
- * f64 (args->alpha and args->alpha_f64, say), so an f64 kernel sees the
- * caller's value unrounded. */
-template <class T>
-static inline T gkc_scalar(float f, double d)
-{
-    if constexpr (sizeof(T) == sizeof(double))
-        return (T)d;
-    else
-        return (T)f;
-}
-
-/* Elements of T before p's first 16-byte boundary (0 when p is on one);
- * p must be aligned to its element. */
-template <class T>
-static inline int64_t gkc_head16(const void *p)
-{
-    return (int64_t)((16 - gkc_offset16(p)) % 16) / (int64_t)sizeof(T);
-}
-
-/* dst = a dense copy of src[nb][rows][cols] (batch stride sb, row stride
- * ld) on b's stream, for a library that wants rows apart by at least their
- * length (blas.cu; T float or double). */
-template <class T>
-gpuk_status gkc_pack_dense(gpuk_bctx *b, const T *src, int64_t nb, int64_t rows, int64_t cols,
-                           int64_t sb, int64_t ld, T *dst, const char *op, const char *variant);
-
-#ifdef __CUDACC__
-/* 16 bytes of T: the widest load and store of one thread (LDG.128), a
- * float4 or a double2, N elements.  Kernels count their work in these
- * vectors, so a thread keeps the same bytes in flight in both dtypes. */
-template <class T> struct gkc_vec;
-template <> struct gkc_vec<float> {
-    typedef float4 type;
-    static constexpr int N = 4;
-};
-template <> struct gkc_vec<double> {
-    typedef double2 type;
-    static constexpr int N = 2;
-};
-
-/* Element i (a constant after unrolling) of a vector, and a vector of e. */
-__device__ __forceinline__ float gkc_vget(const float4 &v, int i) { return gkc_f4(v, i); }
-__device__ __forceinline__ double gkc_vget(const double2 &v, int i) { return i == 0 ? v.x : v.y; }
-template <class T>
-__device__ __forceinline__ typename gkc_vec<T>::type gkc_vfill(T e)
-{
-    if constexpr (gkc_vec<T>::N == 4)
-        return make_float4(e, e, e, e);
-    else
-        return make_double2(e, e);
-}
-
-/* f applied lane by lane: c.i = f(a.i, b.i). */
-template <class F>
-__device__ __forceinline__ float4 gkc_vmap(const float4 &a, const float4 &b, F f)
-{
-    float4 c;
-    c.x = f(a.x, b.x);
-    c.y = f(a.y, b.y);
-    c.z = f(a.z, b.z);
-    c.w = f(a.w, b.w);
-    return c;
-}
-template <class F>
-__device__ __forceinline__ double2 gkc_vmap(const double2 &a, const double2 &b, F f)
-{
-    double2 c;
-    c.x = f(a.x, b.x);
-    c.y = f(a.y, b.y);
-    return c;
-}
-
-/* The sum of a vector's elements, in pairs. */
-__device__ __forceinline__ float gkc_vsum(const float4 &a) { return (a.x + a.y) + (a.z + a.w); }
-__device__ __forceinline__ double gkc_vsum(const double2 &a) { return a.x + a.y; }
-
-/* sum a.i b.i, left to right. */
-__device__ __forceinline__ float gkc_vdot(const float4 &a, const float4 &b)
-{
-    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-}
-__device__ __forceinline__ double gkc_vdot(const double2 &a, const double2 &b)
-{
-    return a.x * b.x + a.y * b.y;
-}
-#endif /* __CUDACC__ */
-
-/* ---------------------------------------------------------------- cudaA: element types */
-
-/* The matmul and min-plus families (matmul.cu, sgemm_*.cu, dgemm_mma.cu,
- * minplus*.cu) write each kernel once over T, which for min-plus is also
- * int32 (and dpx_i16x2's packed pairs, unsigned): gkc_vec and gkc_vget
- * above, extended to those; and four consecutive elements moved in one
- * 16-byte access (a 4-byte T) or two (a double). */
-#ifdef __CUDACC__
-template <> struct gkc_vec<int> {
-    typedef int4 type;
-    static constexpr int N = 4;
-};
-template <> struct gkc_vec<unsigned> {
-    typedef uint4 type;
-    static constexpr int N = 4;
-};
-__device__ __forceinline__ int gkc_vget(const int4 &v, int i)
-{
-    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-}
-__device__ __forceinline__ unsigned gkc_vget(const uint4 &v, int i)
-{
-    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-}
-
-/* x[0..3] = p[0..3], p 16-byte aligned. */
-template <class T>
-__device__ __forceinline__ void gkc_ld4(T *x, const T *p)
-{
-    typedef typename gkc_vec<T>::type V;
-    V lo = *(const V *)p;
-    if constexpr (gkc_vec<T>::N == 2) {
-        V hi = *(const V *)(p + 2);
-        x[0] = lo.x, x[1] = lo.y, x[2] = hi.x, x[3] = hi.y;
-    } else {
-        x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
-    }
-}
-
-/* p[0..3] = x[0..3], p 16-byte aligned. */
-template <class T>
-__device__ __forceinline__ void gkc_st4(T *p, const T *x)
-{
-    typedef typename gkc_vec<T>::type V;
-    if constexpr (gkc_vec<T>::N == 2) {
-        *(V *)p = V{x[0], x[1]};
-        *(V *)(p + 2) = V{x[2], x[3]};
-    } else {
-        *(V *)p = V{x[0], x[1], x[2], x[3]};
-    }
-}
-
-/* d += a b on one 16 x 8 x 16 fragment of the FP64 tensor cores (mma.sync
- * m16n8k16, one DMMA.16x8x16 on sm_90; every lane of the warp takes part).
- * The fragments, g = lane / 4, t = lane % 4 (PTX ISA, mma .f64):
- *   a[v] = A[g + 8 (v & 1)][t + 4 (v >> 1)]   (A 16 x 16), v < 8;
- *   b[v] = B[t + 4 v][g]                      (B 16 x 8), v < 4;
- *   d[v] = C[g + 8 (v >> 1)][2 t + (v & 1)]   (C 16 x 8), v < 4.
- * dgemm_mma.cu computes with it and peak.cu measures it. */
-__device__ __forceinline__ void gkc_dmma16(double (&d)[4], const double (&a)[8],
-                                           const double (&b)[4])
-{
-    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-        "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
-          "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
-}
-#endif /* __CUDACC__ */
+/* The element types: entry macros per dtype, vector and compute-type
+ * traits (elem.cuh). */
+#include "elem.cuh"
 
 #endif /* GPUK_CUDA_INTERNAL_H */

@@ -1,8 +1,12 @@
 /*
  * elementwise.cu - add, scale, relu, bias_relu, copy over dense arrays of
- * float or double (each kernel a template over the element type T); out
- * may be exactly an input (in place).  Every op is exact: one rounding at
- * most, the same bits from every rung.
+ * float, double, f16 or bf16 (each kernel a template over the element
+ * type T); out may be exactly an input (in place).  Every op is exact: one
+ * rounding at most, the same bits from every rung.  f16 and bf16 compute
+ * in f32 (gkc_num: each element widened, the f32 op, one rounding back,
+ * as the CPU's rows), which is that one rounding too: f32's 24 bits hold
+ * a sum or product of two 16-bit values' rounding boundaries exactly
+ * enough (gpuk(7), "Element types").  copy moves either as uint16_t.
  *
  * Each op is a small functor; the two rungs are shared by all of them:
  *   1. coalesced  a grid-stride loop, one element per thread per step;
@@ -34,24 +38,43 @@ template <class T>
 struct f_copy {
     __device__ T operator()(T x, T) const { return x; }
 };
+/* relu(x + b) in one step: a 16-bit type rounds the result once (a sum
+ * rounded before the compare could give -0 where relu gives +0). */
+template <class T>
+struct f_bias_relu {
+    __device__ T operator()(T x, T b) const
+    {
+        T v = x + b;
+        return v < T(0) ? T(0) : v;
+    }
+};
 
 constexpr int NT = 256;
 
+/* out[i] = f(x[i], y[i]) through the compute type (for float and double
+ * the plain expression). */
+template <class T, bool BINARY, class F>
+__device__ __forceinline__ void ew_one(F f, const T *x, const T *y, T *out, int64_t i)
+{
+    typedef gkc_c<T> C;
+    out[i] = gkc_st<T>(f(gkc_ld(x[i]), BINARY ? gkc_ld(y[i]) : C(0)));
+}
+
 /* 1. coalesced: consecutive threads touch consecutive elements, so each
- * warp access is one 128-byte (f64: 256-byte) transaction; the grid is
- * capped and strides. */
+ * warp access is one 128-byte (f64: 256-byte, 16-bit: 64-byte)
+ * transaction; the grid is capped and strides. */
 template <class T, bool BINARY, class F>
 __global__ void ew_coalesced(F f, const T *x, const T *y, T *out, int64_t n)
 {
     gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < n; i += step)
-        out[i] = f(x[i], BINARY ? y[i] : T(0));
+        ew_one<T, BINARY>(f, x, y, out, i);
 }
 
-/* 2. float4: 16 bytes per load and store instruction (N = 4 floats or 2
- * doubles), a quarter (a half) of the memory instructions for the same
- * bytes.  head elements (0..N-1) come before the first 16-byte boundary,
+/* 2. float4: 16 bytes per load and store instruction (N = 4 floats, 2
+ * doubles or 8 16-bit values), a quarter (a half) of the memory
+ * instructions for the same bytes.  head elements (0..N-1) come before the first 16-byte boundary,
  * nv vectors follow, then the tail.  Each pass of the loop issues the
  * loads of two vectors a step apart before either store: 64 bytes in
  * flight a thread instead of 32 (a binary op: 32 and 16 an input), which
@@ -80,9 +103,9 @@ __global__ void ew_vec(F f, const T *x, const T *y, T *out, int64_t n, int head)
         o4[v] = gkc_vmap(x4[v], BINARY ? y4[v] : x4[v], f);
     int64_t tail0 = head + nv * N;
     if (tid < head)
-        out[tid] = f(x[tid], BINARY ? y[tid] : T(0));
+        ew_one<T, BINARY>(f, x, y, out, tid);
     else if (tid >= N && tid - N < n - tail0)
-        out[tail0 + tid - N] = f(x[tail0 + tid - N], BINARY ? y[tail0 + tid - N] : T(0));
+        ew_one<T, BINARY>(f, x, y, out, tail0 + tid - N);
 }
 
 /* bias_relu over x[rows, n]: 1. coalesced with a column index per element. */
@@ -92,8 +115,9 @@ __global__ void bias_relu_coalesced(const T *x, const T *bias, T *out, int64_t r
     gkc_pdl_enter();
     int64_t total = rows * n, step = (int64_t)gridDim.x * NT;
     for (int64_t i = (int64_t)blockIdx.x * NT + threadIdx.x; i < total; i += step) {
-        T v = x[i] + bias[i % n];
-        out[i] = v < T(0) ? T(0) : v;
+        typedef gkc_c<T> C;
+        C v = gkc_ld(x[i]) + gkc_ld(bias[i % n]);
+        out[i] = gkc_st<T>(v < C(0) ? C(0) : v);
     }
 }
 
@@ -105,6 +129,12 @@ __device__ __forceinline__ V bias_relu_v(V a, V c)
     typedef decltype(gkc_vget(a, 0)) T;
     c = gkc_vmap(a, c, f_add<T>());
     return gkc_vmap(c, c, f_relu<T>());
+}
+/* 8 16-bit values: relu(a + c) in f32, rounded once. */
+template <class T>
+__device__ __forceinline__ gkc_v8<T> bias_relu_v(gkc_v8<T> a, gkc_v8<T> c)
+{
+    return gkc_vmap(a, c, f_bias_relu<gkc_c<T>>());
 }
 
 /* 2. float4 when every row starts on a 16-byte boundary (n a multiple of
@@ -207,32 +237,34 @@ gpuk_status run_bias_relu(gpuk_bctx *b, const gpuk_args *args, bool vec)
     return GPUK_OK;
 }
 
-/* The entry points of the table's rows, per element type. */
+/* The entry points of the table's rows, per element type; the functors
+ * work in the compute type (f16, bf16: f32, and scale's alpha is then the
+ * float member, as the CPU's). */
 template <class T> gpuk_status add_coalesced(gpuk_bctx *b, const gpuk_args *args)
 {
-    return run_ew<T, true>(b, args, f_add<T>(), false, "add");
+    return run_ew<T, true>(b, args, f_add<gkc_c<T>>(), false, "add");
 }
 template <class T> gpuk_status add_float4(gpuk_bctx *b, const gpuk_args *args)
 {
-    return run_ew<T, true>(b, args, f_add<T>(), true, "add");
+    return run_ew<T, true>(b, args, f_add<gkc_c<T>>(), true, "add");
 }
 template <class T> gpuk_status scale_coalesced(gpuk_bctx *b, const gpuk_args *args)
 {
-    f_scale<T> f = {gkc_scalar<T>(args->alpha, args->alpha_f64)};
+    f_scale<gkc_c<T>> f = {gkc_scalar<gkc_c<T>>(args->alpha, args->alpha_f64)};
     return run_ew<T, false>(b, args, f, false, "scale");
 }
 template <class T> gpuk_status scale_float4(gpuk_bctx *b, const gpuk_args *args)
 {
-    f_scale<T> f = {gkc_scalar<T>(args->alpha, args->alpha_f64)};
+    f_scale<gkc_c<T>> f = {gkc_scalar<gkc_c<T>>(args->alpha, args->alpha_f64)};
     return run_ew<T, false>(b, args, f, true, "scale");
 }
 template <class T> gpuk_status relu_coalesced(gpuk_bctx *b, const gpuk_args *args)
 {
-    return run_ew<T, false>(b, args, f_relu<T>(), false, "relu");
+    return run_ew<T, false>(b, args, f_relu<gkc_c<T>>(), false, "relu");
 }
 template <class T> gpuk_status relu_float4(gpuk_bctx *b, const gpuk_args *args)
 {
-    return run_ew<T, false>(b, args, f_relu<T>(), true, "relu");
+    return run_ew<T, false>(b, args, f_relu<gkc_c<T>>(), true, "relu");
 }
 template <class T> gpuk_status copy_coalesced(gpuk_bctx *b, const gpuk_args *args)
 {
@@ -253,13 +285,13 @@ template <class T> gpuk_status bias_relu_float4_row(gpuk_bctx *b, const gpuk_arg
 
 }  // namespace
 
-GKC_KERNEL_F32_F64(gkc_add_coalesced, add_coalesced)
-GKC_KERNEL_F32_F64(gkc_add_float4, add_float4)
-GKC_KERNEL_F32_F64(gkc_scale_coalesced, scale_coalesced)
-GKC_KERNEL_F32_F64(gkc_scale_float4, scale_float4)
-GKC_KERNEL_F32_F64(gkc_relu_coalesced, relu_coalesced)
-GKC_KERNEL_F32_F64(gkc_relu_float4, relu_float4)
-GKC_KERNEL_F32_F64(gkc_copy_coalesced, copy_coalesced)
-GKC_KERNEL_F32_F64(gkc_copy_float4, copy_float4)
-GKC_KERNEL_F32_F64(gkc_bias_relu_coalesced, bias_relu_coalesced_row)
-GKC_KERNEL_F32_F64(gkc_bias_relu_float4, bias_relu_float4_row)
+GKC_KERNEL_FLOATS(gkc_add_coalesced, add_coalesced)
+GKC_KERNEL_FLOATS(gkc_add_float4, add_float4)
+GKC_KERNEL_FLOATS(gkc_scale_coalesced, scale_coalesced)
+GKC_KERNEL_FLOATS(gkc_scale_float4, scale_float4)
+GKC_KERNEL_FLOATS(gkc_relu_coalesced, relu_coalesced)
+GKC_KERNEL_FLOATS(gkc_relu_float4, relu_float4)
+GKC_KERNEL_MOVES(gkc_copy_coalesced, copy_coalesced)
+GKC_KERNEL_MOVES(gkc_copy_float4, copy_float4)
+GKC_KERNEL_FLOATS(gkc_bias_relu_coalesced, bias_relu_coalesced_row)
+GKC_KERNEL_FLOATS(gkc_bias_relu_float4, bias_relu_float4_row)

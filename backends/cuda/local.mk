@@ -6,6 +6,7 @@ pkglib_LTLIBRARIES += backends/cuda/backend_cuda.la
 endif
 backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/cuda_internal.h \
+	backends/cuda/elem.cuh \
 	backends/cuda/tile_pipe.cuh \
 	backends/cuda/backend.cu \
 	backends/cuda/table.cu \
@@ -19,6 +20,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/transpose.cu \
 	backends/cuda/reduce.cu \
 	backends/cuda/elementwise.cu \
+	backends/cuda/cast.cu \
 	backends/cuda/rows.cu \
 	backends/cuda/spmv.cu \
 	backends/cuda/spmv_stream.cu \
@@ -45,7 +47,8 @@ backends_cuda_backend_cuda_la_LDFLAGS = $(PLUGIN_LDFLAGS) $(PTHREAD_LIBS)
 backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
 $(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \
-	$(top_srcdir)/backends/cuda/tile_pipe.cuh $(top_srcdir)/backends/cuda/minplus.cuh \
+	$(top_srcdir)/backends/cuda/elem.cuh $(top_srcdir)/backends/cuda/tile_pipe.cuh \
+	$(top_srcdir)/backends/cuda/minplus.cuh \
 	$(top_srcdir)/include/gpuk/backend.h
 
 # The tensor-core matmul rungs (issue 27).  wgmma and setmaxnreg exist

@@ -1,6 +1,9 @@
 /*
  * reduce.cu - the reductions (gpuk_reduce(3)), every kernel a template
- * over the element type T (float, double; sums round in T):
+ * over the element type T (float, double, f16, bf16; sums round in T's
+ * compute type gkc_c<T>, f32 for the 16-bit types, whose elements are
+ * widened as they are read and whose result is rounded once, as the
+ * CPU's rows do):
  *   reduce    out[o, i] = sum (or mean) over l of x[o, l, i], for a dense
  *             x[outer, len, inner].  Output g = o * inner + i reads len
  *             elements, inner apart, starting at x + o * len * inner + i;
@@ -10,8 +13,8 @@
  * shared-memory tree, a warp with shuffles, or several blocks at once;
  * then how a block's loads are issued (row_float4).  An empty len gives 0
  * for a sum and 0/0 = NaN for a mean.  The vector rungs count their loads
- * in 16-byte vectors (gkc_vec: 4 floats or 2 doubles), so a thread keeps
- * the same bytes in flight in both dtypes.
+ * in 16-byte vectors (gkc_vec: 4 floats, 2 doubles or 8 16-bit values),
+ * so a thread keeps the same bytes in flight in every dtype.
  */
 #include "cuda_internal.h"
 
@@ -32,10 +35,12 @@ __device__ __forceinline__ const T *rd_base(const rd<T> &p, int64_t g)
     return p.x + o * p.len * p.inner + i;
 }
 
+/* The output of a sum s (in the compute type): the mean divides there,
+ * then one rounding to T. */
 template <class T>
-__device__ __forceinline__ T rd_finish(const rd<T> &p, T s)
+__device__ __forceinline__ T rd_finish(const rd<T> &p, gkc_c<T> s)
 {
-    return p.mean ? s / (T)p.len : s;
+    return gkc_st<T>(p.mean ? s / (gkc_c<T>)p.len : s);
 }
 
 constexpr int NT = 256;
@@ -52,12 +57,12 @@ template <class T>
 __global__ void reduce_smem_tree(rd<T> p)
 {
     gkc_pdl_enter();
-    __shared__ T sh[NT];
+    __shared__ gkc_c<T> sh[NT];
     for (int64_t g = blockIdx.x; g < p.outputs; g += gridDim.x) {
         const T *x = rd_base(p, g);
-        T s = 0;
+        gkc_c<T> s = 0;
         for (int64_t l = threadIdx.x; l < p.len; l += NT)
-            s += x[l * p.inner];
+            s += gkc_ld(x[l * p.inner]);
         sh[threadIdx.x] = s;
         for (int stride = NT / 2; stride > 0; stride /= 2) {
             __syncthreads();
@@ -82,9 +87,9 @@ __global__ void reduce_warp_shuffle(rd<T> p)
     int64_t nwarps = ((int64_t)gridDim.x * NT) >> 5;
     for (int64_t g = warp; g < p.outputs; g += nwarps) {
         const T *x = rd_base(p, g);
-        T s = 0;
+        gkc_c<T> s = 0;
         for (int64_t l = lane; l < p.len; l += 32)
-            s += x[l * p.inner];
+            s += gkc_ld(x[l * p.inner]);
         s = gkc_warp_sum(s);
         if (lane == 0)
             p.out[g] = rd_finish(p, s);
@@ -96,21 +101,21 @@ __global__ void reduce_warp_shuffle(rd<T> p)
  * the whole group's stride; block sums go to a scratch array and a second
  * pass (one warp per output) adds the parts in a fixed order
  * (deterministic: no atomics).  With parts == 1 the first pass writes the
- * result itself. */
+ * result itself.  The partial sums are in the compute type. */
 template <class T>
-__global__ void reduce_grid_stride(rd<T> p, int parts, T *partial)
+__global__ void reduce_grid_stride(rd<T> p, int parts, gkc_c<T> *partial)
 {
     gkc_pdl_enter();
-    __shared__ T sh[32];
+    __shared__ gkc_c<T> sh[32];
     int64_t nblk = p.outputs * parts;
     for (int64_t blk = blockIdx.x; blk < nblk; blk += gridDim.x) {
         int64_t g = blk / parts;
         int part = (int)(blk - g * parts);
         const T *x = rd_base(p, g);
-        T s = 0;
+        gkc_c<T> s = 0;
 #pragma unroll 4
         for (int64_t l = (int64_t)part * NT + threadIdx.x; l < p.len; l += (int64_t)parts * NT)
-            s += x[l * p.inner];
+            s += gkc_ld(x[l * p.inner]);
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0) {
             if (parts == 1)
@@ -122,14 +127,14 @@ __global__ void reduce_grid_stride(rd<T> p, int parts, T *partial)
 }
 
 template <class T>
-__global__ void reduce_parts(rd<T> p, int parts, const T *partial)
+__global__ void reduce_parts(rd<T> p, int parts, const gkc_c<T> *partial)
 {
     gkc_pdl_enter();
     int lane = threadIdx.x & 31;
     int64_t warp = ((int64_t)blockIdx.x * NT + threadIdx.x) >> 5;
     int64_t nwarps = ((int64_t)gridDim.x * NT) >> 5;
     for (int64_t g = warp; g < p.outputs; g += nwarps) {
-        T s = 0;
+        gkc_c<T> s = 0;
         for (int q = lane; q < parts; q += 32)
             s += partial[g * parts + q];
         s = gkc_warp_sum(s);
@@ -146,40 +151,68 @@ __global__ void reduce_parts(rd<T> p, int parts, const T *partial)
  * f64) and the 8 warps of the block take every 8th l; blockIdx.y splits
  * len into parts when the outputs alone are too few blocks to fill the
  * GPU.  The 8 warp partials of a column meet in shared memory, summed in
- * a fixed order. */
+ * a fixed order.  A lane's W sums are in the compute type (li_sums). */
 constexpr int LX = 32, LY = NT / LX;
+
+/* A lane's W running sums for lanes_inner: the loaded vector itself for
+ * float and double (W = N, or its first element when W = 1) ... */
+template <class T, int W, bool WIDE = sizeof(gkc_c<T>) != sizeof(T)>
+struct li_sums {
+    typedef typename gkc_vec<T>::type V;
+    V s = gkc_vfill(T(0));
+    __device__ __forceinline__ void add(const V &v) { s = gkc_vmap(s, v, f_sum<T>()); }
+    __device__ __forceinline__ void add1(T e) { s.x += e; }
+    __device__ __forceinline__ T get(int u) const { return gkc_vget(s, u); }
+};
+/* ... and W floats for a 16-bit T, each element widened as it comes. */
+template <class T, int W>
+struct li_sums<T, W, true> {
+    typedef typename gkc_vec<T>::type V;
+    gkc_c<T> s[W] = {};
+    __device__ __forceinline__ void add(const V &v)
+    {
+#pragma unroll
+        for (int u = 0; u < W; u++)
+            s[u] += gkc_vget(v, u);
+    }
+    __device__ __forceinline__ void add1(T e) { s[0] += gkc_ld(e); }
+    __device__ __forceinline__ gkc_c<T> get(int u) const { return s[u]; }
+};
+
 template <class T, bool VEC>
-__global__ void reduce_lanes_inner(rd<T> p, int64_t cblocks, int64_t per_part, T *partial)
+__global__ void reduce_lanes_inner(rd<T> p, int64_t cblocks, int64_t per_part,
+                                   gkc_c<T> *partial)
 {
     typedef typename gkc_vec<T>::type V;
+    typedef gkc_c<T> C;
     gkc_pdl_enter();
     constexpr int W = VEC ? gkc_vec<T>::N : 1, CW = LX * W;   /* columns a lane, a block */
-    __shared__ T sh[LY][CW + 1];
+    __shared__ C sh[LY][CW + 1];
     int lx = threadIdx.x % LX, ly = threadIdx.x / LX;
     int64_t l0 = (int64_t)blockIdx.y * per_part;
     int64_t l1 = l0 + per_part < p.len ? l0 + per_part : p.len;
     for (int64_t bx = blockIdx.x; bx < p.outer * cblocks; bx += gridDim.x) {
         int64_t o = bx / cblocks, c0 = (bx - o * cblocks) * CW, i = c0 + lx * W;
-        V s = gkc_vfill(T(0));
+        li_sums<T, W> s;
         if (i < p.inner) {   /* VEC: inner % W == 0, so i + W - 1 < inner too */
             const T *x = p.x + o * p.len * p.inner + i;
 #pragma unroll 8
             for (int64_t l = l0 + ly; l < l1; l += LY) {
                 if (VEC) {
                     V v = *(const V *)(x + l * p.inner);
-                    s = gkc_vmap(s, v, f_sum<T>());
+                    s.add(v);
                 } else {
-                    s.x += x[l * p.inner];
+                    s.add1(x[l * p.inner]);
                 }
             }
         }
 #pragma unroll
         for (int u = 0; u < W; u++)
-            sh[ly][lx * W + u] = gkc_vget(s, u);
+            sh[ly][lx * W + u] = s.get(u);
         __syncthreads();
         int64_t g = c0 + threadIdx.x;   /* the first CW threads finish a column each */
         if (threadIdx.x < CW && g < p.inner) {
-            T t = sh[0][threadIdx.x];
+            C t = sh[0][threadIdx.x];
 #pragma unroll
             for (int q = 1; q < LY; q++)
                 t += sh[q][threadIdx.x];
@@ -194,12 +227,12 @@ __global__ void reduce_lanes_inner(rd<T> p, int64_t cblocks, int64_t per_part, T
 
 /* out[g] = finish(sum over part of partial[part][g]), parts in order. */
 template <class T>
-__global__ void reduce_lanes_parts(rd<T> p, int parts, const T *partial)
+__global__ void reduce_lanes_parts(rd<T> p, int parts, const gkc_c<T> *partial)
 {
     gkc_pdl_enter();
     int64_t step = (int64_t)gridDim.x * NT;
     for (int64_t g = (int64_t)blockIdx.x * NT + threadIdx.x; g < p.outputs; g += step) {
-        T s = 0;
+        gkc_c<T> s = 0;
         for (int q = 0; q < parts; q++)
             s += partial[(int64_t)q * p.outputs + g];
         p.out[g] = rd_finish(p, s);
@@ -213,14 +246,14 @@ __global__ void reduce_lanes_parts(rd<T> p, int parts, const T *partial)
  * were done and the call cost 3 us over its bytes; here a row of up to 32
  * KB (8192 floats, 4096 doubles) arrives in one round trip
  * (bench/NOTES.md, "Rows in one round trip").  Longer rows take passes of
- * 2048 vectors. */
+ * 2048 vectors.  A 16-bit row of 16 KB is the same 8192 elements. */
 constexpr int RNT = 512;
 template <class T, int V>
 __global__ void __launch_bounds__(RNT) reduce_row_float4(rd<T> p)
 {
     typedef typename gkc_vec<T>::type VT;
     gkc_pdl_enter();
-    __shared__ T sh[32];
+    __shared__ gkc_c<T> sh[32];
     int64_t len4 = p.len / gkc_vec<T>::N;
     for (int64_t g = blockIdx.x; g < p.outputs; g += gridDim.x) {
         const VT *x = (const VT *)(p.x + g * p.len);
@@ -228,14 +261,14 @@ __global__ void __launch_bounds__(RNT) reduce_row_float4(rd<T> p)
             VT a[V];
 #pragma unroll
             for (int u = 0; u < V; u++)
-                a[u] = c0 + u * RNT < len4 ? __ldcs(x + c0 + u * RNT) : gkc_vfill(T(0));
-            T t = 0;
+                a[u] = c0 + u * RNT < len4 ? gkc_ldcs(x + c0 + u * RNT) : gkc_vfill(T(0));
+            gkc_c<T> t = 0;
 #pragma unroll
             for (int u = 0; u < V; u++)
                 t += gkc_vsum(a[u]);
             return t;
         };
-        T s = gkc_row_passes<V, RNT>(len4, pass);   /* V = 1, 2: one pass, no loop */
+        gkc_c<T> s = gkc_row_passes<V, RNT>(len4, pass);   /* V = 1, 2: one pass, no loop */
         s = gkc_block_sum(s, sh);
         if (threadIdx.x == 0)
             p.out[g] = rd_finish(p, s);
@@ -256,8 +289,8 @@ rd<T> rd_from(const gpuk_args *args)
     return p;
 }
 
-/* Scratch for the partial sums of a split reduction (parts per output);
- * none when each output is one part. */
+/* Scratch for the partial sums of a split reduction (parts per output),
+ * in the compute type T; none when each output is one part. */
 template <class T>
 gpuk_status partials(gpuk_bctx *b, int64_t outputs, int64_t parts, T **out)
 {
@@ -307,7 +340,7 @@ gpuk_status grid_stride(gpuk_bctx *b, const gpuk_args *args)
         parts = 1024;
     if (parts < 1)
         parts = 1;
-    T *partial = NULL;
+    gkc_c<T> *partial = NULL;
     GKC_TRY(partials(b, p.outputs, parts, &partial));
     gkc_launch_pdl(b->stream, reduce_grid_stride<T>, gkc_blocks(p.outputs * parts, 1, 1 << 20), NT,
                    0, p, (int)parts, partial);
@@ -347,7 +380,7 @@ gpuk_status lanes_inner(gpuk_bctx *b, const gpuk_args *args)
         parts = 1;
     if (per_part < 1)
         per_part = 1;
-    T *partial = NULL;
+    gkc_c<T> *partial = NULL;
     GKC_TRY(partials(b, p.outputs, parts, &partial));
     dim3 grid(gkc_blocks(blocks, 1, 1 << 20), (unsigned)parts);
     if (vec)
@@ -387,19 +420,21 @@ gpuk_status row_float4(gpuk_bctx *b, const gpuk_args *args)
 
 /* meanpool: block per batch row (blockIdx.x), a slice of NT columns per
  * blockIdx.y; each thread owns a column and walks down the tokens, so a
- * warp reads 32 consecutive elements per token.  t == 0 gives 0/0 = NaN. */
+ * warp reads 32 consecutive elements per token.  t == 0 gives 0/0 = NaN.
+ * The sum and the division are in the compute type (f32 for 16-bit T). */
 template <class T>
 __global__ void meanpool_block_row(const T *x, T *out, int64_t batch, int64_t t, int64_t d)
 {
+    typedef gkc_c<T> C;
     gkc_pdl_enter();
     for (int64_t bi = blockIdx.x; bi < batch; bi += gridDim.x) {
         const T *xb = x + bi * t * d;
         for (int64_t j = (int64_t)blockIdx.y * NT + threadIdx.x; j < d;
              j += (int64_t)gridDim.y * NT) {
-            T s = 0;
+            C s = 0;
             for (int64_t r = 0; r < t; r++)
-                s += xb[r * d + j];
-            out[bi * d + j] = s / (T)t;
+                s += gkc_ld(xb[r * d + j]);
+            out[bi * d + j] = gkc_st<T>(s / (C)t);
         }
     }
 }
@@ -419,9 +454,9 @@ gpuk_status meanpool(gpuk_bctx *b, const gpuk_args *args)
 
 }  // namespace
 
-GKC_KERNEL_F32_F64(gkc_reduce_smem_tree, smem_tree)
-GKC_KERNEL_F32_F64(gkc_reduce_warp_shuffle, warp_shuffle)
-GKC_KERNEL_F32_F64(gkc_reduce_grid_stride, grid_stride)
-GKC_KERNEL_F32_F64(gkc_reduce_lanes_inner, lanes_inner)
-GKC_KERNEL_F32_F64(gkc_reduce_row_float4, row_float4)
-GKC_KERNEL_F32_F64(gkc_meanpool_block_row, meanpool)
+GKC_KERNEL_FLOATS(gkc_reduce_smem_tree, smem_tree)
+GKC_KERNEL_FLOATS(gkc_reduce_warp_shuffle, warp_shuffle)
+GKC_KERNEL_FLOATS(gkc_reduce_grid_stride, grid_stride)
+GKC_KERNEL_FLOATS(gkc_reduce_lanes_inner, lanes_inner)
+GKC_KERNEL_FLOATS(gkc_reduce_row_float4, row_float4)
+GKC_KERNEL_FLOATS(gkc_meanpool_block_row, meanpool)

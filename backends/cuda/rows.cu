@@ -2,12 +2,16 @@
  * rows.cu - the row ops (gpuk_softmax(3)) of a small text classifier
  * (examples/textclf), each one block per output row with threads along
  * the row, so every access is coalesced; every kernel is a template over
- * the element type T (float, double):
+ * the element type T (float, double, f16, bf16):
  *   softmax    out[r, :] = exp(x[r, :] - max) / sum exp(x[r, :] - max)
  *              (block_row: three sweeps; online: two; one_pass: one),
- *              with exp and the sum in T (gkc_exp: expf or exp);
- *   embedding  out[t, :] = table[ids[t], :] (ids i32 in both dtypes;
- *              block_row: a block a token; float4: a warp a token).
+ *              with exp and the sum in T's compute type (gkc_c: f32 for
+ *              f16 and bf16, each element widened as it is read and the
+ *              result rounded once, as the CPU's rows; gkc_exp: expf or
+ *              exp);
+ *   embedding  out[t, :] = table[ids[t], :] (ids i32 in every dtype;
+ *              block_row: a block a token; float4: a warp a token; f16
+ *              and bf16 move as uint16_t).
  */
 #include "cuda_internal.h"
 
@@ -23,23 +27,24 @@ constexpr int NT = 256;
 template <class T>
 __global__ void softmax_block_row(const T *x, T *out, int64_t rows, int64_t n)
 {
+    typedef gkc_c<T> C;
     gkc_pdl_enter();
-    __shared__ T sh[32];
+    __shared__ C sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const T *xr = x + r * n;
         T *orow = out + r * n;
-        T mx = -INFINITY;
+        C mx = -INFINITY;
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            mx = gkc_fmax(mx, xr[j]);
+            mx = gkc_fmax(mx, gkc_ld(xr[j]));
         mx = gkc_block_max(mx, sh);
-        T s = 0;
+        C s = 0;
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            s += gkc_exp(xr[j] - mx);
+            s += gkc_exp(gkc_ld(xr[j]) - mx);
         s = gkc_block_sum(s, sh);
         /* Each thread rewrites only the elements it read itself, and both
          * block reductions are done, so in-place is safe. */
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = gkc_exp(xr[j] - mx) / s;
+            orow[j] = gkc_st<T>(gkc_exp(gkc_ld(xr[j]) - mx) / s);
     }
 }
 
@@ -99,22 +104,23 @@ __device__ __forceinline__ void block_online(T &m, T &s, T *sh)
 template <class T>
 __global__ void softmax_online(const T *x, T *out, int64_t rows, int64_t n)
 {
+    typedef gkc_c<T> C;
     gkc_pdl_enter();
-    __shared__ T sh[64];
+    __shared__ C sh[64];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const T *xr = x + r * n;
         T *orow = out + r * n;
-        T m = -INFINITY, s = 0;
+        C m = -INFINITY, s = 0;
         for (int64_t j = threadIdx.x; j < n; j += 4 * NT) {
-            T v[4];
+            C v[4];
 #pragma unroll
             for (int u = 0; u < 4; u++)
-                v[u] = j + u * NT < n ? xr[j + u * NT] : T(-INFINITY);
+                v[u] = j + u * NT < n ? gkc_ld(xr[j + u * NT]) : C(-INFINITY);
             online_chunk(m, s, v);
         }
         block_online(m, s, sh);
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = gkc_exp(xr[j] - m) / s;
+            orow[j] = gkc_st<T>(gkc_exp(gkc_ld(xr[j]) - m) / s);
     }
 }
 
@@ -128,43 +134,46 @@ __global__ void softmax_online(const T *x, T *out, int64_t rows, int64_t n)
  * exp on it, and fit half as many blocks on an SM to hide each row's
  * load-reduce-store latency behind the others'.  In f64 the same element
  * counts hold twice the bytes in twice the registers, so half as many
- * blocks fit an SM with the same bytes of rows in flight. */
+ * blocks fit an SM with the same bytes of rows in flight.  f16 and bf16
+ * hold the row in f32 registers, as f32 does, from half the bytes: a
+ * 16-byte load brings 8 elements (NV = ONE_MAX / 8 loads a thread). */
 template <class T, bool VEC, int ONE_MAX>
 __global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64_t rows,
                                                        int64_t n)
 {
     typedef typename gkc_vec<T>::type V;
+    typedef gkc_c<T> C;
     constexpr int N = gkc_vec<T>::N;
     gkc_pdl_enter();
-    __shared__ T sh[32];
+    __shared__ C sh[32];
     constexpr int NV = VEC ? ONE_MAX / N : ONE_MAX;   /* loads per thread */
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const T *xr = x + r * n;
         T *orow = out + r * n;
-        T v[ONE_MAX];
-        T mx = -INFINITY;
+        C v[ONE_MAX];
+        C mx = -INFINITY;
 #pragma unroll
         for (int q = 0; q < NV; q++) {
             int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * N : (int64_t)q * NT + threadIdx.x;
             if (VEC) {
-                V t = j < n ? *(const V *)(xr + j) : gkc_vfill(T(-INFINITY));
+                V t = j < n ? *(const V *)(xr + j) : gkc_vfill(gkc_st<T>(C(-INFINITY)));
 #pragma unroll
                 for (int u = 0; u < N; u++)
                     v[N * q + u] = gkc_vget(t, u);
             } else {
-                v[q] = j < n ? xr[j] : T(-INFINITY);
+                v[q] = j < n ? gkc_ld(xr[j]) : C(-INFINITY);
             }
         }
 #pragma unroll
         for (int q = 0; q < ONE_MAX; q++)
             mx = gkc_fmax(mx, v[q]);
         mx = gkc_block_max(mx, sh);
-        T s = 0;
+        C s = 0;
 #pragma unroll
         for (int q = 0; q < ONE_MAX; q++) {
             int64_t j = VEC ? ((int64_t)(q / N) * NT + threadIdx.x) * N + q % N
                             : (int64_t)q * NT + threadIdx.x;
-            v[q] = j < n ? gkc_exp(v[q] - mx) : T(0);   /* padding adds nothing */
+            v[q] = j < n ? gkc_exp(v[q] - mx) : C(0);   /* padding adds nothing */
             s += v[q];
         }
         s = gkc_block_sum(s, sh);
@@ -177,14 +186,21 @@ __global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64
                 continue;
             if (VEC) {
                 V t;
-                if constexpr (N == 4)
+                if constexpr (N == 8) {
+                    C e[8];
+#pragma unroll
+                    for (int u = 0; u < 8; u++)
+                        e[u] = v[8 * q + u] / s;
+                    t = gkc_vpack<T>(e);
+                } else if constexpr (N == 4) {
                     t = make_float4(v[4 * q] / s, v[4 * q + 1] / s, v[4 * q + 2] / s,
                                     v[4 * q + 3] / s);
-                else
+                } else {
                     t = make_double2(v[2 * q] / s, v[2 * q + 1] / s);
+                }
                 *(V *)(orow + j) = t;
             } else {
-                orow[j] = v[q] / s;
+                orow[j] = gkc_st<T>(v[q] / s);
             }
         }
     }
@@ -335,8 +351,8 @@ gpuk_status one_pass(gpuk_bctx *b, const gpuk_args *args)
 
 }  // namespace
 
-GKC_KERNEL_F32_F64(gkc_softmax_block_row, block_row)
-GKC_KERNEL_F32_F64(gkc_softmax_online, online)
-GKC_KERNEL_F32_F64(gkc_softmax_one_pass, one_pass)
-GKC_KERNEL_F32_F64(gkc_embedding_block_row, embedding)
-GKC_KERNEL_F32_F64(gkc_embedding_float4, embedding_float4)
+GKC_KERNEL_FLOATS(gkc_softmax_block_row, block_row)
+GKC_KERNEL_FLOATS(gkc_softmax_online, online)
+GKC_KERNEL_FLOATS(gkc_softmax_one_pass, one_pass)
+GKC_KERNEL_MOVES(gkc_embedding_block_row, embedding)
+GKC_KERNEL_MOVES(gkc_embedding_float4, embedding_float4)

@@ -18,6 +18,9 @@
 /* the memory-bound families: one templated function a rung serves both */
 #define F32_F64 (GPUK_DT_F32 | GPUK_DT_F64)
 #define H16 (GPUK_DT_F16 | GPUK_DT_BF16)
+/* the moves (transpose, copy, embedding) and cast: one row, four dtypes
+ * (f16 and bf16 move as their bits: GKC_KERNEL_MOVES) */
+#define FLOATS (F32_F64 | H16)
 
 /* The entry points, each defined in its op family's .cu file. */
 GKC_KERNEL(gkc_matmul_naive); GKC_KERNEL(gkc_matmul_coalesced); GKC_KERNEL(gkc_matmul_tiled);
@@ -40,6 +43,7 @@ GKC_KERNEL(gkc_add_coalesced); GKC_KERNEL(gkc_add_float4); GKC_KERNEL(gkc_scale_
 GKC_KERNEL(gkc_scale_float4); GKC_KERNEL(gkc_relu_coalesced); GKC_KERNEL(gkc_relu_float4);
 GKC_KERNEL(gkc_bias_relu_coalesced); GKC_KERNEL(gkc_bias_relu_float4);
 GKC_KERNEL(gkc_copy_coalesced); GKC_KERNEL(gkc_copy_float4); GKC_KERNEL(gkc_softmax_block_row);
+GKC_KERNEL(gkc_cast_coalesced); GKC_KERNEL(gkc_cast_float4);
 GKC_KERNEL(gkc_softmax_online); GKC_KERNEL(gkc_softmax_one_pass);
 GKC_KERNEL(gkc_embedding_block_row); GKC_KERNEL(gkc_embedding_float4);
 GKC_KERNEL(gkc_meanpool_block_row);
@@ -187,13 +191,13 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_MINPLUS, I32, "dpx_i16x2", GPUK_KF_PACKED16, gkc_minplus_i32_dpx_i16x2,
      "when every value is in [0, 2^13) or GPUK_I32_INF (a pre-pass checks): 16-bit pairs, VIADDMNMX.S16x2, two steps an instruction; else dpx", NULL},
 
-    {GPUK_OP_TRANSPOSE, F32_F64, "naive", 0, gkc_transpose_naive,
+    {GPUK_OP_TRANSPOSE, FLOATS, "naive", 0, gkc_transpose_naive,
      "one thread per element: coalesced reads, writes strided by the row length", NULL},
-    {GPUK_OP_TRANSPOSE, F32_F64, "smem", 0, gkc_transpose_smem,
+    {GPUK_OP_TRANSPOSE, FLOATS, "smem", 0, gkc_transpose_smem,
      "32x32 shared tile: reads and writes both coalesced, but the column reads of the tile hit one bank", NULL},
-    {GPUK_OP_TRANSPOSE, F32_F64, "smem_padded", 0, gkc_transpose_smem_padded,
+    {GPUK_OP_TRANSPOSE, FLOATS, "smem_padded", 0, gkc_transpose_smem_padded,
      "tile padded to [32][33]: a column of the tile spans all 32 banks, no conflicts", NULL},
-    {GPUK_OP_TRANSPOSE, F32_F64, "tile64", DEF, gkc_transpose_tile64,
+    {GPUK_OP_TRANSPOSE, FLOATS, "tile64", DEF, gkc_transpose_tile64,
      "64x64 padded tile, 32x16 threads of 8 elements, all 8 loads issued before the first shared store: 8 loads in flight, not 1-2", NULL},
 
     {GPUK_OP_REDUCE, F32_F64, "smem_tree", 0, gkc_reduce_smem_tree,
@@ -206,6 +210,18 @@ const gpuk_kernel gkc_kernels[] = {
      "along a non-last axis, lanes walk the inner dimension: 32 consecutive elements (16-byte vectors: 512 bytes) per warp load; contiguous rows go to grid_stride", NULL},
     {GPUK_OP_REDUCE, F32_F64, "row_float4", 0, gkc_reduce_row_float4,
      "contiguous aligned rows: a block of 512 a row, all of a thread's 16-byte loads issued before its adds; else smem_tree", NULL},
+    /* f16, bf16: the same kernels, each element widened to f32 as it is
+     * read, sums in f32, one rounding at the end (reduce.cu) */
+    {GPUK_OP_REDUCE, H16, "smem_tree", 0, gkc_reduce_smem_tree,
+     "one block per output: strided partial sums in f32, then a shared-memory tree; rounded once", NULL},
+    {GPUK_OP_REDUCE, H16, "warp_shuffle", 0, gkc_reduce_warp_shuffle,
+     "one warp per output, f32 sums reduced with register shuffles; rounded once", NULL},
+    {GPUK_OP_REDUCE, H16, "grid_stride", 0, gkc_reduce_grid_stride,
+     "several blocks per long output, f32 block partials combined by a second pass; rounded once", NULL},
+    {GPUK_OP_REDUCE, H16, "lanes_inner", DEF, gkc_reduce_lanes_inner,
+     "along a non-last axis, lanes walk the inner dimension, 8 elements a 16-byte load into 8 f32 sums; contiguous rows go to grid_stride", NULL},
+    {GPUK_OP_REDUCE, H16, "row_float4", 0, gkc_reduce_row_float4,
+     "contiguous aligned rows: a block of 512 a row, 16-byte loads of 8 elements all issued before the f32 adds; else smem_tree", NULL},
 
     {GPUK_OP_ADD, F32_F64, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one element per thread per step", NULL},
     {GPUK_OP_ADD, F32_F64, "float4", DEF, gkc_add_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
@@ -215,8 +231,23 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_RELU, F32_F64, "float4", DEF, gkc_relu_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
     {GPUK_OP_BIAS_RELU, F32_F64, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
     {GPUK_OP_BIAS_RELU, F32_F64, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out when rows are 16-byte aligned; else the scalar path", NULL},
-    {GPUK_OP_COPY, F32_F64, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one element per thread per step", NULL},
-    {GPUK_OP_COPY, F32_F64, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_COPY, FLOATS, "coalesced", 0, gkc_copy_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_COPY, FLOATS, "float4", DEF, gkc_copy_float4, "16-byte loads and stores; scalar head and tail; scalar path when misaligned", NULL},
+    /* f16, bf16: the f32 op between a widening load and one rounding
+     * store (elementwise.cu), so each result is round(f32 op), the CPU's */
+    {GPUK_OP_ADD, H16, "coalesced", 0, gkc_add_coalesced, "grid-stride loop, one element per thread per step, added in f32 and rounded once", NULL},
+    {GPUK_OP_ADD, H16, "float4", DEF, gkc_add_float4, "16-byte loads and stores of 8 elements, f32 adds, paired conversions back; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_SCALE, H16, "coalesced", 0, gkc_scale_coalesced, "grid-stride loop, one element per thread per step, scaled in f32 and rounded once", NULL},
+    {GPUK_OP_SCALE, H16, "float4", DEF, gkc_scale_float4, "16-byte loads and stores of 8 elements, f32 products, paired conversions back; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_RELU, H16, "coalesced", 0, gkc_relu_coalesced, "grid-stride loop, one element per thread per step", NULL},
+    {GPUK_OP_RELU, H16, "float4", DEF, gkc_relu_float4, "16-byte loads and stores of 8 elements; scalar head and tail; scalar path when misaligned", NULL},
+    {GPUK_OP_BIAS_RELU, H16, "coalesced", 0, gkc_bias_relu_coalesced, "grid-stride loop, one element per thread per step, relu(x + bias) in f32 and rounded once", NULL},
+    {GPUK_OP_BIAS_RELU, H16, "float4", DEF, gkc_bias_relu_float4, "16-byte loads of x, bias and out (8 elements) when rows are 16-byte aligned, relu(x + bias) in f32; else the scalar path", NULL},
+    /* cast.cu: from the row's dtype to out's, any of the four, the CPU's bits */
+    {GPUK_OP_CAST, FLOATS, "coalesced", 0, gkc_cast_coalesced,
+     "grid-stride loop, one element per thread per step; one rounding to nearest even (f64 to 16 bits directly), NaN kept as the CPU's cast keeps it", NULL},
+    {GPUK_OP_CAST, FLOATS, "float4", DEF, gkc_cast_float4,
+     "16 bytes of the narrower side a thread, every load and store 16 bytes; scalar head and tail; scalar path when the two sides cannot align together", NULL},
 
     {GPUK_OP_SOFTMAX, F32_F64, "block_row", 0, gkc_softmax_block_row,
      "one block per row: block max, block sum of exp(x - max), normalize (numerically stable)", NULL},
@@ -224,12 +255,22 @@ const gpuk_kernel gkc_kernels[] = {
      "one sweep keeps a running max and rescaled sum (online softmax), a second writes: two reads, not three", NULL},
     {GPUK_OP_SOFTMAX, F32_F64, "one_pass", DEF, gkc_softmax_one_pass,
      "the row held in registers (16-byte loads when aligned, rows up to 8192): one read and one write per element", NULL},
-    {GPUK_OP_EMBEDDING, F32_F64, "block_row", DEF, gkc_embedding_block_row,
+    /* f16, bf16: the row widened to f32 as it is read, max, exp and sum
+     * in f32, each output rounded once (rows.cu) */
+    {GPUK_OP_SOFTMAX, H16, "block_row", 0, gkc_softmax_block_row,
+     "one block per row, in f32: block max, block sum of exp(x - max), normalize; rounded once", NULL},
+    {GPUK_OP_SOFTMAX, H16, "online", 0, gkc_softmax_online,
+     "online softmax in f32: a sweep for the running max and rescaled sum, a second that writes", NULL},
+    {GPUK_OP_SOFTMAX, H16, "one_pass", DEF, gkc_softmax_one_pass,
+     "the row held in f32 registers (16-byte loads of 8 elements when aligned, rows up to 8192): one read and one write per element", NULL},
+    {GPUK_OP_EMBEDDING, FLOATS, "block_row", DEF, gkc_embedding_block_row,
      "one block per token: the table row is copied with coalesced loads", NULL},
-    {GPUK_OP_EMBEDDING, F32_F64, "float4", 0, gkc_embedding_float4,
+    {GPUK_OP_EMBEDDING, FLOATS, "float4", 0, gkc_embedding_float4,
      "a warp per token, 16-byte loads up to four a lane in flight, the next token's id loaded before this row: one round trip a token, not two", NULL},
     {GPUK_OP_MEANPOOL, F32_F64, "block_row", DEF, gkc_meanpool_block_row,
      "one block per batch row: threads own columns and sum down the tokens, coalesced", NULL},
+    {GPUK_OP_MEANPOOL, H16, "block_row", DEF, gkc_meanpool_block_row,
+     "one block per batch row: threads own columns and sum down the tokens in f32, coalesced; rounded once", NULL},
 
     {GPUK_OP_SPMV, F32_F64, "scalar", 0, gkc_spmv_scalar,
      "one thread per row: simple, but a warp's loads of values and indices are scattered", NULL},

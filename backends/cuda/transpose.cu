@@ -2,8 +2,9 @@
  * transpose.cu - y[n,m] = x[m,n]^T (the classic ladder: naive, shared-memory
  * tile, padded tile; then a larger padded tile with all its loads in
  * flight at once).  Rows of x and y may be strided (ldx, ldy).  Every
- * kernel is a template over the element type T (float, double): a move,
- * exact in both.
+ * kernel is a template over the element type T (float, double, and
+ * uint16_t for both f16 and bf16: GKC_KERNEL_MOVES): a move, exact in
+ * all.
  *
  * The tiled rungs move a 32x32 tile per block of 32x8 threads, each thread
  * four elements: read along x's rows, write along y's rows, so both sides
@@ -43,8 +44,9 @@ __global__ void transpose_naive(tp<T> p, int64_t y0)
  * a 32-way bank conflict on each read. */
 /* 3. smem_padded: one extra element per tile row ([B][B+1]) shifts each
  * row by one bank (f64: two banks, and a half-warp's 8-byte reads then
- * cover the 32 banks once), so a column spans all 32 banks: the conflict
- * is gone.  The two rungs share this kernel; PAD is the only difference. */
+ * cover the 32 banks once; 16-bit: half a bank, so rows 2k and 2k + 1 sit
+ * 16 banks apart and the 32 of a column still fall in 32 banks), so a
+ * column spans all 32 banks: the conflict is gone.  The two rungs share this kernel; PAD is the only difference. */
 template <class T, int PAD>
 __global__ void transpose_tile(tp<T> p, int64_t y0)
 {
@@ -73,13 +75,16 @@ __global__ void transpose_tile(tp<T> p, int64_t y0)
  * reads precede the global writes.  (32x8 threads with 16 elements each
  * were 1-2% slower on the H200: bench/NOTES.md, "Transpose, 8192 x 8192".)
  * In f64 the same 8 elements are 64 bytes in flight a thread, twice f32's,
- * and the tile takes 33 KB of shared memory (16.6 KB in f32). */
+ * and the tile takes 33 KB of shared memory (16.6 KB in f32).  A 16-bit
+ * tile row of 65 elements would put rows 2k and 2k + 1 on the same bank
+ * (32.5 banks apart), a 2-way conflict on the column reads: its rows take
+ * 66 (33 banks), and the tile 8.4 KB. */
 constexpr int B64 = 64, R64 = 16, Q64 = (B64 / R64) * (B64 / B);   /* 8 elements a thread */
 template <class T>
 __global__ void __launch_bounds__(B * R64) transpose_tile64(tp<T> p, int64_t y0)
 {
     gkc_pdl_enter();
-    __shared__ T tile[B64][B64 + 1];
+    __shared__ T tile[B64][B64 + (sizeof(T) == 2 ? 2 : 1)];
     int tx = threadIdx.x, ty = threadIdx.y;
     int64_t i0 = (y0 + blockIdx.y) * B64, j0 = (int64_t)blockIdx.x * B64;
     T v[Q64];
@@ -181,7 +186,7 @@ template gpuk_status gkc_transpose_into<double>(gpuk_bctx *, const double *, int
                                                 int64_t, double *, int64_t, const char *,
                                                 const char *);
 
-GKC_KERNEL_F32_F64(gkc_transpose_naive, naive)
-GKC_KERNEL_F32_F64(gkc_transpose_smem, smem)
-GKC_KERNEL_F32_F64(gkc_transpose_smem_padded, smem_padded)
-GKC_KERNEL_F32_F64(gkc_transpose_tile64, tile64)
+GKC_KERNEL_MOVES(gkc_transpose_naive, naive)
+GKC_KERNEL_MOVES(gkc_transpose_smem, smem)
+GKC_KERNEL_MOVES(gkc_transpose_smem_padded, smem_padded)
+GKC_KERNEL_MOVES(gkc_transpose_tile64, tile64)
