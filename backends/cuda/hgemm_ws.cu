@@ -58,8 +58,9 @@
  * only for their box's shared-memory stores.  Before a box is written
  * again its last store must have read it (bulk wait_group.read 1: the
  * other box may still be in flight).  The host takes this path when c's
- * rows and start are 16-byte aligned and beta is 0 (beta c would read c
- * back); otherwise wgmma_cluster's epilogue.
+ * rows, row length and start are 16-byte aligned and beta is 0 (beta c
+ * would read c back; TMA writes a row's last 16 bytes whole); otherwise
+ * wgmma_cluster's epilogue.
  *
  * wgmma_pdl (rung 9): wgmma_tma_store launched as a programmatic
  * dependent launch (cuda_internal.h, gkc_launch_pdl): the GPU launches

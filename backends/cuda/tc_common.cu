@@ -173,6 +173,9 @@ gpuk_status gkc_tc_maps16(gpuk_bctx *b, const gkc_tc &p, int box_a, int box_b, C
 gpuk_status gkc_tc_map_c(gpuk_bctx *b, const gkc_tc &p, int box_rows, CUtensorMap *mc, int *ok)
 {
     int esize = p.out16 ? 2 : 4;
+    *ok = 0;
+    if ((p.n * esize) % 16 != 0)
+        return GPUK_OK;   /* a store's last chunk would pass column n (tc_common.cuh) */
     /* a c of one row: its stride is never used (gkc_tc_from) */
     int64_t ld = p.m > 1 ? p.ldc : one_row_stride(p.n);
     return gkc_tc_tensor_map(b, mc, p.c, esize, p.bf16, p.m, p.n, ld, p.batch, p.sc, 128 / esize,

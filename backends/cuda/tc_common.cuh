@@ -85,7 +85,10 @@ gpuk_status gkc_tc_maps16(gpuk_bctx *b, const gkc_tc &p, int box_a, int box_b, C
 
 /* The tensor map of c for the TMA stores of an epilogue: boxes of 128
  * bytes of a row (64 16-bit elements or 32 f32, as p.out16 says) by
- * box_rows rows, 128-byte swizzle.  *ok as gkc_tc_tensor_map says. */
+ * box_rows rows, 128-byte swizzle.  *ok as gkc_tc_tensor_map says, and
+ * 0 where a row of c is not a whole number of 16-byte chunks: a TMA store
+ * writes whole chunks, so the last chunk of such a row would overwrite
+ * what lies past column n (found by the op suite's guards, 2026-11-27). */
 gpuk_status gkc_tc_map_c(gpuk_bctx *b, const gkc_tc &p, int box_rows, CUtensorMap *mc, int *ok);
 
 /* The portable rungs by name, for the fallbacks of the later ones
