@@ -93,18 +93,26 @@ static const gkc_rule rules[] = {
  * non-last axis is lanes_inner's own case: both stay with it. */
 #define GKC_REDUCE_ROW_FLOAT4_LEN 2048
 #define GKC_REDUCE_ROWS_MIN_OUTPUTS 1024
+/* f16 and bf16 take the same rule, their rows twice as long for the same
+ * bytes: at 8192 x 8192 row_float4 read 97% of the read ceiling on the
+ * H100, smem_tree 86%, warp_shuffle 78% and lanes_inner, their DEFAULT,
+ * 38% (2026-11-27, bench/NOTES.md, "The GPU's 16-bit rows").  Only that
+ * size was measured: the length bound is f32's in bytes. */
+#define GKC_REDUCE_ROW_FLOAT4_BYTES (4 * GKC_REDUCE_ROW_FLOAT4_LEN)
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
     (void)b;
-    if (args->op == GPUK_OP_REDUCE && args->dtype == GPUK_F32) {
+    if (args->op == GPUK_OP_REDUCE &&
+        (args->dtype == GPUK_F32 || args->dtype == GPUK_F16 || args->dtype == GPUK_BF16)) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
+        int64_t esize = args->dtype == GPUK_F32 ? 4 : 2;
         if (x->shape[2] != 1 || x->shape[0] < GKC_REDUCE_ROWS_MIN_OUTPUTS)
             return NULL;
-        return x->shape[1] >= GKC_REDUCE_ROW_FLOAT4_LEN ? "row_float4" : "warp_shuffle";
+        return x->shape[1] * esize >= GKC_REDUCE_ROW_FLOAT4_BYTES ? "row_float4" : "warp_shuffle";
     }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].op == args->op && rules[i].dtype == args->dtype &&

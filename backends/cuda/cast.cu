@@ -18,12 +18,13 @@
  * One kernel body over (source, destination) dtype, two rungs as the
  * other memory-bound ops:
  *   coalesced  a grid-stride loop, one element per thread per step;
- *   float4     a thread converts K = 16 / (the narrower element's bytes)
- *              consecutive elements at a time: its 16-byte loads of them
- *              (1, 2 or 4), then its 16-byte stores (4, 2 or 1), so every
- *              access moves 16 bytes whatever the pair (the sectors a
- *              thread's next load reads come from L1), with 64 bytes of
- *              loads in flight a thread.  A scalar head
+ *   float4     a thread converts K = 16 / (the destination's element
+ *              bytes) consecutive elements at a time: its loads of them
+ *              (four, two or one 16-byte, or one 8- or 4-byte when
+ *              widening), then one 16-byte store, so that a warp's
+ *              stores are contiguous (the sectors a thread's next load
+ *              reads come from L1), with 64 bytes of loads in flight a
+ *              thread.  A scalar head
  *              brings both pointers to a 16-byte boundary together, when
  *              one exists, and a scalar tail finishes; else the scalar
  *              path.
@@ -140,53 +141,63 @@ __global__ void cast_coalesced(const void *x, void *o, int64_t n)
         cast_at<SD, DD>(x, o, i);
 }
 
-/* The elements a thread of the float4 rung converts at a time: 16 bytes
- * of the narrower side; LS and LD 16-byte accesses of the source and
- * destination.  U chunks a step apart are loaded before any is
- * converted, so that a thread has 64 bytes of loads in flight, as
- * elementwise.cu's vector rung (bench/NOTES.md, "Memory-bound ops at
- * 4096^2"). */
+/* The elements a thread of the float4 rung converts at a time: K, one
+ * 16-byte store of the destination, so that a warp's stores cover 512
+ * contiguous bytes.  Their source is LB bytes: LS 16-byte loads when
+ * narrowing (a warp's loads then stride, but the sectors of a thread's
+ * next load come from L1), one 8- or 4-byte load when widening.  Sixteen
+ * bytes of the narrower side a thread, for both directions, measured 62-70%
+ * of copy for f16 to f32 on the H100, 99% for f32 to f16 (bench/NOTES.md,
+ * "The GPU's 16-bit rows"): a store of 16 bytes from each of 32 threads 32
+ * bytes apart writes half sectors, which L1 does not merge.  U chunks a
+ * step apart are loaded before any is converted, so that a thread has 64
+ * bytes of loads in flight, as elementwise.cu's vector rung. */
 template <int SD, int DD>
 struct cast_chunk {
     static constexpr int SS = sizeof(typename ct<SD>::T), DS = sizeof(typename ct<DD>::T);
-    static constexpr int K = 16 / (SS < DS ? SS : DS);
-    static constexpr int LS = K * SS / 16, LD = K * DS / 16;
-    static constexpr int U = LS >= 4 ? 1 : 4 / LS;
+    static constexpr int K = 16 / DS, LB = K * SS;
+    static constexpr int LS = LB >= 16 ? LB / 16 : 1;
+    static constexpr int U = LB >= 64 ? 1 : 64 / LB;
 };
 
-/* One chunk: K elements of SD as its LS vectors, converted, as DD's LD. */
+/* The load unit of a chunk of LB bytes. */
+template <int LB> struct cast_unit { typedef uint4 T; };
+template <> struct cast_unit<8> { typedef uint2 T; };
+template <> struct cast_unit<4> { typedef unsigned T; };
+
+/* One chunk: K elements of SD as its LS loads, converted, as one 16-byte
+ * vector of DD. */
 template <int SD, int DD>
 struct cast_block {
     typedef cast_chunk<SD, DD> CK;
+    typedef typename cast_unit<(CK::LB < 16 ? CK::LB : 16)>::T L;
     union {
-        uint4 q[CK::LS];
+        L q[CK::LS];
         typename ct<SD>::T e[CK::K];
     } in;
-    __device__ __forceinline__ void load(const uint4 *xs, int64_t c)
+    __device__ __forceinline__ void load(const void *xs, int64_t c)
     {
 #pragma unroll
         for (int l = 0; l < CK::LS; l++)
-            in.q[l] = xs[c * CK::LS + l];
+            in.q[l] = ((const L *)xs)[c * CK::LS + l];
     }
     __device__ __forceinline__ void store(uint4 *os, int64_t c) const
     {
         union {
-            uint4 q[CK::LD];
+            uint4 q;
             typename ct<DD>::T e[CK::K];
         } out;
 #pragma unroll
         for (int k = 0; k < CK::K; k++)
             out.e[k] = cast1<SD, DD>(in.e[k]);
-#pragma unroll
-        for (int l = 0; l < CK::LD; l++)
-            os[c * CK::LD + l] = out.q[l];
+        os[c] = out.q;
     }
 };
 
 /* 2. float4: after head elements, chunks of K, U of them a step apart
- * loaded (LS 16-byte loads each) before the first is converted and
- * stored (LD 16-byte stores); threads 0..head-1 do the head, threads K..
- * the tail (fewer than K). */
+ * loaded before the first is converted and stored (one 16-byte store
+ * each); threads 0..head-1 do the head, threads K.. the tail (fewer than
+ * K). */
 template <int SD, int DD>
 __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
 {
@@ -197,7 +208,7 @@ __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
     int64_t tid = (int64_t)blockIdx.x * NT + threadIdx.x;
     int64_t step = (int64_t)gridDim.x * NT;
     int64_t nk = (n - head) / CK::K;
-    const uint4 *xs = (const uint4 *)((const S *)x + head);
+    const void *xs = (const S *)x + head;
     uint4 *os = (uint4 *)((D *)o + head);
     int64_t c = tid;
     for (; c + (CK::U - 1) * step < nk; c += CK::U * step) {
