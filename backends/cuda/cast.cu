@@ -196,8 +196,10 @@ struct cast_block {
 
 /* 2. float4: after head elements, chunks of K, U of them a step apart
  * loaded before the first is converted and stored (one 16-byte store
- * each); threads 0..head-1 do the head, threads K.. the tail (fewer than
- * K). */
+ * each); threads 0..head-1 do the head, threads 16.. the tail (fewer than
+ * K).  A head is under 16 / (the source's bytes), up to 7, and may exceed
+ * K when widening (K = 4 for f16 to f32): the tail's threads start past
+ * any head. */
 template <int SD, int DD>
 __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
 {
@@ -228,8 +230,8 @@ __global__ void cast_vec(const void *x, void *o, int64_t n, int head)
     int64_t tail0 = head + nk * CK::K;
     if (tid < head)
         cast_at<SD, DD>(x, o, tid);
-    else if (tid >= CK::K && tid - CK::K < n - tail0)
-        cast_at<SD, DD>(x, o, tail0 + tid - CK::K);
+    else if (tid >= 16 && tid - 16 < n - tail0)
+        cast_at<SD, DD>(x, o, tail0 + tid - 16);
 }
 
 /* The head that brings x and o to 16-byte boundaries together: elements
@@ -264,7 +266,7 @@ gpuk_status run_cast(gpuk_bctx *b, const gpuk_args *args, bool vec)
         if (head > n)
             head = (int)n;
         /* short arrays spread over a block an SM, as elementwise.cu's */
-        int64_t chunks = (n - head) / CK::K + CK::K;
+        int64_t chunks = (n - head) / CK::K + 16 + CK::K;
         unsigned g = gkc_blocks(chunks, NT, gkc_grid_cap(b));
         if (g < gkc_sms(b))
             g = gkc_blocks(chunks, 32, gkc_sms(b));

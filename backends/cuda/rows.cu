@@ -7,8 +7,8 @@
  *              (block_row: three sweeps; online: two; one_pass: one),
  *              with exp and the sum in T's compute type (gkc_c: f32 for
  *              f16 and bf16, each element widened as it is read and the
- *              result rounded once, as the CPU's rows; sm_exp: expf, or
- *              in f64 an exp for the arguments softmax takes);
+ *              result rounded once, as the CPU's rows; gkc_exp: expf or
+ *              exp);
  *   embedding  out[t, :] = table[ids[t], :] (ids i32 in every dtype;
  *              block_row: a block a token; float4: a warp a token; f16
  *              and bf16 move as uint16_t).
@@ -18,61 +18,6 @@
 namespace {
 
 constexpr int NT = 256;
-
-/* exp(v) for the arguments softmax takes, v = x - max: <= 0, -inf or NaN.
- * f32 keeps expf.  In f64, exp() and the division were most of the ~27
- * DP instructions an element that held every f64 rung near 62% of copy
- * at 8192^2 on the H100 (bench/NOTES.md, "f64 softmax"), so here is an
- * exp for that range only, with half of exp()'s DP work: v = (64 m + j)
- * ln2/64 + r with |r| <= ln2/128, exp(v) = 2^m 2^(j/64) (1 + p(r)); p is
- * expm1's Taylor polynomial to r^5 (the next term is 0.3 ulp) and 2^(j/64)
- * a table, correctly rounded.  Within 1.3 ulp of exp over 2e7 arguments
- * in [-746, 0] (checked on the host against expl), subnormal results
- * rounded once; no overflow branch, as no argument is positive. */
-__device__ const double exp2_64ths[64] = {
-    1.0, 1.0108892860517005, 1.0218971486541166, 1.0330248790212284,
-    1.0442737824274138, 1.0556451783605572, 1.0671404006768237, 1.0787607977571199,
-    1.0905077326652577, 1.102382583307841, 1.1143867425958924, 1.1265216186082418,
-    1.1387886347566916, 1.1511892299529827, 1.1637248587775775, 1.1763969916502812,
-    1.189207115002721, 1.202156731452703, 1.215247359980469, 1.22848053610687,
-    1.241857812073484, 1.255380757024691, 1.2690509571917332, 1.2828700160787783,
-    1.2968395546510096, 1.3109612115247644, 1.3252366431597413, 1.339667524053303,
-    1.3542555469368927, 1.3690024229745905, 1.383909881963832, 1.3989796725383112,
-    1.4142135623730951, 1.42961333839197, 1.4451808069770467, 1.460917794180647,
-    1.4768261459394993, 1.4929077282912648, 1.5091644275934228, 1.5255981507445384,
-    1.5422108254079407, 1.559004400237837, 1.5759808451078865, 1.593142151342267,
-    1.6104903319492543, 1.6280274218573478, 1.645755478153965, 1.6636765803267364,
-    1.681792830507429, 1.7001063537185235, 1.718619298122478, 1.7373338352737062,
-    1.7562521603732995, 1.7753764925265212, 1.7947090750031072, 1.8142521755003989,
-    1.8340080864093424, 1.8539791250833855, 1.8741676341103, 1.8945759815869656,
-    1.9152065613971474, 1.9360617934922943, 1.9571441241754002, 1.978456026387951,
-};
-
-__device__ __forceinline__ float sm_exp(float v)
-{
-    return expf(v);
-}
-__device__ __forceinline__ double sm_exp(double v)
-{
-    if (!(v > -745.2))   /* -inf, below the least subnormal's half, or NaN */
-        return v != v ? v : 0.0;
-    const double shift = 6755399441055744.0;   /* 1.5 2^52: its low word is k */
-    double t = fma(v, 92.33248261689366 /* 64 / ln 2 */, shift);
-    int k = __double2loint(t);
-    double kd = t - shift;
-    double r = fma(kd, -0.010830424696223417, v);   /* ln2/64 in 36 bits: kd times it is exact */
-    r = fma(kd, -2.572804622327669e-14, r);          /* and the rest of ln2/64 */
-    double p = fma(r, 1.0 / 120, 1.0 / 24);
-    p = fma(r, p, 1.0 / 6);
-    p = fma(r, p, 0.5);
-    p = fma(r, p, 1.0) * r;
-    double tj = __ldg(&exp2_64ths[k & 63]);
-    double e = fma(tj, p, tj);
-    int m = k >> 6;   /* floor(k / 64) */
-    if (m >= -1022)
-        return e * __hiloint2double((m + 1023) << 20, 0);
-    return e * __hiloint2double((m + 1223) << 20, 0) * 0x1p-200;   /* one rounding, to a subnormal */
-}
 
 /* softmax, block_row: subtracting the row max first keeps every exp()
  * argument <= 0, so nothing overflows whatever the inputs' scale (numerically
@@ -94,12 +39,12 @@ __global__ void softmax_block_row(const T *x, T *out, int64_t rows, int64_t n)
         mx = gkc_block_max(mx, sh);
         C s = 0;
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            s += sm_exp(gkc_ld(xr[j]) - mx);
+            s += gkc_exp(gkc_ld(xr[j]) - mx);
         s = gkc_block_sum(s, sh);
         /* Each thread rewrites only the elements it read itself, and both
          * block reductions are done, so in-place is safe. */
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = gkc_st<T>(sm_exp(gkc_ld(xr[j]) - mx) / s);
+            orow[j] = gkc_st<T>(gkc_exp(gkc_ld(xr[j]) - mx) / s);
     }
 }
 
@@ -118,7 +63,7 @@ __device__ __forceinline__ void online_merge(T &m, T &s, T m2, T s2)
     if (mx == T(-INFINITY))
         s = s + s2;   /* both empty so far (0), or NaN */
     else
-        s = s * sm_exp(m - mx) + s2 * sm_exp(m2 - mx);   /* exp(-inf) = 0; inf - inf: NaN */
+        s = s * gkc_exp(m - mx) + s2 * gkc_exp(m2 - mx);   /* exp(-inf) = 0; inf - inf: NaN */
     m = mx;
 }
 
@@ -131,7 +76,7 @@ __device__ __forceinline__ void online_chunk(T &m, T &s, const T (&v)[4])
     T cs = 0;
 #pragma unroll
     for (int u = 0; u < 4; u++)
-        cs += v[u] == T(-INFINITY) ? T(0) : sm_exp(v[u] - mx);
+        cs += v[u] == T(-INFINITY) ? T(0) : gkc_exp(v[u] - mx);
     online_merge(m, s, mx, cs);
 }
 
@@ -175,7 +120,7 @@ __global__ void softmax_online(const T *x, T *out, int64_t rows, int64_t n)
         }
         block_online(m, s, sh);
         for (int64_t j = threadIdx.x; j < n; j += NT)
-            orow[j] = gkc_st<T>(sm_exp(gkc_ld(xr[j]) - m) / s);
+            orow[j] = gkc_st<T>(gkc_exp(gkc_ld(xr[j]) - m) / s);
     }
 }
 
@@ -192,9 +137,9 @@ __global__ void softmax_online(const T *x, T *out, int64_t rows, int64_t n)
  * blocks fit an SM with the same bytes of rows in flight.  f16 and bf16
  * hold the row in f32 registers, as f32 does, from half the bytes: a
  * 16-byte load brings 8 elements (NV = ONE_MAX / 8 loads a thread). */
-template <class T, bool VEC, int ONE_MAX>
-__global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64_t rows,
-                                                       int64_t n)
+template <class T, bool VEC, int ONE_MAX, int NTB = NT>
+__global__ void __launch_bounds__(NTB) softmax_one_pass(const T *x, T *out, int64_t rows,
+                                                        int64_t n)
 {
     typedef typename gkc_vec<T>::type V;
     typedef gkc_c<T> C;
@@ -209,7 +154,7 @@ __global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64
         C mx = -INFINITY;
 #pragma unroll
         for (int q = 0; q < NV; q++) {
-            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * N : (int64_t)q * NT + threadIdx.x;
+            int64_t j = VEC ? ((int64_t)q * NTB + threadIdx.x) * N : (int64_t)q * NTB + threadIdx.x;
             if (VEC) {
                 V t = j < n ? *(const V *)(xr + j) : gkc_vfill(gkc_st<T>(C(-INFINITY)));
 #pragma unroll
@@ -226,21 +171,22 @@ __global__ void __launch_bounds__(NT) softmax_one_pass(const T *x, T *out, int64
         C s = 0;
 #pragma unroll
         for (int q = 0; q < ONE_MAX; q++) {
-            int64_t j = VEC ? ((int64_t)(q / N) * NT + threadIdx.x) * N + q % N
-                            : (int64_t)q * NT + threadIdx.x;
-            v[q] = j < n ? sm_exp(v[q] - mx) : C(0);   /* padding adds nothing */
+            int64_t j = VEC ? ((int64_t)(q / N) * NTB + threadIdx.x) * N + q % N
+                            : (int64_t)q * NTB + threadIdx.x;
+            v[q] = j < n ? gkc_exp(v[q] - mx) : C(0);   /* padding adds nothing */
             s += v[q];
         }
         s = gkc_block_sum(s, sh);
-        /* one division a thread, not one an element: in f64 a division is
-         * about a third of exp's DP work (bench/NOTES.md, "f64 softmax");
-         * one more rounding, within the bound of doc/design.md */
+        /* one division a thread, not one an element (f32's takes a dozen
+         * instructions, f64's more): f16 and bf16 rows of 8192 went from
+         * 89% to 98% of copy on the H100 (bench/NOTES.md, "The GPU's
+         * 16-bit rows"); one more rounding, within doc/design.md's bound */
         const C rs = C(1) / s;
         /* Everything this thread writes it has read (in-place is safe), and
          * both block reductions are past. */
 #pragma unroll
         for (int q = 0; q < NV; q++) {
-            int64_t j = VEC ? ((int64_t)q * NT + threadIdx.x) * N : (int64_t)q * NT + threadIdx.x;
+            int64_t j = VEC ? ((int64_t)q * NTB + threadIdx.x) * N : (int64_t)q * NTB + threadIdx.x;
             if (j >= n)
                 continue;
             if (VEC) {
@@ -392,6 +338,26 @@ gpuk_status one_pass(gpuk_bctx *b, const gpuk_args *args)
     bool vec = n % gkc_vec<T>::N == 0 && gkc_aligned16(x) && gkc_aligned16(out);
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
     cudaStream_t s = b->stream;
+    /* f64 rows of 4097 to 8192: blocks of 512, 16 elements a thread.  With
+     * 256 threads holding 32 doubles each (106 registers) two blocks fit an
+     * SM, 16 warps, and a block's exps and divisions ran on 8 warps while
+     * the other block waited on memory: 62% of copy at 8192^2 on the H100,
+     * where rows of 2048 (8 a thread, many blocks an SM) reached 89%, and
+     * halving the DP work (a table exp, 1/s) moved it by 2 points
+     * (bench/NOTES.md, "f64 softmax").  The same two rows an SM, on twice
+     * the warps. */
+    if constexpr (sizeof(T) == 8) {
+        if (n > 16 * NT) {
+            if (vec)
+                gkc_launch_pdl(s, softmax_one_pass<T, true, 16, 2 * NT>, g, 2 * NT, 0, x, out,
+                               rows, n);
+            else
+                gkc_launch_pdl(s, softmax_one_pass<T, false, 16, 2 * NT>, g, 2 * NT, 0, x, out,
+                               rows, n);
+            GKC_LAUNCHED(b, "softmax", "one_pass");
+            return GPUK_OK;
+        }
+    }
     if (vec && n <= 8 * NT)
         gkc_launch_pdl(s, softmax_one_pass<T, true, 8>, g, NT, 0, x, out, rows, n);
     else if (vec && n <= 16 * NT)
