@@ -265,9 +265,9 @@ const gpuk_kernel gkc_kernels[] = {
      "the row held in f32 registers (16-byte loads of 8 elements when aligned, rows up to 8192): one read and one write per element", NULL},
     {GPUK_OP_EMBEDDING, FLOATS, "block_row", 0, gkc_embedding_block_row,
      "one block per token: the table row is copied with coalesced loads", NULL},
-    /* float4 the DEFAULT: 1.08-1.10x block_row in f64 (H100, 2026-11-26),
-     * 1.16-1.38x in f32 and 1.16-1.61x in f16 and bf16 (H100, 2026-11-27),
-     * at 16384, 65536 and 262144 tokens of 256 (bench/NOTES.md) */
+    /* float4 the DEFAULT: ahead of block_row in 20 of 21 cases on the
+     * H100 (16384, 65536 and 262144 tokens of 256, every dtype; 1.02-1.61x,
+     * and 2.8% behind once), bench/NOTES.md, "The GPU's 16-bit rows" */
     {GPUK_OP_EMBEDDING, FLOATS, "float4", DEF, gkc_embedding_float4,
      "a warp per token, 16-byte loads up to four a lane in flight, the next token's id loaded before this row: one round trip a token, not two", NULL},
     {GPUK_OP_MEANPOOL, F32_F64, "block_row", DEF, gkc_meanpool_block_row,
