@@ -280,11 +280,11 @@ do_distcpu() {
 # gpuk-bench run so that every ratio is against a peer timed beside it:
 #   targets-f64mm.txt    f64 matmul at 4096^3, 8192^3: dmma, dmma_tma against
 #                        cuBLAS DGEMM (target: the best >= 90%)
-#   targets-f64mem.txt   f64 bandwidth ops at 8192^2 / 64M elements (>= 90% of copy)
 #   targets-tc.txt       bf16, f16 matmul at 2048, 4096, 8192: the last wgmma
 #                        rungs against cuBLAS (>= 100% at 4096 and 8192, >= 90% at 2048)
-#   targets-16mem.txt    the memory-bound ops and cast in f32, f16, bf16 (the 16-bit
-#                        rows where the build has them; an op without them says so)
+#   targets-flat.txt     copy, scale, relu, add and cast at 64M elements, and
+#   targets-rows.txt     bias_relu, transpose, softmax, reduce, meanpool at 8192^2,
+#                        both in f64, f32, f16 and bf16 (f64: >= 90% of copy)
 do_targets() {   # about 6 minutes on an H100 (its parts timed on 2026-11-27)
   local bench=$build/bench/gpuk-bench rc=0 r=${TARGET_REPS:-5}
   "$bench" -b cuda -q --op matmul --dtype f64 -s 4096,8192 --variant dmma,dmma_tma,cublas \

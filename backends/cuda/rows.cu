@@ -339,7 +339,7 @@ gpuk_status one_pass(gpuk_bctx *b, const gpuk_args *args)
     unsigned g = gkc_blocks(rows, 1, 1 << 20);
     cudaStream_t s = b->stream;
     /* f64 rows of 4097 to 8192: blocks of 512, 16 elements a thread.  With
-     * 256 threads holding 32 doubles each (106 registers) two blocks fit an
+     * 256 threads holding 32 doubles each (103 registers) two blocks fit an
      * SM, 16 warps, and a block's exps and divisions ran on 8 warps while
      * the other block waited on memory: 62% of copy at 8192^2 on the H100,
      * where rows of 2048 (8 a thread, many blocks an SM) reached 89%, and
