@@ -182,6 +182,16 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
         }
         d->comm_priority = !strcmp(e, "high");
     }
+    d->nccl_ctas = 0;   /* NCCL's own choice */
+    if ((e = getenv("GPUK_DIST_NCCL_CTAS")) && *e) {
+        char *end = NULL;
+        long v = strtol(e, &end, 10);
+        if (*end || v < 1 || v > 64) {
+            snprintf(msg, len, "GPUK_DIST_NCCL_CTAS = \"%s\": expected 1 to 64", e);
+            return GPUK_ERR_ENV;
+        }
+        d->nccl_ctas = (int)v;
+    }
     d->apsp_pieces = 4;
     if ((e = getenv("GPUK_DIST_APSP_PIECES")) && *e) {
         d->apsp_pieces = atoi(e);
@@ -442,9 +452,12 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
             return open_failed(d, st);
         int v = 0;
         ncclGetVersion(&v);
+        char ctas[32] = "NCCL's count of";
+        if (d->nccl_ctas > 0)
+            snprintf(ctas, sizeof ctas, "at most %d", d->nccl_ctas);
         snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0), "
-                 "%s-priority stream, %d panel buffers", v / 10000, v / 100 % 100, v % 100,
-                 d->comm_priority ? "high" : "normal", d->depth);
+                 "%s-priority stream, %s blocks a broadcast, %d panel buffers", v / 10000,
+                 v / 100 % 100, v % 100, d->comm_priority ? "high" : "normal", ctas, d->depth);
     }
 #endif
     if (!use_nccl)

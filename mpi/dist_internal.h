@@ -90,7 +90,7 @@ struct gpuk_dist {
     int direct;             /* MPI works on tensor memory: host memory or CUDA-aware MPI */
     int force_staged;       /* GPUK_DIST_STAGED=1: stage through host buffers anyway (tests) */
     gpuk_dist_comm comm_kind;
-    char comm_desc[128];
+    char comm_desc[192];
     gpuk_dist_schedule schedule;
     int progress_slices;    /* a synchronous local op runs in this many row slabs, with MPI
                                progressed between them (bcast.c) */
@@ -102,6 +102,8 @@ struct gpuk_dist {
                                (GPUK_DIST_DEPTH; doc/distributed.md, "Overlap on GPUs") */
     int comm_priority;      /* NCCL: 1 = the broadcasts' stream has the device's greatest
                                priority, 0 = the default (GPUK_DIST_COMM_PRIORITY) */
+    int nccl_ctas;          /* NCCL: at most this many blocks a broadcast (ncclConfig_t
+                               maxCTAs), 0 = NCCL's choice (GPUK_DIST_NCCL_CTAS) */
     int apsp_pieces;        /* gpuk_dist_apsp: each step's big update in this many row pieces
                                (GPUK_DIST_APSP_PIECES) */
     int64_t next_serial;    /* matrices made so far: the same count on every rank */

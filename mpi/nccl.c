@@ -37,7 +37,24 @@ gpuk_status gkd_nccl_comm(gpuk_dist *d, MPI_Comm over, ncclComm_t *out, char *ms
                  ncclGetErrorString((ncclResult_t)hello.status));
         return GPUK_ERR_LIBRARY;
     }
-    ncclResult_t e = ncclCommInitRank(out, n, hello.id, r);
+    ncclResult_t e;
+    if (d->nccl_ctas > 0) {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
+        /* fewer blocks a broadcast: fewer SMs taken from the local ops while
+         * a broadcast waits for its peers (doc/distributed.md, "Overlap on
+         * GPUs") */
+        ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+        cfg.minCTAs = 1;
+        cfg.maxCTAs = d->nccl_ctas;
+        e = ncclCommInitRankConfig(out, n, hello.id, r, &cfg);
+#else
+        snprintf(msg, len, "GPUK_DIST_NCCL_CTAS needs NCCL 2.17 or newer (built with %d.%d)",
+                 NCCL_MAJOR, NCCL_MINOR);
+        return GPUK_ERR_UNSUPPORTED;
+#endif
+    } else {
+        e = ncclCommInitRank(out, n, hello.id, r);
+    }
     if (e != ncclSuccess) {
         *out = NULL;
         snprintf(msg, len, "ncclCommInitRank (%d of %d): %s", r, n, ncclGetErrorString(e));

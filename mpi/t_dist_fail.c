@@ -150,6 +150,10 @@ int main(int argc, char **argv)
     st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
     unsetenv("GPUK_DIST_PROGRESS");
     expect("GPUK_DIST_PROGRESS=yes", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_PROGRESS", "rank 0");
+    setenv("GPUK_DIST_NCCL_CTAS", "0", 1);
+    st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
+    unsetenv("GPUK_DIST_NCCL_CTAS");
+    expect("GPUK_DIST_NCCL_CTAS=0", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_NCCL_CTAS", "rank 0");
     if (multi) {
         st = rank == 0 ? open_with(&d, 1, size, GPUK_DIST_COMM_AUTO)
                        : open_with(&d, size, 1, GPUK_DIST_COMM_AUTO);

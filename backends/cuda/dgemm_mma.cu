@@ -19,7 +19,9 @@
  * 64 warp tile: 2 x 8 DMMA fragments of 16 x 8, so a slice is 32 DMMAs a
  * warp, and the 64 accumulators a lane (128 registers) are why one block
  * fills an SM (launch bounds 256 x 1; 128 x 128 doubles of output tile
- * take half the register file, a larger tile would not fit).
+ * take half the register file, a larger tile would not fit).  The next
+ * slices' copies are issued among the DMMAs (tile_pipe.cuh's SPREAD), and
+ * tiles are walked in bands of 8 row-tiles (dmma_order).
  *
  * The fragments are gkc_dmma16's (cuda_internal.h; g = lane / 4, t = lane
  * % 4): a lane holds A[g + 8 (v & 1)][t + 4 (v >> 1)], B[t + 4 v][g] and
@@ -65,6 +67,24 @@ using G = gkc_pipe::geom<double, BK, false, BN, 4, STAGES>;
 constexpr int WM = 32, WN = 64;                  /* warp tile */
 constexpr int FM = WM / 16, FN = WN / 8;         /* DMMA fragments down and across */
 
+/* Tiles walked GROUP row-tiles at a time: down a band of GROUP row-tiles,
+ * column by column, so that the blocks running at once share rows of A
+ * and columns of B in L2.  (bx, by) is the block's place in its launch. */
+template <int GROUP>
+__device__ __forceinline__ void dmma_order(int *bx, int *by)
+{
+    if constexpr (GROUP > 1) {
+        int nx = gridDim.x, ny = gridDim.y, id = blockIdx.y * nx + blockIdx.x,
+            per = GROUP * nx;
+        int first = id / per * GROUP, rows = min(GROUP, ny - first), r = id % per;
+        *by = first + r % rows;
+        *bx = r / rows;
+    } else {
+        *bx = blockIdx.x;
+        *by = blockIdx.y;
+    }
+}
+
 template <bool VEC>
 __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t y0, int64_t z0)
 {
@@ -72,8 +92,9 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
     double *smem = reinterpret_cast<double *>(smem_bytes);
     p = gkc_mm_at(p, z0 + blockIdx.z);
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    int wm = (warp >> 1) * WM, wn = (warp & 1) * WN;
-    int64_t i0 = (y0 + blockIdx.y) * BM, j0 = (int64_t)blockIdx.x * BN;
+    int wm = (warp >> 1) * WM, wn = (warp & 1) * WN, bx, by;
+    dmma_order<8>(&bx, &by);
+    int64_t i0 = (y0 + by) * BM, j0 = (int64_t)bx * BN;
     /* the lane's accumulators: fragment (i, j), element v at row
      * wm + 16 i + g + 8 (v >> 1), column wn + 8 j + 2 t + (v & 1) */
     double acc[FM][FN][4];
@@ -92,8 +113,16 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
     /* the lane's first A and B elements in a stage; the rest are constant
      * offsets from them */
     int aoff = (wm + g) * G::SA + t, boff = t * G::SB + wn + g;
-    gkc_pipe::run<G, VEC>(p, smem, i0, j0, 0, p.k, [](double *, double *, int) {},
-                          [&](const double *as, const double *bs) {
+    /* The next slices' copies go out among this slice's DMMAs (SPREAD,
+     * tile_pipe.cuh): k step 2 j + e of the slice's 32 after fragment
+     * column j of each 16 of k, which issues an A and a B copy every other
+     * j.  Issued all at once after the barrier, as dmma first did, every
+     * warp spent its first ~250 clocks of a slice on copies while the
+     * tensor cores idled (bench/NOTES.md, "f64 tuning": 84% of cuBLAS
+     * against 95% spread, same tile, in the harness). */
+    gkc_pipe::run_pipe<G, VEC, BK, gkc_pipe::issue_mode::spread>(
+        p, smem, i0, j0, 0, p.k, [](double *, double *, int) {},
+        [&](const double *as, const double *bs, auto issue) {
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             double af[FM][8];
@@ -111,6 +140,8 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
 #pragma unroll
                 for (int i = 0; i < FM; i++)
                     gkc_dmma16(acc[i][j], af[i], bf);
+                issue(0, kk + 2 * j);
+                issue(0, kk + 2 * j + 1);
             }
         }
     });
@@ -293,14 +324,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
     p = gkc_mm_at(p, z);
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
     int wm = (warp >> 1) * 32, wn = (warp & 1) * 64;
-    int bx = blockIdx.x, by = blockIdx.y;
-    if constexpr (C::GROUP > 1) {
-        /* down a band of GROUP row-tiles, column by column */
-        int nx = gridDim.x, ny = gridDim.y, id = by * nx + bx, per = C::GROUP * nx;
-        int first = id / per * C::GROUP, rows = min(C::GROUP, ny - first), r = id % per;
-        by = first + r % rows;
-        bx = r / rows;
-    }
+    int bx, by;
+    dmma_order<C::GROUP>(&bx, &by);
     int64_t i0 = (y0 + by) * BM, j0 = (int64_t)bx * BN;
     int za = p.sa ? (int)z : 0, zb = p.sb ? (int)z : 0;
     int nslices = (int)gkc_cdiv(p.k, BK);

@@ -31,11 +31,11 @@
 namespace tune {
 
 template <int BM_, int BN_, int WM_, int WN_, int BK_, int STAGES_, int MINB_, bool A128_,
-          int GROUP_, bool COPY_ = true>
+          int GROUP_, bool COPY_ = true, bool INTER_ = false, bool K8_ = false>
 struct mmcfg {
     static constexpr int BM = BM_, BN = BN_, WM = WM_, WN = WN_, BK = BK_, STAGES = STAGES_;
     static constexpr int MINB = MINB_, GROUP = GROUP_;
-    static constexpr bool A128 = A128_, COPY = COPY_;
+    static constexpr bool A128 = A128_, COPY = COPY_, INTER = INTER_, K8 = K8_;
     static constexpr int WARPS_N = BN / WN, NT = (BM / WM) * WARPS_N * 32;
     static constexpr int FM = WM / 16, FN = WN / 8;
     static constexpr int SA = A128 ? BK + 2 : BK + 4, SB = A128 ? BN : BN + 4;
@@ -45,6 +45,17 @@ struct mmcfg {
     static_assert(ACP * NT * 2 == BM * BK && BCP * NT * 2 == BK * BN, "copies must divide");
     static_assert(BK % 16 == 0 && WM % 16 == 0 && WN % 8 == 0, "fragment shapes");
 };
+
+/* mma.sync m16n8k8 in f64: A[g + 8 (v & 1)][t + 4 (v >> 1)] for v < 4 and
+ * B[t + 4 w][g] for w < 2, the first half of gkc_dmma16's registers */
+__device__ __forceinline__ void dmma8(double (&d)[4], double a0, double a1, double a2, double a3,
+                                      double b0, double b1)
+{
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+}
 
 template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB)
@@ -72,19 +83,26 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
     const double *pb = B + (int64_t)rb0 * ldb + (int64_t)bx * BN + 2 * cb;
     int64_t astep = RA * lda, bstep = RB * ldb;
     int sa_off = r0 * SA + 2 * ca, sb_off = rb0 * SB;
-    auto load = [&](int st) {
+    /* copy number c (< ACP + BCP) of a slice into stage st: A's first */
+    auto copy1 = [&](int st, int c) {
         double *sa = sm + st * C::ST_EL, *sb = sa + C::A_EL;
-#pragma unroll
-        for (int q = 0; q < C::ACP; q++)
-            gkc_cp_async16(sa + sa_off + q * RA * SA, pa + q * astep, 16);
-#pragma unroll
-        for (int q = 0; q < C::BCP; q++) {
-            int r = rb0 + q * RB;
+        if (c < C::ACP) {
+            gkc_cp_async16(sa + sa_off + c * RA * SA, pa + c * astep, 16);
+        } else {
+            int q = c - C::ACP, r = rb0 + q * RB;
             int cs = C::A128 ? cb ^ (((r >> 2) & 3) << 1) : cb;
             gkc_cp_async16(sb + sb_off + q * RB * SB + 2 * cs, pb + q * bstep, 16);
         }
+    };
+    auto advance = [&] {
         pa += BK;
         pb += BK * ldb;
+    };
+    auto load = [&](int st) {
+#pragma unroll
+        for (int c = 0; c < C::ACP + C::BCP; c++)
+            copy1(st, c);
+        advance();
     };
     double acc[FM][FN][4];
 #pragma unroll
@@ -106,12 +124,15 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
     int bfrag = C::A128 ? 4 * t * SB : t * SB + wn + g;
     int bx4[2] = {wn + (g ^ (4 * t)), wn + ((8 + g) ^ (4 * t))};
     int rd = 0, wr = STAGES - 1;
+    /* INTER: the slice's copies spread over its DMMA groups (CUTLASS's
+     * multistage order), not issued all at once after the barrier */
+    constexpr int TOT = C::ACP + C::BCP, ITERS = (BK / 16) * FN;
     for (int64_t ks = 0; ks < nk; ks++) {
         gkc_cp_async_wait<STAGES - 2>();
         __syncthreads();
-        if (C::COPY && ks + STAGES - 1 < nk)
+        bool more = C::COPY && ks + STAGES - 1 < nk;
+        if (!C::INTER && more)
             load(wr);
-        gkc_cp_async_commit();
         const double *sa = sm + rd * C::ST_EL, *sb = sa + C::A_EL;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
@@ -141,9 +162,24 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
                                     : sb[bfrag + (kk + 4 * v) * SB + 8 * j];
 #pragma unroll
                 for (int i = 0; i < FM; i++)
-                    gkc_dmma16(acc[i][j], af[i], bf);
+                    if constexpr (C::K8) {   /* the same products as two m16n8k8 */
+                        dmma8(acc[i][j], af[i][0], af[i][1], af[i][2], af[i][3], bf[0], bf[1]);
+                        dmma8(acc[i][j], af[i][4], af[i][5], af[i][6], af[i][7], bf[2], bf[3]);
+                    } else {
+                        gkc_dmma16(acc[i][j], af[i], bf);
+                    }
+                if constexpr (C::INTER) {
+                    int it = (kk / 16) * FN + j;
+                    if (more)
+#pragma unroll
+                        for (int c = TOT * it / ITERS; c < TOT * (it + 1) / ITERS; c++)
+                            copy1(wr, c);
+                }
             }
         }
+        if (C::INTER && more)
+            advance();
+        gkc_cp_async_commit();
         rd = rd == STAGES - 1 ? 0 : rd + 1;
         wr = wr == STAGES - 1 ? 0 : wr + 1;
     }
@@ -242,6 +278,15 @@ using mm_2cta_a = mmcfg<64, 128, 32, 64, 16, 4, 2, true, 8>;
 using mm_w32 = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 1>;      /* 16 warps of 32 x 32 */
 using mm_w32g = mmcfg<128, 128, 32, 32, 32, 3, 1, false, 8>;
 using mm_nocopy = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 1, false>;
+/* copies spread over the DMMAs; the 64 x 128 tiles two an SM as cuBLAS's DGEMM
+ * runs them on the H100 (ncu: 128 threads, 3 stages of k 16, 2 blocks an SM) */
+using mm_grp8_i = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 8, true, true>;
+using mm_2cta_a_i = mmcfg<64, 128, 32, 64, 16, 4, 2, true, 8, true, true>;
+using mm_2cta_a3 = mmcfg<64, 128, 32, 64, 16, 3, 2, true, 8>;
+using mm_2cta_a3_i = mmcfg<64, 128, 32, 64, 16, 3, 2, true, 8, true, true>;
+using mm_2cta_a32_i = mmcfg<64, 128, 32, 64, 32, 2, 2, true, 8, true, true>;
+using mm_2cta_a3_ik8 = mmcfg<64, 128, 32, 64, 16, 3, 2, true, 8, true, true, true>;
+using mm_grp8_ik8 = mmcfg<128, 128, 32, 64, 32, 3, 1, false, 8, true, true, true>;
 
 /* The TMA candidates (the library's rung is tma_rung, dgemm_mma.cu). */
 using tma_k32 = tma_cfg<128, 32, 3, 1, 1, 8>;
@@ -409,8 +454,12 @@ void run_matmul(int64_t n)
     CK(cudaMemcpy(q.c, q.ref, bytes, cudaMemcpyDeviceToDevice));
     mm_check(q, chk, sizeof chk);
     row("cublas", shape, ms_blas, flops / ms_blas * 1e-9, 100.0, 0, chk);
+    /* F64TUNE_ONLY=text: only the rows whose name holds it (and cuBLAS), so
+     * that a profiler sees one candidate's kernel */
+    const char *only = getenv("F64TUNE_ONLY");
+    auto wanted = [&](const char *name) { return !only || strstr(name, only); };
     /* the library's dmma through its own entry point */
-    {
+    if (wanted("lib dmma")) {
         gpuk_args args = dense_args(GPUK_OP_MATMUL, q.a, q.b, q.c, n, n, n);
         CK(cudaMemset(q.c, 0xff, bytes));
         double ms = time_ms([&] { lib_call(gkc_matmul_dmma, &args); });
@@ -419,6 +468,8 @@ void run_matmul(int64_t n)
             regs_of(matmul_dmma<true>), chk);
     }
     auto cand = [&](const char *name, auto launch, int regs, bool diag) {
+        if (!wanted(name))
+            return;
         CK(cudaMemset(q.c, 0xff, bytes));
         double ms = time_ms(launch);
         if (diag)
@@ -439,8 +490,15 @@ void run_matmul(int64_t n)
     MM_CAND("w32x32 t512", mm_w32, false);
     MM_CAND("w32x32 t512 grp8", mm_w32g, false);
     MM_CAND("base nocopy", mm_nocopy, true);
+    MM_CAND("grp8 inter", mm_grp8_i, false);
+    MM_CAND("64x128 x2 a128 grp8 inter", mm_2cta_a_i, false);
+    MM_CAND("64x128 x2 a128 grp8 s3", mm_2cta_a3, false);
+    MM_CAND("64x128 x2 a128 grp8 s3 inter", mm_2cta_a3_i, false);
+    MM_CAND("64x128 x2 a128 k32 s2 inter", mm_2cta_a32_i, false);
+    MM_CAND("64x128 x2 a128 grp8 s3 inter k8", mm_2cta_a3_ik8, false);
+    MM_CAND("grp8 inter k8", mm_grp8_ik8, false);
 #undef MM_CAND
-    {   /* the library's dmma_tma through its own entry point */
+    if (wanted("lib dmma_tma")) {   /* the library's dmma_tma through its own entry point */
         gpuk_args args = dense_args(GPUK_OP_MATMUL, q.a, q.b, q.c, n, n, n);
         CK(cudaMemset(q.c, 0xff, bytes));
         double ms = time_ms([&] { lib_call(gkc_matmul_dmma_tma, &args); });

@@ -510,7 +510,8 @@ int main(int argc, char **argv)
     if (ceil)
         run_ceilings();
     if (mm) {
-        run_tma_edges();
+        if (!getenv("F64TUNE_NO_EDGES"))   /* set for a profiler: the big launches only */
+            run_tma_edges();
         for (int64_t n : mm_n)
             run_matmul(n);
     }
