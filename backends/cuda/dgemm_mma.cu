@@ -85,7 +85,10 @@ __device__ __forceinline__ void dmma_order(int *bx, int *by)
     }
 }
 
-template <bool VEC>
+/* WHOLE: every block whole and inside the matrix, k a multiple of BK
+ * (the host checks): the burst path of edge blocks is not compiled, which
+ * leaves the spread loop 40-odd registers and a test a slice lighter. */
+template <bool VEC, bool WHOLE>
 __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t y0, int64_t z0)
 {
     extern __shared__ __align__(16) unsigned char smem_bytes[];
@@ -114,13 +117,15 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
      * offsets from them */
     int aoff = (wm + g) * G::SA + t, boff = t * G::SB + wn + g;
     /* The next slices' copies go out among this slice's DMMAs (SPREAD,
-     * tile_pipe.cuh): k step 2 j + e of the slice's 32 after fragment
-     * column j of each 16 of k, which issues an A and a B copy every other
-     * j.  Issued all at once after the barrier, as dmma first did, every
-     * warp spent its first ~250 clocks of a slice on copies while the
-     * tensor cores idled (bench/NOTES.md, "f64 tuning": 84% of cuBLAS
-     * against 95% spread, same tile, in the harness). */
-    gkc_pipe::run_pipe<G, VEC, BK, gkc_pipe::issue_mode::spread>(
+     * tile_pipe.cuh), one after each fragment column j: run_pipe issues
+     * A's q-th copy at k step 4 q and B's at 4 q + 1, so even columns
+     * name step kk + 2 j (an A copy) and odd ones kk + 2 j - 1 (a B copy).
+     * Issued all at once after the barrier, as dmma first did, every warp
+     * spent its first ~250 clocks of a slice on copies while the tensor
+     * cores idled (bench/NOTES.md, "dmma's copies among its DMMAs": 84% of
+     * cuBLAS against 95% spread, same tile, in the harness). */
+    constexpr auto MODE = WHOLE ? gkc_pipe::issue_mode::whole : gkc_pipe::issue_mode::spread;
+    gkc_pipe::run_pipe<G, VEC, BK, MODE>(
         p, smem, i0, j0, 0, p.k, [](double *, double *, int) {},
         [&](const double *as, const double *bs, auto issue) {
 #pragma unroll
@@ -140,8 +145,7 @@ __global__ void __launch_bounds__(NT, 1) matmul_dmma(gkc_mm_t<double> p, int64_t
 #pragma unroll
                 for (int i = 0; i < FM; i++)
                     gkc_dmma16(acc[i][j], af[i], bf);
-                issue(0, kk + 2 * j);
-                issue(0, kk + 2 * j + 1);
+                issue(0, kk + 2 * j - (j & 1));
             }
         }
     });
@@ -171,7 +175,9 @@ GKC_KERNEL(gkc_matmul_dmma)
 {
     GKC_TRY(gkc_enter(b));
     gkc_mm_t<double> p = gkc_mm_from<double>(args);
-    auto kern = gkc_mm_vec(&p) ? matmul_dmma<true> : matmul_dmma<false>;
+    bool whole = gkc_mm_vec(&p) && p.m % BM == 0 && p.n % BN == 0 && p.k % BK == 0;
+    auto kern = whole ? matmul_dmma<true, true>
+                      : gkc_mm_vec(&p) ? matmul_dmma<true, false> : matmul_dmma<false, false>;
     constexpr size_t smem = G::SMEM_BYTES;
     GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem),
              "matmul/dmma: cudaFuncSetAttribute");

@@ -465,7 +465,7 @@ void run_matmul(int64_t n)
         double ms = time_ms([&] { lib_call(gkc_matmul_dmma, &args); });
         mm_check(q, chk, sizeof chk);
         row("lib dmma", shape, ms, flops / ms * 1e-9, 100.0 * ms_blas / ms,
-            regs_of(matmul_dmma<true>), chk);
+            regs_of(matmul_dmma<true, true>), chk);
     }
     auto cand = [&](const char *name, auto launch, int regs, bool diag) {
         if (!wanted(name))
