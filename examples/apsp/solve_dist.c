@@ -81,6 +81,12 @@ solver *solver_open(const apsp_opts *o, int64_t n, char *err, size_t len)
     gpuk_dist_options dopt;
     gpuk_dist_options_init(&dopt);
     dopt.backend = o->backend, dopt.num_threads = o->threads;
+    /* Floyd-Warshall's broadcasts wait for their peers much of a step, and
+     * NCCL's blocks hold their SMs while they wait: 4 blocks a broadcast
+     * took the 4-GPU run from 3.79 to 3.29 s (bench/NOTES.md, "NCCL's
+     * blocks while a broadcast waits").  The user's own setting wins. */
+    if (!o->squaring)
+        setenv("GPUK_DIST_NCCL_CTAS", "4", 0);
     gpuk_status st = s ? gpuk_dist_open(&s->d, MPI_COMM_WORLD, &dopt) : GPUK_ERR_NO_MEMORY;
     if (st) {
         snprintf(err, len, "%s", s ? gpuk_dist_error(NULL) : "out of host memory");
