@@ -294,6 +294,18 @@ static int run_mutated(fz *f, fz_call *c)
                                o->nd, o->shape, &repl) != GPUK_OK)
             return fz_fail(f, "setup: %s", gpuk_context_error(fz_ctx));
         fz_track(f, mu == MU_OTHER ? fz_other : fz_ctx, repl);
+        {   /* defined contents: cast takes an input of another float dtype
+             * and reads it (valgrind: a use of uninitialised memory) */
+            gpuk_context *rx = mu == MU_OTHER ? fz_other : fz_ctx;
+            gpuk_tensor_info ri;
+            gpuk_tensor_get_info(rx, repl, &ri);
+            void *zeros = calloc(ri.bytes ? ri.bytes : 1, 1);
+            if (!zeros || gpuk_tensor_write(rx, repl, zeros, ri.bytes) != GPUK_OK) {
+                free(zeros);
+                return fz_fail(f, "setup: writing the replacement: %s", gpuk_context_error(rx));
+            }
+            free(zeros);
+        }
         h[which] = repl;
         want = mu == MU_OTHER ? GPUK_ERR_CONTEXT : GPUK_ERR_DTYPE;
         /* an op whose operands may be of any float dtypes (cast) takes it */
