@@ -23,7 +23,8 @@
 #        dist      the distributed layer on 1, 2 and 4 GPUs (MPI build, NCCL): matmul
 #                  and min-plus at 16384 and 32768 with and without the overlap fix,
 #                  gpuk_dist_apsp in i32 at 32768 and 65536 with and without
-#                  look-ahead, examples/apsp on 65536 vertices against Dijkstra;
+#                  look-ahead and with NCCL's blocks capped at 4,
+#                  examples/apsp on 65536 vertices against Dijkstra;
 #                  about 6 minutes on 4 H100s (do_dist says what each file is)
 #        distcpu   the same layer on the CPU: 1 rank x 16 threads against 4 x 4 at
 #                  n=4096 ($DIST_BLOCKS, $DIST_CPU_OPS, $DIST_ROUNDS, $DIST_ARGS)
@@ -203,6 +204,10 @@ do_dist() {
     local bd=; [ $p = 1 ] && bd=--no-breakdown
     go apsp-$p 150 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
       --no-warmup $bd ${DIST_ARGS:-}
+    # NCCL's blocks capped at 4 (what examples/apsp runs; bench/NOTES.md, "NCCL's
+    # blocks while a broadcast waits")
+    [ $p = 1 ] || go apsp-cta4-$p 150 $mpx -x GPUK_DIST_NCCL_CTAS=4 -n $p "$b" --op apsp \
+      --dtype i32 -n $apsp --block $blk --reps 1 --no-warmup ${DIST_ARGS:-}
   done
   if [ "$gpus" -ge 4 ]; then
     local nv=$(( ${grid%x*} * ${grid#*x} ))
@@ -222,12 +227,13 @@ do_dist() {
   local comb="sh $src/mpi/gpuk-dist-bench-combine.sh"
   $comb "$d"/summa-new-*.txt > "$d/summa-new-combined.txt" 2>&1
   $comb "$d"/summa-new-1.txt "$d"/summa-old-*.txt > "$d/summa-old-combined.txt" 2>&1
-  $comb "$d"/apsp-*.txt > "$d/apsp-combined.txt" 2>&1
-  for f in summa-new-combined summa-old-combined apsp-combined; do
+  $comb "$d"/apsp-[0-9]*.txt > "$d/apsp-combined.txt" 2>&1
+  $comb "$d"/apsp-1.txt "$d"/apsp-cta4-*.txt > "$d/apsp-cta4-combined.txt" 2>&1
+  for f in summa-new-combined summa-old-combined apsp-combined apsp-cta4-combined; do
     echo "== $f"; cat "$d/$f.txt"
   done
   for f in summa-new-2 summa-new-4 summa-old-2 summa-old-4 summa-one-depth3 summa-one-priority \
-      summa-b2048-2 apsp-2 apsp-4 example-apsp-4; do
+      summa-b2048-2 apsp-2 apsp-4 apsp-cta4-2 apsp-cta4-4 example-apsp-4; do
     [ -f "$d/$f.txt" ] && { echo "== $f"; cat "$d/$f.txt"; }
   done
   echo "dist: $(( $(date +%s) - t0 )) s in all"
