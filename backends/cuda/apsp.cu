@@ -24,33 +24,11 @@
  * weight is negative).
  */
 #include "cuda_internal.h"
+#include "apsp_close.cuh"
 
 namespace {
 
 constexpr int T2 = 16;   /* the naive rung's blocks: 16 x 16 pairs */
-
-template <class T> struct ap_traits;
-template <> struct ap_traits<float> {
-    __device__ static float inf() { return __int_as_float(0x7f800000); }
-    __device__ static float clean(float v) { return isnan(v) ? inf() : v; }
-    __device__ static bool sum(float x, float y, float *s) { *s = x + y; return true; }
-};
-template <> struct ap_traits<double> {
-    __device__ static double inf() { return __longlong_as_double(0x7ff0000000000000ll); }
-    __device__ static double clean(double v) { return isnan(v) ? inf() : v; }
-    __device__ static bool sum(double x, double y, double *s) { *s = x + y; return true; }
-};
-template <> struct ap_traits<int> {
-    __device__ static int inf() { return GPUK_I32_INF; }
-    __device__ static int clean(int v) { return v > GPUK_I32_INF ? GPUK_I32_INF : v; }
-    __device__ static bool sum(int x, int y, int *s)
-    {
-        if (x >= GPUK_I32_INF || y >= GPUK_I32_INF)
-            return false;   /* INF is no path, also beside a negative weight */
-        *s = (int)((unsigned)x + (unsigned)y);
-        return true;
-    }
-};
 
 /* d = clean(w), the diagonal min(., 0); pred's start.  neg (when not
  * NULL) is set if any value of d is negative: every thread reaches the
@@ -151,8 +129,10 @@ gpuk_status ap_naive(gpuk_bctx *b, const gpuk_args *args)
  * backend's blocked rung (backends/cpu/apsp.c tells the steps and why
  * they give the triple loop's distances).  For each diagonal block K:
  *   1. close D = d[K][K]: a block of up to CLOSE (128) vertices in one
- *      thread block's shared memory (ap_close); a larger one by these
- *      same steps on D with blocks of CLOSE (ap_steps calls itself);
+ *      thread block's shared memory (ap_close); up to GRID_MAX (1024) in
+ *      one cooperative launch (ap_close_grid); a larger one, or where the
+ *      device has no cooperative launch, by these same steps on D with
+ *      blocks of CLOSE (ap_steps calls itself);
  *   2. R = D (x) d[K][:], C = d[:][K] (x) D into scratch (min-plus);
  *   3. d[I][J] = min(d[I][J], C[I] (x) R[J]) for I, J outside K: up to
  *      four min-plus updates of k = bs, the bulk of the n^3;
@@ -165,44 +145,6 @@ gpuk_status ap_naive(gpuk_bctx *b, const gpuk_args *args)
  * computes them with INF tested.  With pred the rung runs naive's steps
  * (min-plus does not say which k won).
  */
-constexpr int CLOSE = 128;     /* the largest block closed in shared memory */
-constexpr int CLOSE_NT = 1024;
-
-/* Step 1 for a block of m <= CLOSE vertices at D (rows ld apart): the
- * block in shared memory, one barrier a step.  A thread owns column j =
- * its index mod CLOSE and every eighth row from its index / CLOSE, so a
- * warp reads 32 consecutive cells of row k and one broadcast cell of
- * column k.  Row k is not written in step k (naive skips it too), nor
- * column k: d[i][k] + d[k][k] beats d[i][k] only when d[k][k] < 0, a
- * negative cycle the diagonal already shows; so no cell read in a step
- * is written in it. */
-template <class T>
-__global__ void __launch_bounds__(CLOSE_NT) ap_close(T *D, int64_t ld, int m)
-{
-    extern __shared__ __align__(16) unsigned char ap_smem[];
-    T *s = reinterpret_cast<T *>(ap_smem);
-    constexpr int RG = CLOSE_NT / CLOSE;   /* row groups */
-    int j = threadIdx.x % CLOSE, i0 = threadIdx.x / CLOSE;
-    if (j < m)
-        for (int i = i0; i < m; i += RG)
-            s[i * m + j] = D[i * ld + j];
-    __syncthreads();
-    for (int k = 0; k < m; k++) {
-        if (j < m && j != k) {
-            T y = s[k * m + j];
-            for (int i = i0; i < m; i += RG) {
-                T c;
-                if (i != k && ap_traits<T>::sum(s[i * m + k], y, &c) && c < s[i * m + j])
-                    s[i * m + j] = c;
-            }
-        }
-        __syncthreads();
-    }
-    if (j < m)
-        for (int i = i0; i < m; i += RG)
-            D[i * ld + j] = s[i * m + j];
-}
-
 /* The exact product of steps 2 and 3 where min-plus's algebra does not
  * hold: r = min(r if ACC else INF, a (x) b) with ap_traits::sum (INF
  * tested).  64 x 64 outputs a block of 16 x 16 threads, 4 x 4 a thread,
@@ -343,13 +285,17 @@ gpuk_status ap_steps(const ap_blk<T> &B, int64_t n, T *d, int64_t ld, int64_t bs
     for (int64_t k0 = 0; k0 < n; k0 += bs) {
         int64_t kb = n - k0 < bs ? n - k0 : bs, k1 = k0 + kb;
         T *D = d + k0 * ld + k0;
+        bool ran = false;
         if (kb <= CLOSE) {
             size_t smem = (size_t)(kb * kb) * sizeof(T);
             ap_close<T><<<1, CLOSE_NT, smem, st>>>(D, ld, (int)kb);
             GKC_LAUNCHED(B.b, "apsp", B.rung);
-        } else {
-            GKC_TRY(ap_steps(B, kb, D, ld, (int64_t)CLOSE, R2, kb, C2, (T *)NULL, (T *)NULL));
+            ran = true;
+        } else if (kb <= GRID_MAX) {
+            GKC_TRY(ap_close_coop<T>(B.b, D, ld, kb, B.rung, &ran));
         }
+        if (!ran)
+            GKC_TRY(ap_steps(B, kb, D, ld, (int64_t)CLOSE, R2, kb, C2, (T *)NULL, (T *)NULL));
         if (kb == n)
             break;
         GKC_TRY(ap_mul(B, kb, n, kb, D, ld, d + k0 * ld, ld, R, ldR, false));
@@ -408,6 +354,12 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
     dim3 grid((unsigned)g, (unsigned)g), block(T2, T2);
     ap_init<T><<<grid, block, 0, b->stream>>>(w, d, (int *)NULL, n, neg);
     GKC_LAUNCHED(b, "apsp", rung);
+    if (n > CLOSE && n <= GRID_MAX) {   /* the whole matrix in one launch, exact in every dtype */
+        bool ran = false;
+        GKC_TRY(ap_close_coop<T>(b, d, n, n, rung, &ran));
+        if (ran)
+            return ap_check_cycle<T>(b, d, n, rung);
+    }
     ap_blk<T> B = { b, args->dtype, ap_minplus_row(args->dtype), rung };
     if (args->dtype == GPUK_I32 && B.mp) {
         int h = 0;

@@ -28,6 +28,7 @@ backends_cuda_backend_cuda_la_SOURCES = \
 	backends/cuda/cublas.cu \
 	backends/cuda/cusparse.cu \
 	backends/cuda/apsp.cu \
+	backends/cuda/apsp_close.cuh \
 	backends/cuda/peak.cu \
 	backends/cuda/transfer.cu \
 	backends/cuda/auto.cu \
@@ -48,7 +49,7 @@ backends_cuda_backend_cuda_la_LIBADD = $(CUDA_LIBS)
 # no automatic dependency tracking for .cu: rebuild all objects when a header changes
 $(backends_cuda_backend_cuda_la_OBJECTS): $(top_srcdir)/backends/cuda/cuda_internal.h \
 	$(top_srcdir)/backends/cuda/elem.cuh $(top_srcdir)/backends/cuda/tile_pipe.cuh \
-	$(top_srcdir)/backends/cuda/minplus.cuh \
+	$(top_srcdir)/backends/cuda/minplus.cuh $(top_srcdir)/backends/cuda/apsp_close.cuh \
 	$(top_srcdir)/include/gpuk/backend.h
 
 # The tensor-core matmul rungs (issue 27).  wgmma and setmaxnreg exist

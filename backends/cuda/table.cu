@@ -331,9 +331,9 @@ const gpuk_kernel gkc_kernels[] = {
     {GPUK_OP_APSP, F32 | F64 | I32, "naive", 0, gkc_apsp_naive,
      "one launch per Floyd-Warshall step, one thread per pair, with predecessors", NULL},
     {GPUK_OP_APSP, F32 | F64 | I32, "blocked_256", DEF, gkc_apsp_blocked_256,
-     "blocked Floyd-Warshall, blocks of 256 (closed in shared memory by 128s): the n^3 as min-plus "
-     "updates of k = 256 on pipelined / dpx (i32 with a negative weight: an INF-testing tile); "
-     "with pred, naive's steps", NULL},
+     "blocked Floyd-Warshall, blocks of 256 (each closed in one cooperative launch, as is a whole "
+     "graph of up to 1024): the n^3 as min-plus updates of k = 256 on pipelined / dpx (i32 with a "
+     "negative weight: an INF-testing tile); with pred, naive's steps", NULL},
     {GPUK_OP_APSP, F32 | F64 | I32, "blocked_512", 0, gkc_apsp_blocked_512,
      "blocked_256 with blocks of 512: half the passes over d, twice the work outside the main "
      "update", NULL},
