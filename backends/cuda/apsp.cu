@@ -129,7 +129,7 @@ gpuk_status ap_naive(gpuk_bctx *b, const gpuk_args *args)
  * backend's blocked rung (backends/cpu/apsp.c tells the steps and why
  * they give the triple loop's distances).  For each diagonal block K:
  *   1. close D = d[K][K]: a block of up to CLOSE (128) vertices in one
- *      thread block's shared memory (ap_close); up to GRID_MAX (1024) in
+ *      thread block's registers (ap_close); up to GRID_MAX (1024) in
  *      one cooperative launch (ap_close_grid); a larger one, or where the
  *      device has no cooperative launch, by these same steps on D with
  *      blocks of CLOSE (ap_steps calls itself);
@@ -243,6 +243,7 @@ struct ap_blk {
     gpuk_dtype dt;
     const gpuk_kernel *mp;     /* NULL: ap_prod_tile */
     const char *rung;
+    const int *neg;            /* the device's flag: some value of d is negative */
 };
 
 /* r[m,n] = min(r if acc else INF, a[m,k] (x) b[k,n]). */
@@ -287,12 +288,11 @@ gpuk_status ap_steps(const ap_blk<T> &B, int64_t n, T *d, int64_t ld, int64_t bs
         T *D = d + k0 * ld + k0;
         bool ran = false;
         if (kb <= CLOSE) {
-            size_t smem = (size_t)(kb * kb) * sizeof(T);
-            ap_close<T><<<1, CLOSE_NT, smem, st>>>(D, ld, (int)kb);
+            ap_close<T><<<1, CLOSE_NT, 0, st>>>(D, ld, (int)kb, B.neg);
             GKC_LAUNCHED(B.b, "apsp", B.rung);
             ran = true;
         } else if (kb <= GRID_MAX) {
-            GKC_TRY(ap_close_coop<T>(B.b, D, ld, kb, B.rung, &ran));
+            GKC_TRY(ap_close_coop<T>(B.b, D, ld, kb, B.neg, B.rung, &ran));
         }
         if (!ran)
             GKC_TRY(ap_steps(B, kb, D, ld, (int64_t)CLOSE, R2, kb, C2, (T *)NULL, (T *)NULL));
@@ -356,11 +356,11 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
     GKC_LAUNCHED(b, "apsp", rung);
     if (n > CLOSE && n <= GRID_MAX) {   /* the whole matrix in one launch, exact in every dtype */
         bool ran = false;
-        GKC_TRY(ap_close_coop<T>(b, d, n, n, rung, &ran));
+        GKC_TRY(ap_close_coop<T>(b, d, n, n, neg, rung, &ran));
         if (ran)
             return ap_check_cycle<T>(b, d, n, rung);
     }
-    ap_blk<T> B = { b, args->dtype, ap_minplus_row(args->dtype), rung };
+    ap_blk<T> B = { b, args->dtype, ap_minplus_row(args->dtype), rung, neg };
     if (args->dtype == GPUK_I32 && B.mp) {
         int h = 0;
         GKC_CUDA(b, cudaMemcpyAsync(&h, neg, sizeof h, cudaMemcpyDeviceToHost, b->stream),
@@ -369,10 +369,6 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
         if (h)
             B.mp = NULL;
     }
-    size_t smem = (size_t)(CLOSE * CLOSE) * sizeof(T);
-    GKC_CUDA(b, cudaFuncSetAttribute(ap_close<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)smem),
-             "apsp: cudaFuncSetAttribute");
     GKC_TRY(ap_steps(B, n, d, n, bs, (T *)(base + off_r), ldR, (T *)(base + off_c),
                      (T *)(base + off_r2), (T *)(base + off_c2)));
     return ap_check_cycle<T>(b, d, n, rung);
