@@ -25,7 +25,7 @@
 #                  gpuk_dist_apsp in i32 at 32768 and 65536 with and without
 #                  look-ahead and with NCCL's blocks capped at 4,
 #                  examples/apsp on 65536 vertices against Dijkstra;
-#                  about 6 minutes on 4 H100s (do_dist says what each file is)
+#                  about 7 minutes on 4 H100s (do_dist says what each file is)
 #        distcpu   the same layer on the CPU: 1 rank x 16 threads against 4 x 4 at
 #                  n=4096 ($DIST_BLOCKS, $DIST_CPU_OPS, $DIST_ROUNDS, $DIST_ARGS)
 #        compare   the CUDA rows of gpuk-bench from this tree and from the tree in
@@ -147,7 +147,8 @@ do_pytest() {
 #   summa-one-*.txt   each half of the fix alone, 2 GPUs, n = 32768
 #   summa-b2048-2.txt  the fix with blocks of 2048 (a deeper local op)
 #   apsp-P.txt        gpuk_dist_apsp in i32 at 32768 and 65536: ms with
-#                     look-ahead, serial_ms without it, in the same run
+#                     look-ahead, serial_ms without it, in the same run,
+#                     after a warm-up run
 #   example-apsp-4.txt  examples/apsp on a 256x256 grid (65536 vertices) in
 #                     i32 on 4 GPUs, checked against Dijkstra, a path shown
 #   *-combined.txt    speed-up and efficiency against the 1-GPU rows
@@ -202,12 +203,13 @@ do_dist() {
   for p in 1 2 4; do
     [ "$p" -le "$gpus" ] || continue
     local bd=; [ $p = 1 ] && bd=--no-breakdown
+    # timed warm, after gpuk-dist-bench's warm-up run: the first call also
+    # pays NCCL's connection setup (bench/NOTES.md, "2026-11-27, fourth session")
     go apsp-$p 150 $mpx -n $p "$b" --op apsp --dtype i32 -n $apsp --block $blk --reps 1 \
-      --no-warmup $bd ${DIST_ARGS:-}
-    # NCCL's blocks capped at 4 (what examples/apsp runs; bench/NOTES.md, "NCCL's
-    # blocks while a broadcast waits")
+      $bd ${DIST_ARGS:-}
+    # NCCL's blocks capped at 4 (what examples/apsp runs)
     [ $p = 1 ] || go apsp-cta4-$p 150 $mpx -x GPUK_DIST_NCCL_CTAS=4 -n $p "$b" --op apsp \
-      --dtype i32 -n $apsp --block $blk --reps 1 --no-warmup ${DIST_ARGS:-}
+      --dtype i32 -n $apsp --block $blk --reps 1 ${DIST_ARGS:-}
   done
   if [ "$gpus" -ge 4 ]; then
     local nv=$(( ${grid%x*} * ${grid#*x} ))

@@ -81,10 +81,10 @@ solver *solver_open(const apsp_opts *o, int64_t n, char *err, size_t len)
     gpuk_dist_options dopt;
     gpuk_dist_options_init(&dopt);
     dopt.backend = o->backend, dopt.num_threads = o->threads;
-    /* Floyd-Warshall's broadcasts wait for their peers much of a step, and
-     * NCCL's blocks hold their SMs while they wait: 4 blocks a broadcast
-     * took the 4-GPU run from 3.79 to 3.29 s (bench/NOTES.md, "NCCL's
-     * blocks while a broadcast waits").  The user's own setting wins. */
+    /* The program calls gpuk_dist_apsp once, so it pays NCCL's setup of
+     * its channels at the first broadcast: 4 blocks a broadcast took that
+     * first call from 3.82 to 3.18 s on 4 H100s (bench/NOTES.md,
+     * "2026-11-27, fourth session").  The user's own setting wins. */
     if (!o->squaring)
         setenv("GPUK_DIST_NCCL_CTAS", "4", 0);
     gpuk_status st = s ? gpuk_dist_open(&s->d, MPI_COMM_WORLD, &dopt) : GPUK_ERR_NO_MEMORY;
