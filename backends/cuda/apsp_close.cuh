@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(CLOSE_NT) ap_close(T *D, int64_t ld, int m, co
 }
 
 /* Step 1 for CLOSE < m <= GRID_MAX vertices in one cooperative launch: the
- * blocked steps on tiles of GT, a grid barrier after each phase.  Per
+ * blocked steps on tiles of GT, a grid barrier after P2 and after P3.  Per
  * diagonal tile K: P2 makes the tiles of block row and column K D_KK (x)
  * D_KJ and D_IK (x) D_KK (each read whole into shared memory before it is
  * written); P3 folds D_IK (x) D_KJ into the others.  P1, closing tile K
