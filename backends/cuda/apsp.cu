@@ -339,17 +339,17 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
     if (g > GKC_MAX_GRID_YZ)
         return gkc_fail(b, GPUK_ERR_UNSUPPORTED, "apsp/%s: n = %lld needs more than %d block rows",
                         rung, (long long)n, GKC_MAX_GRID_YZ);
-    /* one allocation: the negative flag, R (rows padded to 16 bytes, so
-     * step 3 reads it with 16-byte copies), C, and the closures' R2, C2 */
+    /* the negative flag; then, unless one cooperative launch closes the
+     * whole matrix, one allocation of R (rows padded to 16 bytes, so step
+     * 3 reads it with 16-byte copies), C, and the closures' R2, C2 */
     int64_t rb = n < bs ? n : bs, ldR = gkc_cdiv(n, 4) * 4;
     int64_t sz = (int64_t)sizeof(T);
-    size_t off_r = 256, off_c = off_r + (size_t)(gkc_cdiv(rb * ldR * sz, 256) * 256);
+    size_t off_c = (size_t)(gkc_cdiv(rb * ldR * sz, 256) * 256);
     size_t off_r2 = off_c + (size_t)(gkc_cdiv(n * rb * sz, 256) * 256);
     size_t off_c2 = off_r2 + (size_t)(CLOSE * rb * sz), total = off_c2 + (size_t)(CLOSE * rb * sz);
-    ap_mem mem(b);
-    GKC_CUDA(b, cudaMallocAsync(&mem.p, total, b->stream), "apsp: scratch (cudaMallocAsync)");
-    char *base = (char *)mem.p;
-    int *neg = (int *)base;
+    ap_mem flag(b), work(b);
+    GKC_CUDA(b, cudaMallocAsync(&flag.p, sizeof(int), b->stream), "apsp: the flag (cudaMallocAsync)");
+    int *neg = (int *)flag.p;
     GKC_CUDA(b, cudaMemsetAsync(neg, 0, sizeof(int), b->stream), "apsp: clearing the flag");
     dim3 grid((unsigned)g, (unsigned)g), block(T2, T2);
     ap_init<T><<<grid, block, 0, b->stream>>>(w, d, (int *)NULL, n, neg);
@@ -360,6 +360,8 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
         if (ran)
             return ap_check_cycle<T>(b, d, n, rung);
     }
+    GKC_CUDA(b, cudaMallocAsync(&work.p, total, b->stream), "apsp: scratch (cudaMallocAsync)");
+    char *base = (char *)work.p;
     ap_blk<T> B = { b, args->dtype, ap_minplus_row(args->dtype), rung, neg };
     if (args->dtype == GPUK_I32 && B.mp) {
         int h = 0;
@@ -369,7 +371,7 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
         if (h)
             B.mp = NULL;
     }
-    GKC_TRY(ap_steps(B, n, d, n, bs, (T *)(base + off_r), ldR, (T *)(base + off_c),
+    GKC_TRY(ap_steps(B, n, d, n, bs, (T *)base, ldR, (T *)(base + off_c),
                      (T *)(base + off_r2), (T *)(base + off_c2)));
     return ap_check_cycle<T>(b, d, n, rung);
 }

@@ -8,6 +8,7 @@
 #ifndef GPUK_CUDA_APSP_CLOSE_CUH
 #define GPUK_CUDA_APSP_CLOSE_CUH
 
+#include <atomic>
 #include <cooperative_groups.h>
 #include <type_traits>
 #include "cuda_internal.h"
@@ -286,25 +287,48 @@ __global__ void __launch_bounds__(GT_NT, 2) ap_close_grid(T *D, int64_t ld, int 
     }
 }
 
+/* How many blocks of ap_close_grid an SM of b's device holds (0: none, or
+ * no cooperative launch), asked once a device: the four runtime queries
+ * cost microseconds, and a distributed apsp closes a block every step.
+ * Kept as blocks + 1, so that 0 means "not asked yet". */
+template <class T>
+int ap_coop_per(gpuk_bctx *b)
+{
+    static std::atomic<int> facts[GPUK_MAX_DEVICES];
+    bool keep = b->device >= 0 && b->device < GPUK_MAX_DEVICES;
+    int f = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
+    if (f > 0)
+        return f - 1;
+    int coop = 0, per = 0;
+    size_t smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
+    auto kern = ap_close_grid<T>;
+    bool ok = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, b->device) ==
+                  cudaSuccess && coop &&
+              cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) ==
+                  cudaSuccess &&
+              cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, GT_NT, smem) ==
+                  cudaSuccess;
+    if (!ok) {
+        (void)cudaGetLastError();
+        per = 0;
+    }
+    if (keep)
+        facts[b->device].store(per + 1, std::memory_order_relaxed);
+    return per;
+}
+
 /* Launch ap_close_grid on the m x m block at D, or *ran = false where the
- * device cannot run it (no cooperative launch): the caller recurses. */
+ * device cannot run it (no cooperative launch, or fewer SMs free than the
+ * grid needs, as under MPS with a share of the SMs): the caller recurses. */
 template <class T>
 gpuk_status ap_close_coop(gpuk_bctx *b, T *D, int64_t ld, int64_t m, const int *neg,
                           const char *rung, bool *ran)
 {
-    int dev = 0, coop = 0, per = 0, mi = (int)m;
-    size_t smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
-    auto kern = ap_close_grid<T>;
-    *ran = cudaGetDevice(&dev) == cudaSuccess &&
-           cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) == cudaSuccess && coop &&
-           cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) ==
-               cudaSuccess &&
-           cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, GT_NT, smem) == cudaSuccess &&
-           per > 0;
-    if (!*ran) {
-        (void)cudaGetLastError();
+    int per = ap_coop_per<T>(b), mi = (int)m;
+    *ran = per > 0;
+    if (!*ran)
         return GPUK_OK;
-    }
+    size_t smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
     /* a block a task of P3, up to one per SM: at most half of what the
      * device holds at once, so all blocks are resident together also
      * beside another stream's kernels (the distributed layer's NCCL) */
@@ -312,9 +336,14 @@ gpuk_status ap_close_coop(gpuk_bctx *b, T *D, int64_t ld, int64_t m, const int *
     int64_t cap = per >= 2 ? gkc_sms(b) : gkc_sms(b) / 2;
     unsigned g = (unsigned)(tasks < cap ? tasks : cap > 1 ? cap : 1);
     void *kargs[] = { &D, &ld, &mi, &neg };
-    GKC_CUDA(b, cudaLaunchCooperativeKernel((const void *)kern, dim3(g), dim3(GT_NT), kargs, smem,
-                                            b->stream),
-             "apsp: the cooperative closure (cudaLaunchCooperativeKernel)");
+    cudaError_t e = cudaLaunchCooperativeKernel((const void *)ap_close_grid<T>, dim3(g),
+                                                dim3(GT_NT), kargs, smem, b->stream);
+    if (e == cudaErrorCooperativeLaunchTooLarge) {
+        (void)cudaGetLastError();
+        *ran = false;
+        return GPUK_OK;
+    }
+    GKC_CUDA(b, e, "apsp: the cooperative closure (cudaLaunchCooperativeKernel)");
     GKC_LAUNCHED(b, "apsp", rung);
     return GPUK_OK;
 }
