@@ -17,6 +17,7 @@
 
 #include "opcases.h"
 #include "opsuite.h"
+#include "ref.h"
 #include "tap.h"
 
 static int no_gpu_status(gpuk_status st)
@@ -103,6 +104,97 @@ out:
     free(ha), free(hb), free(hbias), free(got), free(want);
 }
 
+/* wgmma_streamk cuts the last wave's tiles along k only when the
+ * persistent grid's clusters do not divide the units (hgemm_ws.cu), which
+ * the op suite's small cases never reach: shapes of 72, 81 and 80 units of
+ * two 128 x 256 tiles (on 132 SMs, 66 clusters: 6, 15 and 14 units shared
+ * out, k slices of 64 a few a cluster, so many units gather partials from
+ * several clusters; 2176 rows leave a spare block, 2100 columns an edge),
+ * in bf16 and f16, c in the inputs' dtype with a bias and in f32, a batch
+ * of 5 and a gemm with b transposed (another kernel); each against
+ * cuBLAS.  On another SM count the shapes still
+ * run, stream-K or not. */
+static void stream_k(void)
+{
+    static const int T[][5] = { /* batch (0: gemm, b transposed), m, k, n, bias */
+        { 1, 2304, 320, 2048, 1 }, { 1, 2176, 520, 2100, 1 }, { 5, 1024, 256, 1024, 0 },
+        { 0, 2304, 264, 2048, 0 } };
+    static const gpuk_dtype dts[] = { GPUK_BF16, GPUK_F16 };
+    for (size_t ti = 0; ti < sizeof T / sizeof T[0]; ti++)
+        for (int di = 0; di < 2; di++)
+            for (int f32 = 0; f32 < 2; f32++) {
+                const int *t = T[ti];
+                int64_t bt = t[0] ? t[0] : 1, m = t[1], k = t[2], n = t[3];
+                int nt = t[0] == 0;   /* gemm: c = a b^T, b stored n x k */
+                gpuk_dtype dt = dts[di], odt = f32 ? GPUK_F32 : dt;
+                size_t es = 2, os = f32 ? 4 : 2;
+                int nd = bt > 1 ? 3 : 2;
+                int64_t sa[3] = { bt, m, k }, sb[3] = { bt, nt ? n : k, nt ? k : n };
+                int64_t sc[3] = { bt, m, n };
+                int64_t sbias[1] = { n };
+                gpuk_context *ctx = NULL;
+                gpuk_tensor *a = NULL, *b = NULL, *bias = NULL, *c = NULL;
+                uint64_t g = tap_seed() + ti * 4 + (uint64_t)(di * 2 + f32);
+                void *ha = oc_rnd_vec(&g, dt, bt * m * k, 1, 0), *hb = oc_rnd_vec(&g, dt, bt * k * n, 1, 0);
+                void *hbias = oc_rnd_vec(&g, odt, n, 1, 0);
+                void *got = oc_alloc(os * bt * m * n), *want = oc_alloc(os * bt * m * n);
+                char what[160];
+                snprintf(what, sizeof what, "cuda %s/wgmma_streamk %s%lldx%lldx%lld%s c %s",
+                         bt > 1 ? "batched_matmul" : nt ? "gemm" : "matmul",
+                         bt > 1 ? "batch 5 " : nt ? "NT " : "",
+                         (long long)m, (long long)k, (long long)n, t[4] ? " bias" : "",
+                         gpuk_dtype_name(odt));
+                const gpuk_tensor *bb = NULL;
+                gpuk_status st;
+                if ((st = gpuk_context_open(&ctx, "cuda")) != GPUK_OK ||
+                    (st = gpuk_tensor_create(ctx, dt, nd, sa + 3 - nd, &a)) != GPUK_OK ||
+                    (st = gpuk_tensor_create(ctx, dt, nd, sb + 3 - nd, &b)) != GPUK_OK ||
+                    (st = gpuk_tensor_create(ctx, odt, 1, sbias, &bias)) != GPUK_OK ||
+                    (st = gpuk_tensor_create(ctx, odt, nd, sc + 3 - nd, &c)) != GPUK_OK ||
+                    (st = gpuk_tensor_write(ctx, a, ha, es * bt * m * k)) != GPUK_OK ||
+                    (st = gpuk_tensor_write(ctx, b, hb, es * bt * k * n)) != GPUK_OK ||
+                    (st = gpuk_tensor_write(ctx, bias, hbias, os * n)) != GPUK_OK)
+                    goto out;
+                bb = t[4] ? bias : NULL;
+                for (int v = 0; v < 2; v++) {
+                    const char *rung = v ? "wgmma_streamk" : "cublas";
+                    st = bt > 1 ? gpuk_batched_matmul(ctx, a, b, c, rung)
+                         : nt ? gpuk_gemm(ctx, GPUK_NO_TRANS, GPUK_TRANS, 1.0, a, b, 0.0, c, rung)
+                              : gpuk_matmul(ctx, a, b, bb, c, rung);
+                    if (st != GPUK_OK ||
+                        (st = gpuk_tensor_read(ctx, c, v ? got : want, os * bt * m * n)) != GPUK_OK)
+                        goto out;
+                }
+                {
+                    /* k products of values in [-1, 1) summed in f32 in another
+                     * order: far below 1e-4 of the largest; a 16-bit c may
+                     * round the other way, one unit in 2^-8 */
+                    double worst = 0, scale = 1, tol = f32 ? 1e-4 : 1.0 / 128;
+                    int64_t bad = -1;
+                    for (int64_t i = 0; i < bt * m * n; i++) {
+                        double w = (double)ref_get(odt, want, i), x = (double)ref_get(odt, got, i);
+                        scale = fmax(scale, fabs(w));
+                        double e = fabs(x - w);
+                        if (e > worst || isnan(e))
+                            worst = e, bad = i;
+                    }
+                    tap_ok(worst <= tol * scale, "%s: max |diff| %.3g against cublas (at %lld), "
+                           "scale %.3g", what, worst, (long long)bad, scale);
+                }
+            out:
+                if (st != GPUK_OK)
+                    tap_ok(0, "%s: %s: %s", what, gpuk_strerror(st),
+                           ctx ? gpuk_context_error(ctx) : "");
+                if (ctx) {
+                    gpuk_tensor *all[] = { a, b, bias, c };
+                    for (int i = 0; i < 4; i++)
+                        gpuk_tensor_destroy(ctx, all[i]);
+                    gpuk_context_close(ctx);
+                }
+                free(ha), free(hb), free(hbias), free(got), free(want);
+            }
+}
+
 int main(void)
 {
     gpuk_options o;
@@ -127,5 +219,6 @@ int main(void)
     gpuk_context_close(ctx);
     opsuite_run("cuda");
     whole_tiles();
+    stream_k();
     return tap_done();
 }

@@ -1,8 +1,8 @@
 /*
- * hgemm_ws.cu - rungs 5-9 of the f16/bf16 matrix-product ladder (issue 27):
- * wgmma_ws, wgmma_persistent, wgmma_cluster, wgmma_tma_store and
- * wgmma_pdl, one kernel template with the step of each rung as a launch
- * choice or a template argument.  Built for sm_90a alone; elsewhere, and
+ * hgemm_ws.cu - rungs 5-10 of the f16/bf16 matrix-product ladder (issue 27):
+ * wgmma_ws, wgmma_persistent, wgmma_cluster, wgmma_tma_store, wgmma_pdl
+ * and wgmma_streamk, one kernel template with the step of each rung as a
+ * launch choice or a template argument.  Built for sm_90a alone; elsewhere, and
  * for operands TMA cannot describe, each runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
  * hgemm_wgmma.cu and tc_hopper.cuh.
  *
@@ -69,6 +69,20 @@
  * before it touches global memory.  Every kernel of this file starts
  * that way; a plain launch passes straight through the wait.
  *
+ * wgmma_streamk (rung 10): wgmma_pdl with stream-K on the last wave.  The
+ * persistent grid's last round is partial when the clusters do not
+ * divide the units (4096^3: 256 units on 66 clusters, the fourth round 58
+ * of 66 busy; 8192^3: the sixteenth 34 of 66), and the kernel lasts as
+ * long as its busiest cluster.  Here the whole rounds stay as they are and
+ * the last round's units are cut along k into equal shares, one a cluster
+ * (tc_piece_at): a share spans at most two units, each piece's cluster
+ * leaves its 64 x 256 f32 sums a consumer in L2 for the cluster holding
+ * the unit's last slices, which adds them before the epilogue
+ * (tc_part_store, tc_part_add).  Every cluster ends at the same slice
+ * count, plus one partial written or read.  That costs 5-10 slices, so
+ * the rung cuts only a last round that leaves a quarter of the clusters
+ * idle (8192^3 and 6144^3, not 4096^3) and is wgmma_pdl elsewhere.
+ *
  * bench/NOTES.md, "Tensor cores": the predictions (80%, 83% and 100% of
  * cuBLAS at 8192^3 on an H100) and the measurements; "Tensor cores, part
  * 2" those of rungs 8 and 9.
@@ -98,15 +112,16 @@ static_assert((LAUNCH_REGS - PRODUCER_REGS) * 128 >= (CONSUMER_REGS - LAUNCH_REG
 constexpr int64_t BAND = 16;    /* rows of tiles a band of the persistent order holds */
 
 /* The producer thread: every slice of every unit of this block, in order. */
-template <int TA, int TB, int CL>
+template <int TA, int TB, int CL, bool SK>
 __device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap *mb,
                                         const gkc_tc &p, const tc_sched &sc, unsigned char *smem,
                                         uint64_t *full, uint64_t *empty, unsigned rank, int nk)
 {
     uint32_t it = 0;   /* slices so far: stage it % STAGES, round it / STAGES */
-    for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
+    tc_piece pc;
+    for (int i = 0; tc_piece_at<SK>(sc, blockIdx.x / CL, gridDim.x / CL, nk, i, pc); i++) {
         int64_t z, um, nt;
-        tc_unit_at(sc, u, z, um, nt);
+        tc_unit_at(sc, pc.u, z, um, nt);
         int64_t mt = um * CL + rank;
         if (mt >= sc.tiles_m)
             mt = sc.tiles_m - 1;   /* a spare block: real data, never stored */
@@ -122,7 +137,7 @@ __device__ __forceinline__ void produce(const CUtensorMap *ma, const CUtensorMap
             if (j0 + width * q < p.n)
                 bytes += width * BK * 2;
         }
-        for (int kt = 0; kt < nk; kt++, it++) {
+        for (int kt = pc.kb; kt < pc.ke; kt++, it++) {
             int s = it % STAGES, k0 = kt * BK;
             tc_bar_wait(&empty[s], ((it / STAGES) & 1) ^ 1);
             uint64_t *bar = &full[s];
@@ -242,7 +257,7 @@ __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *
 
 /* Consumer c (0 or 1): rows 64c .. 64c + 63 of each of the block's tiles,
  * stored by tc_store_rows (EPI 0) or through shared memory by TMA (EPI 1). */
-template <class T, int TA, int TB, int CL, int EPI>
+template <class T, int TA, int TB, int CL, int EPI, bool SK>
 __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, const tc_sched &sc,
                                         unsigned char *smem, uint64_t *full, uint64_t *empty,
                                         int c, unsigned rank, int nk)
@@ -250,12 +265,11 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
     int warp = (threadIdx.x >> 5) & 3, g = (threadIdx.x >> 2) & 7, t = threadIdx.x & 3;
     uint32_t it = 0, nbox = 0;
     float acc[128];
-    for (int64_t u = blockIdx.x / CL; u < sc.units; u += gridDim.x / CL) {
-        int64_t z, um, nt;
-        tc_unit_at(sc, u, z, um, nt);
-        int64_t mt = um * CL + rank;
+    const int cl = blockIdx.x / CL, ncl = gridDim.x / CL;
+    tc_piece pc;
+    for (int i = 0; tc_piece_at<SK>(sc, cl, ncl, nk, i, pc); i++) {
         int prev = 0;
-        for (int kt = 0; kt < nk; kt++, it++) {
+        for (int kt = pc.kb; kt < pc.ke; kt++, it++) {
             int s = it % STAGES;
             tc_bar_wait(&full[s], (it / STAGES) & 1);
             unsigned char *sa = smem + s * STAGE_BYTES, *sb = sa + A_BYTES;
@@ -267,17 +281,37 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
                 uint64_t db = TB ? tc_desc(sb + 32 * kk, 16, 1024)
                                  : tc_desc(sb + 2048 * kk, BOX, 1024);
                 /* imm-trans: a stored [k][m] and b stored [k][n] are MN-major */
-                tc_wgmma_n256<T, TA, 1 - TB>(acc, da, db, kt > 0 || kk > 0);
+                tc_wgmma_n256<T, TA, 1 - TB>(acc, da, db, kt > pc.kb || kk > 0);
             }
             tc_wgmma_commit();
             tc_wgmma_wait<1>();   /* the batch of slice kt - 1 has finished */
-            if (kt > 0)
+            if (kt > pc.kb)
                 release<CL>(&empty[prev]);
             prev = s;
         }
         tc_wgmma_wait<0>();
         release<CL>(&empty[prev]);
         tc_fence_acc(acc);
+        if (pc.role != TC_WHOLE) {
+            /* stream-K (rung 10): a partial goes to the cluster with the
+             * unit's tail, which adds those of every cluster before it */
+            const int tid = threadIdx.x & 127, slot = (cl * CL + (int)rank) * CONSUMERS + c;
+            if (pc.role == TC_PART) {
+                tc_part_store(sc.part + (size_t)slot * (64 * BN), sc.flags + slot, acc, tid,
+                              1 + c, 128);
+                continue;
+            }
+            const uint32_t head = (uint32_t)(pc.u - sc.dp) * nk;   /* the unit's first slice */
+            for (int o = cl - 1; o >= 0 && tc_sk_start(sc, o + 1, ncl) > head; o--) {
+                if (tc_sk_start(sc, o, ncl) == tc_sk_start(sc, o + 1, ncl))
+                    continue;   /* a cluster without a share */
+                int os = (o * CL + (int)rank) * CONSUMERS + c;
+                tc_part_add(sc.part + (size_t)os * (64 * BN), sc.flags + os, acc, tid, 1 + c, 128);
+            }
+        }
+        int64_t z, um, nt;   /* not needed before: fewer registers live in the loop */
+        tc_unit_at(sc, pc.u, z, um, nt);
+        int64_t mt = um * CL + rank;
         if (mt >= sc.tiles_m)
             continue;
         if (EPI) {
@@ -300,7 +334,7 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
         tc_bulk_wait_all();
 }
 
-template <class T, int TA, int TB, int CL, int EPI>
+template <class T, int TA, int TB, int CL, int EPI, bool SK>
 __global__ void __launch_bounds__(NT, 1)
     hgemm_ws(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb,
              const __grid_constant__ CUtensorMap mc, gkc_tc p, tc_sched sc)
@@ -331,10 +365,10 @@ __global__ void __launch_bounds__(NT, 1)
     if (threadIdx.x < 128) {
         tc_regs_down<PRODUCER_REGS>();
         if (threadIdx.x == 0)
-            produce<TA, TB, CL>(&ma, &mb, p, sc, smem, full, empty, rank, nk);
+            produce<TA, TB, CL, SK>(&ma, &mb, p, sc, smem, full, empty, rank, nk);
     } else {
         tc_regs_up<CONSUMER_REGS>();
-        consume<T, TA, TB, CL, EPI>(p, &mc, sc, smem, full, empty, threadIdx.x / 128 - 1, rank,
+        consume<T, TA, TB, CL, EPI, SK>(p, &mc, sc, smem, full, empty, threadIdx.x / 128 - 1, rank,
                                     nk);
     }
     if (CL > 1)
@@ -346,13 +380,14 @@ struct how {
     bool persistent;   /* one block (cluster) an SM, looping over tiles */
     bool tma_store;    /* rung 8's epilogue, where c allows it (run) */
     bool pdl;          /* a programmatic dependent launch */
+    bool streamk;      /* the last wave's units cut along k (persistent only) */
 };
 
-template <class T, int TA, int TB, int CL, int EPI>
+template <class T, int TA, int TB, int CL, int EPI, bool SK>
 gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
                    const CUtensorMap &mc, how h, const char *variant, int *fits)
 {
-    auto kern = hgemm_ws<T, TA, TB, CL, EPI>;
+    auto kern = hgemm_ws<T, TA, TB, CL, EPI, SK>;
     constexpr size_t SMEM = smem_bytes(EPI);
     *fits = 0;
     tc_sched sc;
@@ -361,6 +396,10 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
     sc.units_m = gkc_cdiv(sc.tiles_m, CL);
     sc.units = p.batch * sc.units_m * sc.tiles_n;
     sc.group = h.persistent ? BAND / CL : 1;
+    sc.dp = sc.units;
+    sc.rounds = sc.sk_slices = 0;
+    sc.part = NULL;
+    sc.flags = NULL;
     int64_t slots = sc.units < INT32_MAX / CL ? sc.units : INT32_MAX / CL;
     cudaLaunchAttribute attr[2];
     attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -410,6 +449,28 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
             slots = fit;
         cfg.gridDim = dim3((unsigned)(slots * CL));
     }
+    /* Stream-K on the last wave where it leaves a quarter of the clusters
+     * or more idle: those units' slices shared out equally, at the price
+     * of a 64 KB partial a consumer written and read through L2 by most
+     * clusters, which measured as 5-10 slices' time, not the one
+     * predicted (8192^3, 48% idle: 1.4-2.5% faster than wgmma_pdl; 6144^3,
+     * 27%: 0.4-1.2%; 4096^3, 12%: 3.4% slower).  Elsewhere the kernel
+     * without it, whose producer keeps its registers (bench/NOTES.md,
+     * "Stream-K on the last wave"). */
+    if constexpr (SK) {
+        int64_t nk = gkc_cdiv(p.k, BK), rem = sc.units % slots, rounds = sc.units / slots;
+        if (!h.persistent || rounds < 1 || rem == 0 || (slots - rem) * 4 < slots || nk < 4 ||
+            rem * nk * slots >= ((int64_t)1 << 32) || rounds >= INT32_MAX)
+            return launch<T, TA, TB, CL, EPI, false>(b, p, ma, mb, mc, h, variant, fits);
+        int64_t parts = slots * CL * CONSUMERS;
+        void *w = NULL;
+        GKC_TRY(gkc_scratch(b, GKC_SLOT_WORK, (size_t)parts * 64 * BN * sizeof(float), &w));
+        GKC_TRY(gkc_counters(b, parts, &sc.flags));
+        sc.part = (float *)w;
+        sc.dp = rounds * slots;
+        sc.rounds = (uint32_t)rounds;
+        sc.sk_slices = (uint32_t)(rem * nk);
+    }
     if (h.pdl)
         cfg.numAttrs++;
     *fits = 1;
@@ -418,27 +479,27 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
     return GPUK_OK;
 }
 
-template <class T, int CL, int EPI>
+template <class T, int CL, int EPI, bool SK>
 gpuk_status by_layout(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
                       const CUtensorMap &mc, how h, const char *variant, int *fits)
 {
     if (p.ta)
-        return p.tb ? launch<T, 1, 1, CL, EPI>(b, p, ma, mb, mc, h, variant, fits)
-                    : launch<T, 1, 0, CL, EPI>(b, p, ma, mb, mc, h, variant, fits);
-    return p.tb ? launch<T, 0, 1, CL, EPI>(b, p, ma, mb, mc, h, variant, fits)
-                : launch<T, 0, 0, CL, EPI>(b, p, ma, mb, mc, h, variant, fits);
+        return p.tb ? launch<T, 1, 1, CL, EPI, SK>(b, p, ma, mb, mc, h, variant, fits)
+                    : launch<T, 1, 0, CL, EPI, SK>(b, p, ma, mb, mc, h, variant, fits);
+    return p.tb ? launch<T, 0, 1, CL, EPI, SK>(b, p, ma, mb, mc, h, variant, fits)
+                : launch<T, 0, 0, CL, EPI, SK>(b, p, ma, mb, mc, h, variant, fits);
 }
 
-template <int CL>
+template <int CL, bool SK>
 gpuk_status by_type(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const CUtensorMap &mb,
                     const CUtensorMap *mc, how h, const char *variant, int *fits)
 {
     if (mc)
-        return p.bf16 ? by_layout<__nv_bfloat16, CL, 1>(b, p, ma, mb, *mc, h, variant, fits)
-                      : by_layout<__half, CL, 1>(b, p, ma, mb, *mc, h, variant, fits);
+        return p.bf16 ? by_layout<__nv_bfloat16, CL, 1, SK>(b, p, ma, mb, *mc, h, variant, fits)
+                      : by_layout<__half, CL, 1, SK>(b, p, ma, mb, *mc, h, variant, fits);
     /* the kernel never reads mc: any valid map fills the parameter */
-    return p.bf16 ? by_layout<__nv_bfloat16, CL, 0>(b, p, ma, mb, ma, h, variant, fits)
-                  : by_layout<__half, CL, 0>(b, p, ma, mb, ma, h, variant, fits);
+    return p.bf16 ? by_layout<__nv_bfloat16, CL, 0, SK>(b, p, ma, mb, ma, h, variant, fits)
+                  : by_layout<__half, CL, 0, SK>(b, p, ma, mb, ma, h, variant, fits);
 }
 
 /* The rung: CL blocks a cluster, persistent or one tile a block, c
@@ -462,13 +523,17 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, how h, const char *variant)
     if (h.tma_store && p.beta == 0.0f)
         GKC_TRY(gkc_tc_map_c(b, p, 64, &mc, &cok));
     const CUtensorMap *pc = cok ? &mc : NULL;
-    GKC_TRY(by_type<CL>(b, p, ma, mb, pc, h, variant, &fits));
+    /* stream-K is compiled in for clusters of 2 only: rung 10 is rung 9's kernel with it */
+    if (CL == 2 && h.streamk)
+        GKC_TRY((by_type<CL, CL == 2>(b, p, ma, mb, pc, h, variant, &fits)));
+    else
+        GKC_TRY((by_type<CL, false>(b, p, ma, mb, pc, h, variant, &fits)));
     if (fits)
         return GPUK_OK;
     if (CL > 1) {
         GKC_TRY(gkc_tc_maps16(b, p, BM, BN, &ma, &mb, &ok));
         if (ok) {
-            GKC_TRY(by_type<1>(b, p, ma, mb, pc, h, variant, &fits));
+            GKC_TRY((by_type<1, false>(b, p, ma, mb, pc, h, variant, &fits)));
             if (fits)
                 return GPUK_OK;
         }
@@ -480,25 +545,30 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, how h, const char *variant)
 
 GKC_KERNEL(gkc_hgemm_wgmma_ws)
 {
-    return run<1>(b, args, how{false, false, false}, "wgmma_ws");
+    return run<1>(b, args, how{false, false, false, false}, "wgmma_ws");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_persistent)
 {
-    return run<1>(b, args, how{true, false, false}, "wgmma_persistent");
+    return run<1>(b, args, how{true, false, false, false}, "wgmma_persistent");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_cluster)
 {
-    return run<2>(b, args, how{true, false, false}, "wgmma_cluster");
+    return run<2>(b, args, how{true, false, false, false}, "wgmma_cluster");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_tma_store)
 {
-    return run<2>(b, args, how{true, true, false}, "wgmma_tma_store");
+    return run<2>(b, args, how{true, true, false, false}, "wgmma_tma_store");
 }
 
 GKC_KERNEL(gkc_hgemm_wgmma_pdl)
 {
-    return run<2>(b, args, how{true, true, true}, "wgmma_pdl");
+    return run<2>(b, args, how{true, true, true, false}, "wgmma_pdl");
+}
+
+GKC_KERNEL(gkc_hgemm_wgmma_streamk)
+{
+    return run<2>(b, args, how{true, true, true, true}, "wgmma_streamk");
 }

@@ -56,6 +56,7 @@ GKC_KERNEL(gkc_hgemm_wmma); GKC_KERNEL(gkc_hgemm_mma_ldmatrix); GKC_KERNEL(gkc_h
 GKC_KERNEL(gkc_hgemm_wgmma_tma); GKC_KERNEL(gkc_hgemm_wgmma_ws);
 GKC_KERNEL(gkc_hgemm_wgmma_persistent); GKC_KERNEL(gkc_hgemm_wgmma_cluster);
 GKC_KERNEL(gkc_hgemm_wgmma_tma_store); GKC_KERNEL(gkc_hgemm_wgmma_pdl);
+GKC_KERNEL(gkc_hgemm_wgmma_streamk);
 GKC_KERNEL(gkc_hgemm_cublas); GKC_KERNEL(gkc_matmul_wgmma_tf32);
 GKC_KERNEL(gkc_matmul_wgmma_tf32_pipe);
 GKC_KERNEL(gkc_apsp_blocked_256); GKC_KERNEL(gkc_apsp_blocked_512);
@@ -320,6 +321,8 @@ const gpuk_kernel gkc_kernels[] = {
      "wgmma_cluster writing c through shared memory and TMA stores: whole lines, and the consumers back on the tensor cores while the copy engine writes (16-byte aligned c rows and beta 0, else wgmma_cluster's epilogue)", NULL}, \
     {op, H16, "wgmma_pdl", MMA, gkc_hgemm_wgmma_pdl, \
      "wgmma_tma_store as a programmatic dependent launch: the launch and the blocks' setup overlap the end of the kernel before it", NULL}, \
+    {op, H16, "wgmma_streamk", MMA, gkc_hgemm_wgmma_streamk, \
+     "wgmma_pdl with stream-K on a last wave that leaves a quarter of the clusters idle: its tiles' k slices shared out equally among all clusters, partial sums added through L2 by the cluster with each tile's last slices", NULL}, \
     {op, H16, "cublas", DEF | LIB | MMA, gkc_hgemm_cublas, \
      "cublasGemmEx (strided batched for a batch), 16-bit inputs, f32 compute, c in f32 or 16-bit", NULL}
     TC_LADDER(GPUK_OP_MATMUL),

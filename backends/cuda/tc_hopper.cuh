@@ -213,6 +213,17 @@ __device__ __forceinline__ void tc_cluster_sync()
  * columns of b and L2 serves more of their reads. */
 struct tc_sched {
     int64_t tiles_m, tiles_n, units_m, units, group;
+    /* stream-K on the last wave (hgemm_ws.cu, wgmma_streamk): units below
+     * dp = rounds x the clusters are whole, round-robin; the units - dp
+     * after them (fewer than the clusters) are cut along k, every cluster
+     * taking an equal share of their sk_slices slices (times the clusters
+     * below 2^32: the host's promise, so the shares are 32-bit sums).
+     * part: a 64 x 256 f32 partial per (cluster, block, consumer); flags:
+     * one counter each, zero between kernels (gkc_counters). */
+    int64_t dp;
+    uint32_t rounds, sk_slices;
+    float *part;
+    unsigned *flags;
 };
 
 /* Unit u: batch z, unit row um (its tiles um * CL + rank), column nt. */
@@ -226,6 +237,100 @@ __device__ __forceinline__ void tc_unit_at(const tc_sched &s, int64_t u, int64_t
     int64_t in = r - band * s.group * s.tiles_n;
     um = first + in % rows;
     nt = in / rows;
+}
+
+/* What a cluster does next: unit u, its k slices [kb, ke) of nk, and
+ * with them either the whole tile (TC_WHOLE), a partial sum left for
+ * another cluster (TC_PART), or the last slices, to which the partials
+ * of the clusters before it are added before the tile is stored
+ * (TC_FINISH). */
+enum { TC_WHOLE = 0, TC_PART = 1, TC_FINISH = 2 };
+struct tc_piece {
+    int64_t u;
+    int kb, ke, role;
+};
+
+/* The first slice of stream-K's share of cluster c of g (ends at that of c + 1). */
+__device__ __forceinline__ uint32_t tc_sk_start(const tc_sched &s, uint32_t c, uint32_t g)
+{
+    return c * s.sk_slices / g;
+}
+
+/* Piece i of cluster c of g.  First its whole units, g apart (s.rounds
+ * of them with stream-K); then its
+ * stream-K share, which spans at most two units (it is shorter than one),
+ * taken last unit first: the head of a unit is then the first piece its
+ * cluster computes and the tail the last, so the cluster finishing a unit
+ * (the one with its tail) waits only on clusters of lower index, whose
+ * partials were their first pieces: no cycle of waits, and little
+ * waiting. */
+template <bool SK>
+__device__ __forceinline__ bool tc_piece_at(const tc_sched &s, int c, int g, int nk, int i,
+                                            tc_piece &p)
+{
+    if constexpr (!SK) {   /* whole units only: the compiler sees no other role */
+        p.u = c + (int64_t)i * g, p.kb = 0, p.ke = nk, p.role = TC_WHOLE;
+        return p.u < s.units;
+    }
+    if (i < (int)s.rounds) {
+        p.u = c + (int64_t)i * g, p.kb = 0, p.ke = nk, p.role = TC_WHOLE;
+        return true;
+    }
+    i -= (int)s.rounds;
+    uint32_t s0 = tc_sk_start(s, c, g), s1 = tc_sk_start(s, c + 1, g);
+    if (s0 >= s1 || i > 1)
+        return false;
+    uint32_t first = s0 / nk, last = (s1 - 1) / nk;
+    if (i == 1 && first == last)
+        return false;
+    uint32_t v = i == 0 ? last : first, lo = v * nk;
+    p.u = s.dp + v;
+    p.kb = (int)((s0 > lo ? s0 : lo) - lo);
+    p.ke = (int)((s1 < lo + nk ? s1 : lo + nk) - lo);
+    p.role = p.ke < nk ? TC_PART : p.kb > 0 ? TC_FINISH : TC_WHOLE;
+    return true;
+}
+
+/* A consumer warpgroup's partial sums, 128 per thread: thread t's
+ * acc[4j .. 4j + 3] at float4 j * 128 + t, so a warp's store is 512
+ * consecutive bytes.  Written through L2 (st.cg), fenced, then flagged
+ * by one thread (release); read after the flag (acquire) through L2. */
+template <int N>
+__device__ __forceinline__ void tc_part_store(float *part, unsigned *flag, const float (&acc)[N],
+                                              int tid, int bar, int nthreads)
+{
+    float4 *w = (float4 *)part;
+#pragma unroll
+    for (int j = 0; j < N / 4; j++)
+        __stcg(&w[j * nthreads + tid],
+               make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]));
+    __threadfence();
+    tc_named_sync(bar, nthreads);
+    if (tid == 0)
+        asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(1u) : "memory");
+}
+
+template <int N>
+__device__ __forceinline__ void tc_part_add(const float *part, unsigned *flag, float (&acc)[N],
+                                            int tid, int bar, int nthreads)
+{
+    if (tid == 0) {
+        unsigned v;
+        for (;;) {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+            if (v)
+                break;
+            __nanosleep(100);
+        }
+        *flag = 0;   /* read once, by this thread: zero again for the next kernel */
+    }
+    tc_named_sync(bar, nthreads);
+    const float4 *r = (const float4 *)part;
+#pragma unroll
+    for (int j = 0; j < N / 4; j++) {
+        float4 q = __ldcg(&r[j * nthreads + tid]);
+        acc[4 * j] += q.x, acc[4 * j + 1] += q.y, acc[4 * j + 2] += q.z, acc[4 * j + 3] += q.w;
+    }
 }
 
 /* ---------------------------------------------------------------- registers */

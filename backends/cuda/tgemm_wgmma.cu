@@ -276,7 +276,7 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, const char *variant)
     }
     if (!ok || fact < 0)
         return gkc_matmul_cublas_tf32(b, args);
-    tc_sched sc;
+    tc_sched sc = {};
     sc.tiles_m = gkc_cdiv(p.m, BMT);
     sc.tiles_n = gkc_cdiv(p.n, BNT);
     sc.units_m = sc.tiles_m;
