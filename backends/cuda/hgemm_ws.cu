@@ -453,8 +453,8 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
      * or more idle: those units' slices shared out equally, at the price
      * of a 64 KB partial a consumer written and read through L2 by most
      * clusters, which measured as 5-10 slices' time, not the one
-     * predicted (8192^3, 48% idle: 1.4-2.5% faster than wgmma_pdl; 6144^3,
-     * 27%: 0.4-1.2%; 4096^3, 12%: 3.4% slower).  Elsewhere the kernel
+     * predicted (8192^3, 48% idle: 0.7-2.5% faster than wgmma_pdl; 6144^3,
+     * 27%: 0.2-2.2%; 4096^3, 12%: 3.4% slower).  Elsewhere the kernel
      * without it, whose producer keeps its registers (bench/NOTES.md,
      * "Stream-K on the last wave"). */
     if constexpr (SK) {
