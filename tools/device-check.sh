@@ -298,7 +298,7 @@ do_targets() {   # about 6 minutes on an H100 (its parts timed on 2026-11-27)
   "$bench" -b cuda -q --op matmul --dtype f64 -s 4096,8192 --variant dmma,dmma_tma,cublas \
     -r $r > "$logs/targets-f64mm.txt" 2>&1 || rc=1
   "$bench" -b cuda -q --op matmul --dtype bf16,f16 -s 2048,4096,8192 \
-    --variant wgmma_tma_store,wgmma_pdl,cublas -r $r --max-seconds 2 > "$logs/targets-tc.txt" 2>&1 || rc=1
+    --variant wgmma_pdl,wgmma_streamk,cublas -r $r --max-seconds 2 > "$logs/targets-tc.txt" 2>&1 || rc=1
   # the memory-bound ops at their largest sizes only: every size of every
   # op in three dtypes did not end in 150 s (2026-11-27)
   "$bench" -b cuda -q --op copy,scale,relu,add,cast --dtype f64,f32,f16,bf16 -s 67108864 \
