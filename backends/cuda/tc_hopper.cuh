@@ -257,13 +257,12 @@ __device__ __forceinline__ uint32_t tc_sk_start(const tc_sched &s, uint32_t c, u
 }
 
 /* Piece i of cluster c of g.  First its whole units, g apart (s.rounds
- * of them with stream-K); then its
- * stream-K share, which spans at most two units (it is shorter than one),
- * taken last unit first: the head of a unit is then the first piece its
- * cluster computes and the tail the last, so the cluster finishing a unit
- * (the one with its tail) waits only on clusters of lower index, whose
- * partials were their first pieces: no cycle of waits, and little
- * waiting. */
+ * of them with stream-K); then its stream-K share, which spans at most
+ * two units (it is shorter than one), taken last unit first: the head of
+ * a unit is then the first piece its cluster computes and the tail the
+ * last, so the cluster finishing a unit (the one with its tail) waits
+ * only on clusters of lower index, whose partials were their first
+ * pieces: no cycle of waits, and little waiting. */
 template <bool SK>
 __device__ __forceinline__ bool tc_piece_at(const tc_sched &s, int c, int g, int nk, int i,
                                             tc_piece &p)
