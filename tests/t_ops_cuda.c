@@ -112,8 +112,7 @@ out:
  * several clusters; 2176 rows leave a spare block, 2100 columns an edge),
  * in bf16 and f16, c in the inputs' dtype with a bias and in f32, a batch
  * of 5 and a gemm with b transposed (another kernel); each against
- * cuBLAS.  On another SM count the shapes still
- * run, stream-K or not. */
+ * cuBLAS.  On another SM count the shapes still run, stream-K or not. */
 static void stream_k(void)
 {
     static const int T[][5] = { /* batch (0: gemm, b transposed), m, k, n, bias */
@@ -135,7 +134,8 @@ static void stream_k(void)
                 gpuk_context *ctx = NULL;
                 gpuk_tensor *a = NULL, *b = NULL, *bias = NULL, *c = NULL;
                 uint64_t g = tap_seed() + ti * 4 + (uint64_t)(di * 2 + f32);
-                void *ha = oc_rnd_vec(&g, dt, bt * m * k, 1, 0), *hb = oc_rnd_vec(&g, dt, bt * k * n, 1, 0);
+                void *ha = oc_rnd_vec(&g, dt, bt * m * k, 1, 0);
+                void *hb = oc_rnd_vec(&g, dt, bt * k * n, 1, 0);
                 void *hbias = oc_rnd_vec(&g, odt, n, 1, 0);
                 void *got = oc_alloc(os * bt * m * n), *want = oc_alloc(os * bt * m * n);
                 char what[160];

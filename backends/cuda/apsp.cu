@@ -348,7 +348,8 @@ gpuk_status ap_blocked(gpuk_bctx *b, const gpuk_args *args, int64_t bs, const ch
     size_t off_r2 = off_c + (size_t)(gkc_cdiv(n * rb * sz, 256) * 256);
     size_t off_c2 = off_r2 + (size_t)(CLOSE * rb * sz), total = off_c2 + (size_t)(CLOSE * rb * sz);
     ap_mem flag(b), work(b);
-    GKC_CUDA(b, cudaMallocAsync(&flag.p, sizeof(int), b->stream), "apsp: the flag (cudaMallocAsync)");
+    GKC_CUDA(b, cudaMallocAsync(&flag.p, sizeof(int), b->stream),
+             "apsp: the flag (cudaMallocAsync)");
     int *neg = (int *)flag.p;
     GKC_CUDA(b, cudaMemsetAsync(neg, 0, sizeof(int), b->stream), "apsp: clearing the flag");
     dim3 grid((unsigned)g, (unsigned)g), block(T2, T2);

@@ -2,9 +2,10 @@
  * hgemm_ws.cu - rungs 5-10 of the f16/bf16 matrix-product ladder (issue 27):
  * wgmma_ws, wgmma_persistent, wgmma_cluster, wgmma_tma_store, wgmma_pdl
  * and wgmma_streamk, one kernel template with the step of each rung as a
- * launch choice or a template argument.  Built for sm_90a alone; elsewhere, and
- * for operands TMA cannot describe, each runs mma_async (hgemm_mma.cu).  Layouts, boxes and descriptors as in
- * hgemm_wgmma.cu and tc_hopper.cuh.
+ * launch choice or a template argument.  Built for sm_90a alone;
+ * elsewhere, and for operands TMA cannot describe, each runs mma_async
+ * (hgemm_mma.cu).  Layouts, boxes and descriptors as in hgemm_wgmma.cu
+ * and tc_hopper.cuh.
  *
  * The kernel: a 128x256 output tile, k in slices of 64 through 4 stages of
  * 48 KB, 3 warpgroups.  Warpgroup 0 is the producer: one thread waits for
