@@ -238,6 +238,10 @@ __device__ void ap_tile_task(T *out, const T *pa, const T *pb, int64_t ld, int r
     __syncthreads();
 }
 
+/* ap_close_grid's shared memory: two tiles (s1, s2) and buf, 4 GT values. */
+template <class T>
+constexpr size_t ap_grid_smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
+
 template <class T>
 __global__ void __launch_bounds__(GT_NT, 2) ap_close_grid(T *D, int64_t ld, int m, const int *neg)
 {
@@ -300,7 +304,7 @@ int ap_coop_per(gpuk_bctx *b)
     if (f > 0)
         return f - 1;
     int coop = 0, per = 0;
-    size_t smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
+    size_t smem = ap_grid_smem<T>;
     auto kern = ap_close_grid<T>;
     bool ok = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, b->device) ==
                   cudaSuccess && coop &&
@@ -328,7 +332,7 @@ gpuk_status ap_close_coop(gpuk_bctx *b, T *D, int64_t ld, int64_t m, const int *
     *ran = per > 0;
     if (!*ran)
         return GPUK_OK;
-    size_t smem = (2 * (size_t)(GT * GT) + 4 * GT) * sizeof(T);
+    size_t smem = ap_grid_smem<T>;
     /* a block a task of P3, up to one per SM: at most half of what the
      * device holds at once, so all blocks are resident together also
      * beside another stream's kernels (the distributed layer's NCCL) */
