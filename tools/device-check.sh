@@ -103,7 +103,18 @@ do_sanitize() {
       [ "$tool" = racecheck ] && extra="--kernel-name-exclude kns=cusparse"
       GPUK_TEST_QUICK=${GPUK_TEST_QUICK-1} timeout 900 ./libtool --mode=execute compute-sanitizer \
         --tool "$tool" $extra --error-exitcode 99 tests/$prog > "$logs/sanitizer-$prog-$tool.log" 2>&1
-      local r=$?
+      local r=$? log=$logs/sanitizer-$prog-$tool.log
+      # racecheck: cuBLAS's own nvjet kernels (batched bf16 at 1024 x 256 x
+      # 1024, say) report hazards too, alone under PyTorch as well; excluding
+      # them makes the sanitizer fail on them (an illegal address), so they
+      # run checked and a log whose every error lies in nvjet_ passes
+      # (bench/NOTES.md, "2026-11-27, sixth session")
+      if [ "$tool" = racecheck ] && [ $r -eq 99 ] && grep -q 'Race reported' "$log" &&
+        [ "$(grep -E '^=+ +(Error|Warning):|^=+ +and (Read|Write) access at' "$log" |
+          grep -vc 'nvjet_')" = 0 ]; then
+        echo "$prog $tool: every hazard reported is in cuBLAS's nvjet kernels"
+        r=0
+      fi
       echo "$prog $tool: rc=$r; $(grep -cE '^ok' "$logs/sanitizer-$prog-$tool.log") ok," \
         "$(grep -cE '^not ok' "$logs/sanitizer-$prog-$tool.log") not ok;" \
         "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$prog-$tool.log" | tail -1)"
