@@ -8,7 +8,6 @@
 #ifndef GPUK_CUDA_APSP_CLOSE_CUH
 #define GPUK_CUDA_APSP_CLOSE_CUH
 
-#include <atomic>
 #include <cooperative_groups.h>
 #include <type_traits>
 #include "cuda_internal.h"
@@ -292,17 +291,16 @@ __global__ void __launch_bounds__(GT_NT, 2) ap_close_grid(T *D, int64_t ld, int 
 }
 
 /* How many blocks of ap_close_grid an SM of b's device holds (0: none, or
- * no cooperative launch), asked once a device: the four runtime queries
- * cost microseconds, and a distributed apsp closes a block every step.
- * Kept as blocks + 1, so that 0 means "not asked yet". */
+ * no cooperative launch), asked once a device (gkc_facts): the four
+ * runtime queries cost microseconds, and a distributed apsp closes a
+ * block every step. */
 template <class T>
 int ap_coop_per(gpuk_bctx *b)
 {
-    static std::atomic<int> facts[GPUK_MAX_DEVICES];
-    bool keep = b->device >= 0 && b->device < GPUK_MAX_DEVICES;
-    int f = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
-    if (f > 0)
-        return f - 1;
+    static gkc_facts facts;
+    int f;
+    if (facts.known(b->device, &f))
+        return f;
     int coop = 0, per = 0;
     size_t smem = ap_grid_smem<T>;
     auto kern = ap_close_grid<T>;
@@ -316,8 +314,7 @@ int ap_coop_per(gpuk_bctx *b)
         (void)cudaGetLastError();
         per = 0;
     }
-    if (keep)
-        facts[b->device].store(per + 1, std::memory_order_relaxed);
+    facts.keep(b->device, per);
     return per;
 }
 

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <atomic>
 #include <math.h>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
@@ -170,6 +171,28 @@ static inline int64_t gkc_grid_cap(const gpuk_bctx *b)
 {
     return gkc_sms(b) * 32;
 }
+
+/* One fact a device about one kernel, a count of 0 or more (how many of
+ * its blocks fit; 0 where it cannot start), asked of the runtime once:
+ * each query costs microseconds a call, as much as a small kernel's
+ * launch.  A static gkc_facts per kernel; a fact is kept as its value + 1,
+ * so the zeroed static reads "not asked yet".  A device past
+ * GPUK_MAX_DEVICES is asked every call. */
+struct gkc_facts {
+    std::atomic<int> v[GPUK_MAX_DEVICES];
+    /* 1 and *val where dev's fact was kept, else 0 */
+    int known(int dev, int *val) const
+    {
+        int f = dev >= 0 && dev < GPUK_MAX_DEVICES ? v[dev].load(std::memory_order_relaxed) : 0;
+        *val = f - 1;
+        return f != 0;
+    }
+    void keep(int dev, int val)
+    {
+        if (dev >= 0 && dev < GPUK_MAX_DEVICES)
+            v[dev].store(val + 1, std::memory_order_relaxed);
+    }
+};
 
 #ifdef __CUDACC__
 /* Launch a 3-D grid of gx x gy x gz blocks in pieces that respect the y and

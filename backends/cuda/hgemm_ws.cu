@@ -88,7 +88,6 @@
  * cuBLAS at 8192^3 on an H100) and the measurements; "Tensor cores, part
  * 2" those of rungs 8 and 9.
  */
-#include <atomic>
 #include "tc_hopper.cuh"
 
 namespace {
@@ -102,7 +101,6 @@ constexpr size_t smem_bytes(int epi)
 {
     return (size_t)STAGES * STAGE_BYTES + (epi ? C_BYTES : 0) + 1024;
 }
-constexpr int MAX_DEVICES = 64;   /* devices whose launch facts are kept (launch) */
 /* setmaxnreg moves registers within the block's own allocation: the
  * producer's 128 threads give back what the consumers' 256 take, so the
  * kernel must start at exactly the 168 its launch bounds allow (the host
@@ -416,19 +414,17 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
     cfg.stream = b->stream;
     cfg.attrs = CL > 1 ? attr : attr + 1;
     cfg.numAttrs = CL > 1 ? 1 : 0;
-    /* Looked up once a device (each costs microseconds a call, as much as
-     * a 2048^3 product's launch): whether the kernel starts at the 168
-     * registers setmaxnreg's arithmetic needs (else -1: the caller runs
-     * another rung rather than hang in setmaxnreg), and how many blocks
-     * (clusters of CL) fit on the GPU at once, after raising its shared
-     * memory limit. */
-    static std::atomic<int> facts[MAX_DEVICES];
-    bool keep = b->device >= 0 && b->device < MAX_DEVICES;
-    int fit = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
-    if (fit == 0) {
+    /* Asked once a device (gkc_facts): how many blocks (clusters of CL)
+     * fit on the GPU at once, after raising the kernel's shared memory
+     * limit, or 0 where the kernel does not start at the 168 registers
+     * setmaxnreg's arithmetic needs (the caller then runs another rung
+     * rather than hang in setmaxnreg). */
+    static gkc_facts facts;
+    int fit;
+    if (!facts.known(b->device, &fit)) {
         cudaFuncAttributes fa;
         GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma: cudaFuncGetAttributes");
-        fit = -1;
+        fit = 0;
         if (fa.numRegs == LAUNCH_REGS) {
             GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)SMEM),
@@ -437,12 +433,11 @@ gpuk_status launch(gpuk_bctx *b, const gkc_tc &p, const CUtensorMap &ma, const C
             if (CL > 1)
                 GKC_CUDA(b, cudaOccupancyMaxActiveClusters(&n, kern, &cfg),
                          "wgmma_cluster: cudaOccupancyMaxActiveClusters");
-            fit = n >= 1 ? n : -1;
+            fit = n >= 1 ? n : 0;
         }
-        if (keep)
-            facts[b->device].store(fit, std::memory_order_relaxed);
+        facts.keep(b->device, fit);
     }
-    if (fit < 0)
+    if (fit == 0)
         return GPUK_OK;
     if (h.persistent) {
         /* as many blocks (clusters) as fit at once: one block an SM */

@@ -30,7 +30,6 @@
  * WARPGROUP.DEPBAR.LE gsb0, 0x1 a batch, the sets in distinct
  * registers).  bench/NOTES.md, "Tensor cores, part 2".
  */
-#include <atomic>
 #include "tc_hopper.cuh"
 
 GKC_KERNEL(gkc_matmul_cublas_tf32);   /* cublas.cu: the fallback */
@@ -42,7 +41,6 @@ constexpr int A_BYTES = BMT * BK * 4, B_BYTES = BNT * BK * 4, STAGE_BYTES = A_BY
 constexpr int BBOX = 32 * 128;  /* one box of the b tile: 32 k rows of 32 columns */
 constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024;
 constexpr int64_t BAND = 8;     /* tiles of 256 rows a band: 2048 rows of c */
-constexpr int MAX_DEVICES = 64;   /* devices whose launch facts are kept (run) */
 
 __device__ __forceinline__ uint32_t to_tf32(float x)
 {
@@ -255,26 +253,24 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, const char *variant)
         if (ok)
             GKC_TRY(gkc_tc_tensor_map(b, &mb, p.b, 4, 0, p.k, p.n, p.ldb, 1, 0, 32, BK, &ok));
     }
-    /* Looked up once a device (hgemm_ws.cu, launch): the kernel starts at
-     * the 168 registers setmaxnreg's arithmetic needs (1, after raising
-     * its shared memory limit), or not (-1). */
-    static std::atomic<int> facts[MAX_DEVICES];
-    bool keep = b->device >= 0 && b->device < MAX_DEVICES;
-    int fact = keep ? facts[b->device].load(std::memory_order_relaxed) : 0;
-    if (ok && fact == 0) {
+    /* Asked once a device (gkc_facts): 1 where the kernel starts at the
+     * 168 registers setmaxnreg's arithmetic needs (after raising its
+     * shared memory limit), 0 where it does not. */
+    static gkc_facts facts;
+    int fact = 0;
+    if (ok && !facts.known(b->device, &fact)) {
         cudaFuncAttributes fa;
         GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma_tf32: cudaFuncGetAttributes");
-        fact = -1;
+        fact = 0;
         if (fa.numRegs == 65536 / NT / 8 * 8) {
             GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)SMEM),
                      "wgmma_tf32: cudaFuncSetAttribute");
             fact = 1;
         }
-        if (keep)
-            facts[b->device].store(fact, std::memory_order_relaxed);
+        facts.keep(b->device, fact);
     }
-    if (!ok || fact < 0)
+    if (!ok || fact == 0)
         return gkc_matmul_cublas_tf32(b, args);
     tc_sched sc = {};
     sc.tiles_m = gkc_cdiv(p.m, BMT);
