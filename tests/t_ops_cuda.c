@@ -46,11 +46,6 @@ static void why_not(const gpuk_load_report *rep, gpuk_status st, char *buf, size
             *p = ' ';
 }
 
-/* warptile_wide has a kernel of its own for a matrix of whole 128 x 256
- * tiles, k a multiple of 32 and a wave of tiles or more (sgemm_async.cu),
- * a shape the op suite's small cases never take: 192 tiles, more than
- * any current GPU has SMs, checked against cuBLAS, with and without a
- * bias. */
 /* c filled with NaN (all bits set, a NaN in f32, f16 and bf16) through buf
  * before a rung runs: an element the rung leaves unwritten then fails the
  * comparison instead of showing the last rung's value.  It also keeps
@@ -64,6 +59,11 @@ static gpuk_status poison(gpuk_context *ctx, gpuk_tensor *c, void *buf, size_t b
     return gpuk_tensor_write(ctx, c, buf, bytes);
 }
 
+/* warptile_wide has a kernel of its own for a matrix of whole 128 x 256
+ * tiles, k a multiple of 32 and a wave of tiles or more (sgemm_async.cu),
+ * a shape the op suite's small cases never take: 192 tiles, more than
+ * any current GPU has SMs, checked against cuBLAS, with and without a
+ * bias. */
 static void whole_tiles(void)
 {
     enum { M = 2048, K = 128, N = 3072 };
