@@ -506,9 +506,7 @@ static void op_suite(suite *s, gpuk_op op)
 #undef OPSUITE_DT_
 }
 
-/* GPUK_TEST_DTYPES="f64,i32": the dtypes to run, by name; unset or empty:
- * all.  A name gpuk.h does not know fails a check. */
-static uint32_t dtypes_from_env(void)
+uint32_t opsuite_dtypes(void)
 {
     const char *e = getenv("GPUK_TEST_DTYPES");
     uint32_t set = 0;
@@ -553,7 +551,7 @@ int opsuite_run(const char *backend)
     s.be = backend;
     s.seed = tap_seed();
     s.quick = getenv("GPUK_TEST_QUICK") && atoi(getenv("GPUK_TEST_QUICK")) > 0;
-    s.dtypes = dtypes_from_env();
+    s.dtypes = opsuite_dtypes();
     if (s.quick)
         tap_diag("GPUK_TEST_QUICK: cases above %d element operations are left out", QUICK_WORK);
     s.ctx = open_ctx(backend);

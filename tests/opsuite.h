@@ -27,12 +27,18 @@
 #define GPUK_TEST_OPSUITE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <gpuk.h>
 
 #include "opcases.h"
 
 int opsuite_run(const char *backend);
+
+/* GPUK_TEST_DTYPES="f64,i32": the dtypes to run, by name, as a set of
+ * GPUK_DTYPE_BIT; unset or empty: all.  A name gpuk.h does not know fails
+ * a check.  opsuite_run and t_apsp read it. */
+uint32_t opsuite_dtypes(void);
 
 /* One case on ctx through variant v (NULL: the default), in guarded
  * storage: the dense output goes to got (c->out.numel elements of the

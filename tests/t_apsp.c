@@ -14,6 +14,9 @@
  *     corrupted row GPUK_ERR_INVALID;
  *   - a negative cycle is GPUK_ERR_NEGATIVE_CYCLE naming a vertex on it;
  *   - i32: INF is no path even next to a negative weight.
+ *
+ * GPUK_TEST_DTYPES (opsuite.h) runs only the dtypes it names, so that a
+ * run under compute-sanitizer can take one dtype's kernels at a time.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 
 #include <gpuk.h>
 
+#include "opsuite.h"
 #include "t_rel.h"
 #include "tap.h"
 
@@ -309,7 +313,7 @@ static void run_agree(gpuk_context *ctx, const char *be, gpuk_dtype dt, int64_t 
     free(w), free(wv), free(ref), free(got);
 }
 
-static void run_backend(const char *be)
+static void run_backend(const char *be, uint32_t want)
 {
     gpuk_context *ctx = NULL;
     gpuk_status st = gpuk_context_open(&ctx, be);
@@ -322,6 +326,8 @@ static void run_backend(const char *be)
     }
     static const gpuk_dtype dts[] = { GPUK_F32, GPUK_F64, GPUK_I32 };
     for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+        if (!(want & GPUK_DTYPE_BIT(dts[t])))
+            continue;
         size_t nv = 0;
         gpuk_variant_count_dtype(ctx, GPUK_OP_APSP, dts[t], &nv);
         if (nv == 0)
@@ -357,7 +363,8 @@ static void run_backend(const char *be)
 int main(void)
 {
     rng_state = tap_seed();
-    run_backend("cpu");
-    run_backend("cuda");
+    uint32_t want = opsuite_dtypes();
+    run_backend("cpu", want);
+    run_backend("cuda", want);
     return tap_done();
 }

@@ -11,8 +11,12 @@
 #                  carried dlpack/dlpack.h, which the GPU machine lacks)
 #        check     make check (the CUDA tests must run, not skip)
 #        sanitize  compute-sanitizer memcheck, racecheck, synccheck, initcheck
-#                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes) and
-#                  tests/t_interop_cuda (wrap, DLPack, the staging pool)
+#                  over tests/t_ops_cuda (GPUK_TEST_QUICK=1: fewer shapes),
+#                  tests/t_interop_cuda (wrap, DLPack, the staging pool) and
+#                  tests/t_apsp (Floyd-Warshall's kernels, the closure in one
+#                  launch); GPUK_TEST_DTYPES=bf16 (say) narrows t_ops_cuda and
+#                  t_apsp to one dtype's kernels, as racecheck of either takes
+#                  longer than one device call otherwise
 #        bench     bench/run-all.sh: the full benchmark into bench/results/
 #                  ($BENCH_ARGS is passed on to gpuk-bench)
 #        targets   the open one-GPU targets of the dtype and tensor-core issues,
@@ -93,7 +97,7 @@ do_check() {
 do_sanitize() {
   cd "$build" || return 1
   local rc=0 prog
-  for prog in t_ops_cuda t_interop_cuda; do
+  for prog in t_ops_cuda t_interop_cuda t_apsp; do
     for tool in memcheck racecheck synccheck initcheck; do
       # racecheck: cuSPARSE's own csrmv kernel reports a shared-memory hazard
       # even when called alone, outside libgpuk, with correct results
