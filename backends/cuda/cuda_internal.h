@@ -176,20 +176,24 @@ static inline int64_t gkc_grid_cap(const gpuk_bctx *b)
  * its blocks fit; 0 where it cannot start), asked of the runtime once:
  * each query costs microseconds a call, as much as a small kernel's
  * launch.  A static gkc_facts per kernel; a fact is kept as its value + 1,
- * so the zeroed static reads "not asked yet".  A device past
- * GPUK_MAX_DEVICES is asked every call. */
+ * so the zeroed static reads "not asked yet".  Devices are kept up to
+ * ordinal 63, as a context may open any ordinal below the device count
+ * (GPUK_MAX_DEVICES bounds only what a probe lists); one past that is
+ * asked every call. */
 struct gkc_facts {
-    std::atomic<int> v[GPUK_MAX_DEVICES];
-    /* 1 and *val where dev's fact was kept, else 0 */
+    static constexpr int DEVICES = 64;
+    std::atomic<int> v[DEVICES];
+    /* 1 and *val where dev's fact was kept, else 0 (*val untouched) */
     int known(int dev, int *val) const
     {
-        int f = dev >= 0 && dev < GPUK_MAX_DEVICES ? v[dev].load(std::memory_order_relaxed) : 0;
-        *val = f - 1;
+        int f = dev >= 0 && dev < DEVICES ? v[dev].load(std::memory_order_relaxed) : 0;
+        if (f != 0)
+            *val = f - 1;
         return f != 0;
     }
     void keep(int dev, int val)
     {
-        if (dev >= 0 && dev < GPUK_MAX_DEVICES)
+        if (dev >= 0 && dev < DEVICES)
             v[dev].store(val + 1, std::memory_order_relaxed);
     }
 };

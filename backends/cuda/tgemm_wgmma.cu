@@ -261,7 +261,6 @@ gpuk_status run(gpuk_bctx *b, const gpuk_args *args, const char *variant)
     if (ok && !facts.known(b->device, &fact)) {
         cudaFuncAttributes fa;
         GKC_CUDA(b, cudaFuncGetAttributes(&fa, kern), "wgmma_tf32: cudaFuncGetAttributes");
-        fact = 0;
         if (fa.numRegs == 65536 / NT / 8 * 8) {
             GKC_CUDA(b, cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)SMEM),
