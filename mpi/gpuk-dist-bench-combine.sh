@@ -12,7 +12,8 @@
 #
 # efficiency = gops_rank(P ranks) / gops(1 rank): 100% is perfect scaling;
 # speedup = gops(P ranks) / gops(1 rank), the 1-rank time over this one's
-# (apsp: time to solution).
+# (apsp: time to solution); one under 0.01 keeps two significant digits
+# (0.0031, not 0.00: tiny runs of several ranks sharing one GPU get there).
 # Rows of different dtypes (gpuk-dist-bench --dtype) never meet: the
 # reference is a row of the same dtype, and the table's last column says
 # which (rows of runs before the dtype column count as f32).
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --plot) plot=$2; shift 2 ;;
         --base-threads) base_threads=$2; shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         --) shift; break ;;
         -*) echo "gpuk-dist-bench-combine: unknown option $1" >&2; exit 2 ;;
         *) break ;;
@@ -88,7 +89,8 @@ END {
         if (k in base && base[k] > 0) {
             e = bt == "" ? 100 * f[11] / base[k] : 100 * f[10] / base[k]
             eff = sprintf("%.1f", e)
-            sp = sprintf("%.2f", f[10] / base[k])
+            sp = f[10] / base[k]
+            sp = sprintf(sp >= 0.01 ? "%.2f" : "%.2g", sp)
         } else {
             eff = "-"
             sp = "-"

@@ -7,7 +7,7 @@
 # skipped, with the reason, on a backend without f64 rungs); --op apsp
 # gives its row, with its breakdown (serial = without look-ahead); --local
 # fills the last column; bad options fail with a message; the combined
-# table has the speed-up.
+# table has the speed-up, with two significant digits under 0.01.
 #
 # Run by make check (MPIEXEC from configure, or mpiexec in PATH); by hand,
 # from the top of the build tree: sh ../mpi/test-dist-bench.sh
@@ -126,5 +126,15 @@ awk '!/^#/ && $3 == 1 && $15 != "100.0" { bad = 1 } !/^#/ { seen[$1 " " $16]++ }
      END { if (seen["minplus i32"] != 2 || seen["minplus f32"] != 2) bad = 1; exit bad }' \
     "$tmp/table3"
 ok $? "each dtype's 1-rank row is its own 100.0%, two rows of each"
+
+# a speed-up under 0.01 keeps two significant digits (several ranks sharing
+# one GPU can be hundreds of times slower than one rank at n = 64): the
+# 1-rank apsp row again as a 2-rank one, its rate divided by 320
+grep -v '^#' "$tmp/apsp1.txt" | awk '$1 == "apsp" { $4 = 2; $10 = $10 / 320; print }' \
+    > "$tmp/slow2.txt"
+sh "$combine" "$tmp/apsp1.txt" "$tmp/slow2.txt" > "$tmp/table5" 2>&1
+diag "$tmp/table5"
+[ "$(awk '!/^#/ && $3 == 2 { print $17 }' "$tmp/table5")" = 0.0031 ]
+ok $? "the combiner prints a speed-up of 1/320 as 0.0031, not 0.00"
 
 tap_done
