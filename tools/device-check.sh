@@ -91,7 +91,13 @@ do_build() {
 }
 do_check() {
   cd "$build" && make -j"$jobs" check; local rc=$?
-  cp tests/*.log "$logs/" 2>/dev/null
+  # every suite's logs, and automake's test-suite.log (the log of each
+  # failed test), so that a failure can be read once the machine is gone
+  cp tests/*.log test-suite.log "$logs/" 2>/dev/null
+  local d
+  for d in mpi doc man python; do
+    ls "$d"/*.log > /dev/null 2>&1 && mkdir -p "$logs/$d" && cp "$d"/*.log "$logs/$d/"
+  done
   grep -h "SKIP" tests/t_ops_cuda.log 2>/dev/null | head -5
   return $rc
 }
