@@ -203,8 +203,11 @@ __device__ __forceinline__ void release(uint64_t *bar)
  * 16w + g and 16w + g + 8 of the box, columns 8q + 2t and 8q + 2t + 1 of
  * its group q: alpha acc + bias[j], as tc_store_rows computes it, in one
  * 4-byte (8-byte) store each.  Boxes wholly past column n are skipped;
- * TMA leaves out the rest of what lies past the edges. */
-template <class T, class O>
+ * TMA leaves out the rest of what lies past the edges.  SCALED false is
+ * alpha 1 and no bias (every matmul): the sums go out as they are, and the
+ * 128 FFMA a thread a tile that made our epilogue 2.8 times cuBLAS's in
+ * instructions are not issued (bench/NOTES.md, "2026-11-27, ninth session"). */
+template <class T, class O, bool SCALED>
 __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *mc,
                                             unsigned char *cb, const float (&acc)[128],
                                             int64_t z, int64_t i0, int64_t j0, int c,
@@ -225,14 +228,17 @@ __device__ __forceinline__ void store_boxes(const gkc_tc &p, const CUtensorMap *
 #pragma unroll
         for (int qq = 0; qq < GQ; qq++) {
             const int q = bx * GQ + qq;
-            int64_t j = jb + 8 * qq + 2 * t;
-            float b0 = 0.0f, b1 = 0.0f;
-            if (bias) {
-                b0 = j < p.n ? tc_f32(bias[j]) : 0.0f;
-                b1 = j + 1 < p.n ? tc_f32(bias[j + 1]) : 0.0f;
+            float v0 = acc[4 * q], v1 = acc[4 * q + 1], v2 = acc[4 * q + 2], v3 = acc[4 * q + 3];
+            if constexpr (SCALED) {
+                int64_t j = jb + 8 * qq + 2 * t;
+                float b0 = 0.0f, b1 = 0.0f;
+                if (bias) {
+                    b0 = j < p.n ? tc_f32(bias[j]) : 0.0f;
+                    b1 = j + 1 < p.n ? tc_f32(bias[j + 1]) : 0.0f;
+                }
+                v0 = p.alpha * v0 + b0, v1 = p.alpha * v1 + b1;
+                v2 = p.alpha * v2 + b0, v3 = p.alpha * v3 + b1;
             }
-            float v0 = p.alpha * acc[4 * q] + b0, v1 = p.alpha * acc[4 * q + 1] + b1;
-            float v2 = p.alpha * acc[4 * q + 2] + b0, v3 = p.alpha * acc[4 * q + 3] + b1;
             /* byte cbyte of row r, 16-byte chunk swizzled by r % 8 (row r + 8 alike) */
             int cbyte = (8 * qq + 2 * t) * (int)sizeof(O);
             unsigned char *at = box + r * 128 + ((((cbyte >> 4) ^ (r & 7)) << 4) | (cbyte & 15));
@@ -318,10 +324,15 @@ __device__ __forceinline__ void consume(const gkc_tc &p, const CUtensorMap *mc, 
             unsigned char *cb = smem + STAGES * STAGE_BYTES + c * 2 * BOX;
             if (i0 >= p.m)
                 continue;
-            if (p.out16)
-                store_boxes<T, T>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+            const bool scaled = p.alpha != 1.0f || p.bias;
+            if (p.out16 && scaled)
+                store_boxes<T, T, true>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+            else if (p.out16)
+                store_boxes<T, T, false>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+            else if (scaled)
+                store_boxes<T, float, true>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
             else
-                store_boxes<T, float>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
+                store_boxes<T, float, false>(p, mc, cb, acc, z, i0, nt * BN, c, nbox);
         } else {
             tc_store_rows<T>(p, tc_c_at(p, z), mt * BM + 64 * c + 16 * warp + g,
                              nt * BN + 2 * t, acc);
