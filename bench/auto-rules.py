@@ -7,7 +7,7 @@ bench/results/cpu-2core-epyc.csv) and prints, per backend / op / size,
 the fastest rung that is not TF32, the DEFAULT row's time against it, and
 then the rules that backends/cpu/auto.c and backends/cuda/auto.cu encode:
 
-    bench/auto-rules.py [--tolerance 0.03] [--tables DIR] [--bench PROGRAM] [CSV ...]
+    bench/auto-rules.py [--tolerance 0.03] [--dtype f32] [--tables DIR] [--bench PROGRAM] [CSV ...]
 
 The shape class of a case is the core's (doc/design.md, "Choosing a
 rung"): floor(log2(work)), work = the output's elements x the op's sum
@@ -34,6 +34,10 @@ order:
 
 Aliases in old reports (min-plus v0..v5) are mapped to the rows' names by
 reading the kernel tables (backends/cpu/table.c, backends/cuda/table.cu).
+Those are read for their f32 rows only; for another --dtype (f64, i32,
+f16, bf16) the report itself says which row is the DEFAULT and which is
+TF32 (its flags column, written since the 16-bit ladders), and its rows
+carry their own names.
 The CPU backend's rules depend on the thread count, which each report's
 JSON twin records: the rules of the machine with the most threads apply
 from the geometric middle of the two counts up.
@@ -71,6 +75,26 @@ def read_tables(top):
                 t["default"] = name
             if words & {"TF32", "GPUK_KF_TF32"}:
                 t["tf32"].add(name)
+    return out
+
+
+def tables_from_rows(rows):
+    """read_tables' answer from a report's own rows: their names, and the
+    DEFAULT and TF32 rows as its flags column marks them."""
+    out = {}
+    for row in rows:
+        t = out.setdefault((row["backend"], row["op"]), {"names": {}, "default": None,
+                                                         "tf32": set()})
+        t["names"][row["variant"]] = row["variant"]
+        flags = set(re.findall(r"\w+", row.get("flags") or ""))
+        if "default" in flags:
+            t["default"] = row["variant"]
+        if "tf32" in flags:
+            t["tf32"].add(row["variant"])
+    for (backend, op), t in out.items():
+        if t["default"] is None:
+            sys.exit("auto-rules: no row of %s %s is flagged default in the report (one made "
+                     "before its flags column? read it with --dtype f32)" % (backend, op))
     return out
 
 
@@ -135,19 +159,22 @@ def main():
     ap.add_argument("csv", nargs="*", default=[os.path.join(HERE, "results", "nvidia-h200.csv"),
                                                os.path.join(HERE, "results", "cpu-2core-epyc.csv")])
     ap.add_argument("--tolerance", type=float, default=0.03)
+    ap.add_argument("--dtype", default="f32", help="the dtype whose ladders are read (default f32)")
     ap.add_argument("--tables", default=TOP, help="the source tree whose kernel tables name rows")
     ap.add_argument("--bench", default=os.environ.get("GPUK_BENCH", "gpuk-bench"),
                     help="the gpuk-bench whose --cost gives the class of a report without it")
     a = ap.parse_args()
-    tables = read_tables(a.tables)
-    rows = []          # (path, row) of every timed, checked, f32 rung
+    tables = read_tables(a.tables) if a.dtype == "f32" else {}
+    rows = []          # (path, row) of every timed, checked rung of the dtype
     for path in a.csv:
         for row in csv.DictReader(open(path, newline="")):
             if row.get("status") != "ok" or not row.get("ms_median"):
                 continue
-            if (row.get("dtype") or "f32") != "f32" or row["variant"] == "auto":
+            if (row.get("dtype") or "f32") != a.dtype or row["variant"] == "auto":
                 continue
             rows.append((path, row))
+    if a.dtype != "f32":
+        tables = tables_from_rows(row for _, row in rows)
     classes = classes_from_bench({case_key(row) for _, row in rows if not row.get("class")},
                                  a.bench)
     # (backend, machine label) -> op -> [case]; a case: (class, shape, {rung: ms})
@@ -173,8 +200,8 @@ def main():
         c = cases.setdefault(shape, {"class": cls, "ms": {}})
         c["ms"][name] = float(row["ms_median"])
 
-    print("Fastest non-TF32 rung of each case (class = floor(log2(work)); default/best: the "
-          "DEFAULT row's time over the best):\n")
+    print("Fastest non-TF32 %s rung of each case (class = floor(log2(work)); default/best: the "
+          "DEFAULT row's time over the best):\n" % a.dtype)
     rules = {}
     for (backend, label) in sorted(series):
         print("== %s ==" % label)

@@ -76,6 +76,21 @@ static const gkc_rule rules[] = {
     {GPUK_OP_MINPLUS, GPUK_I32, 0, 18, "naive"},
     {GPUK_OP_MINPLUS, GPUK_I32, 22, ANY_HI, "dpx_i16x2"},
 
+    /* f16 and bf16 matrix products: bench/auto-rules.py --dtype f16 (and
+     * bf16) over the H100's 16-bit run (bench/results/nvidia-h100-2026-11-27-16bit.csv,
+     * 132 SMs), the same rules for both.  At 256^3 one or two 128 x 256
+     * tiles cannot fill the GPU and a call is latency: wgmma_tma (one
+     * warpgroup, no cluster to form) is 1.3-1.9x faster than cuBLAS; a
+     * batch of 16 64^3 or 256^3 products runs best on wgmma_streamk
+     * (cuBLAS 1.35-2.3x slower).  From 1024^3 (512^3 b16) cuBLAS, the
+     * DEFAULT, is within 3% of the best everywhere measured. */
+    {GPUK_OP_MATMUL, GPUK_F16, 0, 27, "wgmma_tma"},            /* 256^3: cublas 1.90x */
+    {GPUK_OP_MATMUL, GPUK_BF16, 0, 27, "wgmma_tma"},           /* 256^3: cublas 1.75x */
+    {GPUK_OP_GEMM, GPUK_F16, 0, 27, "wgmma_tma"},              /* 256^3: cublas 1.29x */
+    {GPUK_OP_GEMM, GPUK_BF16, 0, 27, "wgmma_tma"},             /* 256^3: cublas 1.74x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F16, 0, 29, "wgmma_streamk"},   /* 64^3 b16: cublas 2.28x */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_BF16, 0, 29, "wgmma_streamk"},  /* 64^3 b16: cublas 1.96x */
+
     /* f64: no rule yet; matmul, batched_matmul, gemm and min-plus run
      * their DEFAULT rows (cuBLAS DGEMM; min-plus pipelined) until the H100
      * and H200 ladders are measured (bench/NOTES.md, "f64"). */
