@@ -25,6 +25,8 @@
 #             TAP plans of tests/t_badinput, t_badops and t_badshape
 #   h200      README.md: the headline of the newest full H200 run kept in
 #             bench/results/ (nvidia-h200*.md, by the date in its header)
+#   h100-16bit  README.md: the same of the newest full 16-bit H100 run
+#             (nvidia-h100-*-16bit.md)
 #   sample    README.md: an excerpt of `gpuk-bench --quick` run here (its
 #             header, the matmul rows, the headline).  Its numbers are not
 #             reproducible, so --check only checks that it is this build's
@@ -307,31 +309,35 @@ EOF
     fi
 fi
 
-# ---------------------------------------------------------------- h200
-# the headline of the newest full H200 run kept in bench/results (the one
-# bench/results/README.md lists), by the date on its first line
-newest=
-newest_date=
-for f in "$src"/bench/results/nvidia-h200*.md; do
-    [ -f "$f" ] || continue
-    d=$(sed -n 's/^- gpuk-bench [^,]*, libgpuk [^,]*, \([0-9T:Z-]*\).*/\1/p' "$f" | head -n 1)
-    if [ -n "$d" ] && { [ -z "$newest_date" ] || [ "$d" \> "$newest_date" ]; }; then
-        newest=$f newest_date=$d
+# ---------------------------------------------------------------- h200, h100-16bit
+# headline BLOCK GLOB MACHINE: the headline of the newest run matching GLOB
+# in bench/results (the one bench/results/README.md lists), by the date on
+# its first line, into README.md's block BLOCK
+headline() {
+    local block=$1 glob=$2 machine=$3 newest= newest_date= f d rel
+    for f in "$src"/bench/results/$glob; do
+        [ -f "$f" ] || continue
+        d=$(sed -n 's/^- gpuk-bench [^,]*, libgpuk [^,]*, \([0-9T:Z-]*\).*/\1/p' "$f" | head -n 1)
+        if [ -n "$d" ] && { [ -z "$newest_date" ] || [ "$d" \> "$newest_date" ]; }; then
+            newest=$f newest_date=$d
+        fi
+    done
+    if [ -z "$newest" ]; then
+        cannot "README.md: the $machine table is the headline of the newest $machine run" \
+            "no bench/results/$glob with a gpuk-bench header"
+        return
     fi
-done
-if [ -z "$newest" ]; then
-    cannot "README.md: the H200 table is the headline of the newest H200 run" \
-        "no bench/results/nvidia-h200*.md with a gpuk-bench header"
-else
     rel=${newest#"$src"/}
     {
         echo "From \`$rel\` ($newest_date, $(sed -n 's/^- \(gpuk-bench [^,]*\),.*/\1/p' "$newest" | head -n 1)):"
         echo
         awk '/^## Headline/ { on = 1; next } on && /^## / { exit } on { print }' "$newest" |
             sed -e '/./,$!d' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
-    } > "$tmp/h200"
-    settle "$src/README.md" h200 "$tmp/h200" "README.md: the H200 table is the headline of $rel"
-fi
+    } > "$tmp/$block"
+    settle "$src/README.md" "$block" "$tmp/$block" "README.md: the $machine table is the headline of $rel"
+}
+headline h200 'nvidia-h200*.md' H200
+headline h100-16bit 'nvidia-h100-*-16bit.md' 'H100 16-bit'
 
 # ---------------------------------------------------------------- sample
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$build/config.h" 2> /dev/null)
