@@ -36,8 +36,7 @@ Aliases in old reports (min-plus v0..v5) are mapped to the rows' names by
 reading the kernel tables (backends/cpu/table.c, backends/cuda/table.cu).
 Those are read for their f32 rows only; for another --dtype (f64, i32,
 f16, bf16) the report itself says which row is the DEFAULT and which is
-TF32 (its flags column, written since the 16-bit ladders), and its rows
-carry their own names.
+TF32 (its flags column), and its rows carry their own names.
 The CPU backend's rules depend on the thread count, which each report's
 JSON twin records: the rules of the machine with the most threads apply
 from the geometric middle of the two counts up.
