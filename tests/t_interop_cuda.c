@@ -103,8 +103,14 @@ static int round_trip(gpuk_context *ctx, float *src, float *dst, int64_t n, floa
 
 static void test_staging(void)
 {
-    /* 16 MiB slots: 3 slots and a piece, a piece under one, and small */
-    const int64_t sizes[] = { (int64_t)3 * (4 << 20) + 12345, (4 << 20) - 7, 1000 };
+    /* 16 MiB slots: 3 slots and a piece, a piece under one, and small;
+     * then lengths of 64 p j + 4 bytes, which the host copy split over p
+     * threads once cut 4 bytes short: the row_ptr of a 2^20-row matrix
+     * (p = 8, as on a host of 8 cores or more), 537601 floats (64 x 840 x
+     * 40 + 4 bytes: p = 5 to 8), and a slot and those 537601 */
+    const int64_t sizes[] = { (int64_t)3 * (4 << 20) + 12345, (4 << 20) - 7, 1000,
+                              (1 << 20) + 1, 537601, (4 << 20) + 537601 };
+    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     int64_t most = sizes[0];
     float *src = malloc((size_t)most * 4), *dst = malloc((size_t)most * 4);
     if (!src || !dst) {
@@ -124,8 +130,8 @@ static void test_staging(void)
             tap_ok(0, "cuda opens with %s", modes[m]);
             continue;
         }
-        for (int s = 0; s < 3; s++)
-            tap_ok(round_trip(ctx, src, dst, sizes[s], (float)(m * 3 + s)),
+        for (int s = 0; s < nsizes; s++)
+            tap_ok(round_trip(ctx, src, dst, sizes[s], (float)(m * nsizes + s)),
                    "%s: %lld floats written, scaled, read back", modes[m], (long long)sizes[s]);
         gpuk_context_close(ctx);
     }

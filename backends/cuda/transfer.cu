@@ -126,7 +126,10 @@ void par_memcpy(gkc_copier *c, void *dst, const void *src, size_t bytes)
     c->dst = (char *)dst;
     c->src = (const char *)src;
     c->bytes = bytes;
-    c->part = ((bytes / (size_t)parts) + 63) & ~(size_t)63;
+    /* parts of a whole number of cache lines, rounded up from the exact
+     * share: rounded down, a length 64 * parts * j + r (0 < r < parts, a
+     * row_ptr of 2^20 + 1 int32 is one) lost its last r bytes */
+    c->part = ((bytes + (size_t)parts - 1) / (size_t)parts + 63) & ~(size_t)63;
     c->pending = c->n;
     c->gen++;
     pthread_cond_broadcast(&c->go);
