@@ -93,9 +93,26 @@ static const gkc_rule rules[] = {
     {GPUK_OP_BATCHED_MATMUL, GPUK_F16, 0, 29, "wgmma_streamk"},   /* 64^3 b16: cublas 2.28x */
     {GPUK_OP_BATCHED_MATMUL, GPUK_BF16, 0, 29, "wgmma_streamk"},  /* 64^3 b16: cublas 1.96x */
 
-    /* f64: no rule yet; matmul, batched_matmul, gemm and min-plus run
-     * their DEFAULT rows (cuBLAS DGEMM; min-plus pipelined) until the H100
-     * and H200 ladders are measured (bench/NOTES.md, "f64"). */
+    /* f64: bench/auto-rules.py --dtype f64 over the H100's first full
+     * f64 run (bench/results/nvidia-h100-2026-11-27-f64.csv), where auto
+     * ran the DEFAULT rows and was within 5% of the best rung in 61 of 73
+     * cases.  The same small-size shapes as f32: a batch of 64^3 products
+     * and min-plus up to 1024^2 do not fill the GPU with cuBLAS's or
+     * pipelined's tiles; dot and gemv are cuBLAS calls a hand-written rung
+     * beats at every size; spmv is adaptive's on uniform rows, stream's on
+     * power-law ones; Floyd-Warshall's blocks of 512 halve the passes over
+     * d from 2048 vertices on and cost 0.7% at 1024.  Matrix products from
+     * 256^3 on stay with cuBLAS's DGEMM, the DEFAULT.  The script also named
+     * coalesced for scale and relu of 64K elements, 4 us calls within the
+     * timing's spread: not taken. */
+    {GPUK_OP_BATCHED_MATMUL, GPUK_F64, 0, 25, "tiled"},   /* 64^3 b16: cublas 1.70x */
+    {GPUK_OP_MINPLUS, GPUK_F64, 0, 18, "tiled"},          /* 256^2: pipelined 8.2x */
+    {GPUK_OP_MINPLUS, GPUK_F64, 19, 21, "regtile_4x4"},   /* 1024^2: pipelined 1.17x */
+    {GPUK_OP_SPMV, GPUK_F64, 0, 29, "adaptive"},          /* 262144 rows x 16: cusparse 1.34x */
+    {GPUK_OP_SPMV, GPUK_F64, 30, ANY_HI, "stream"},       /* power-law: cusparse 1.01-1.08x */
+    {GPUK_OP_DOT, GPUK_F64, 0, ANY_HI, "last_block"},     /* 1M: cublas 1.41x */
+    {GPUK_OP_GEMV, GPUK_F64, 0, ANY_HI, "float4"},        /* 1024^2: cublas 2.10x */
+    {GPUK_OP_APSP, GPUK_F64, 0, ANY_HI, "blocked_512"},   /* 2048-8192: blocked_256 1.12-1.25x */
 };
 
 /* Contiguous rows, 1024 outputs or more: row_float4 gives each output a
@@ -114,7 +131,9 @@ static const gkc_rule rules[] = {
  * bytes: at 8192 x 8192 row_float4 read 97% of the read ceiling on the
  * H100, smem_tree 86%, warp_shuffle 78% and lanes_inner, their DEFAULT,
  * 38% (2026-11-27, bench/NOTES.md, "The GPU's 16-bit rows").  Only that
- * size was measured: the length bound is f32's in bytes. */
+ * size was measured: the length bound is f32's in bytes.  f64 rows of 1024
+ * to 8192 (8 to 64 KB) read fastest with row_float4 too, lanes_inner 1.6-
+ * 3.4% behind (the H100's f64 run). */
 #define GKC_REDUCE_ROW_FLOAT4_BYTES (4 * GKC_REDUCE_ROW_FLOAT4_LEN)
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
@@ -122,11 +141,11 @@ extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
     (void)b;
-    if (args->op == GPUK_OP_REDUCE &&
-        (args->dtype == GPUK_F32 || args->dtype == GPUK_F16 || args->dtype == GPUK_BF16)) {
+    if (args->op == GPUK_OP_REDUCE && (args->dtype == GPUK_F32 || args->dtype == GPUK_F64 ||
+                                       args->dtype == GPUK_F16 || args->dtype == GPUK_BF16)) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
-        int64_t esize = args->dtype == GPUK_F32 ? 4 : 2;
+        int64_t esize = args->dtype == GPUK_F64 ? 8 : args->dtype == GPUK_F32 ? 4 : 2;
         if (x->shape[2] != 1 || x->shape[0] < GKC_REDUCE_ROWS_MIN_OUTPUTS)
             return NULL;
         return x->shape[1] * esize >= GKC_REDUCE_ROW_FLOAT4_BYTES ? "row_float4" : "warp_shuffle";
