@@ -136,16 +136,27 @@ static const gkc_rule rules[] = {
  * 3.4% behind (the H100's f64 run). */
 #define GKC_REDUCE_ROW_FLOAT4_BYTES (4 * GKC_REDUCE_ROW_FLOAT4_LEN)
 
+/* The bytes of an element of a float dtype, 0 for any other: the sizes
+ * and precisions of GPUK_DTYPE_MAP, the dtypes' one list. */
+static int64_t float_bytes(gpuk_dtype dt)
+{
+#define GKC_FLOAT_BYTES_(id, value, name, bytes, dlcode, prec) \
+    if (dt == GPUK_##id && (prec) > 0)                        \
+        return bytes;
+    GPUK_DTYPE_MAP(GKC_FLOAT_BYTES_)
+#undef GKC_FLOAT_BYTES_
+    return 0;
+}
+
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class);
 
 extern "C" const char *gkc_auto_variant(gpuk_bctx *b, const gpuk_args *args, int shape_class)
 {
     (void)b;
-    if (args->op == GPUK_OP_REDUCE && (args->dtype == GPUK_F32 || args->dtype == GPUK_F64 ||
-                                       args->dtype == GPUK_F16 || args->dtype == GPUK_BF16)) {
+    const int64_t esize = float_bytes(args->dtype);
+    if (args->op == GPUK_OP_REDUCE && esize > 0) {
         /* canonical x[outer, len, inner] */
         const gpuk_tdesc *x = &args->in[0];
-        int64_t esize = args->dtype == GPUK_F64 ? 8 : args->dtype == GPUK_F32 ? 4 : 2;
         if (x->shape[2] != 1 || x->shape[0] < GKC_REDUCE_ROWS_MIN_OUTPUTS)
             return NULL;
         return x->shape[1] * esize >= GKC_REDUCE_ROW_FLOAT4_BYTES ? "row_float4" : "warp_shuffle";
