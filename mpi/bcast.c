@@ -85,12 +85,13 @@ gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after)
             return cuda_failed(d, ce, "cudaStreamWaitEvent before a broadcast");
         /* one group: the two broadcasts cannot wait on each other */
         e = ncclGroupStart();
+        /* on the root, NCCL also copies the panel to a_copy (b_copy) when given */
         if (e == ncclSuccess && s->a_count > 0 && d->nccl_row)
-            e = ncclBroadcast(s->a_buf, s->a_buf, (size_t)s->a_count, gkd_nccl_type(s->dtype),
-                              s->a_root, d->nccl_row, d->comm_stream);
+            e = ncclBroadcast(s->a_buf, s->a_copy ? s->a_copy : s->a_buf, (size_t)s->a_count,
+                              gkd_nccl_type(s->dtype), s->a_root, d->nccl_row, d->comm_stream);
         if (e == ncclSuccess && s->b_count > 0 && d->nccl_col)
-            e = ncclBroadcast(s->b_buf, s->b_buf, (size_t)s->b_count, gkd_nccl_type(s->dtype),
-                              s->b_root, d->nccl_col, d->comm_stream);
+            e = ncclBroadcast(s->b_buf, s->b_copy ? s->b_copy : s->b_buf, (size_t)s->b_count,
+                              gkd_nccl_type(s->dtype), s->b_root, d->nccl_col, d->comm_stream);
         ncclResult_t e2 = ncclGroupEnd();
         if (e != ncclSuccess || e2 != ncclSuccess)
             return nccl_failed(d, e != ncclSuccess ? e : e2, "ncclBroadcast of a panel");
@@ -101,6 +102,8 @@ gpuk_status gkd_step_post(gpuk_dist *d, gkd_step *s, int slot, int after)
     }
 #endif
     (void)after;
+    if (s->a_copy || s->b_copy)   /* summa.c groups panels on NCCL only */
+        return gkd_fail(d, GPUK_ERR_INTERNAL, "a root's panel copy asked of MPI");
     gpuk_status st = GPUK_OK;
     if (s->a_count > 0 && d->pcol > 1)
         st = ibcast(d, s, s->a_buf, s->a_count, s->a_root, d->row_comm, "a");

@@ -174,6 +174,16 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
         }
         d->depth = *e - '0';
     }
+    d->group = -1;   /* summa.c picks: about 4096 of k a local product */
+    if ((e = getenv("GPUK_DIST_GROUP")) && *e) {
+        char *end = NULL;
+        long v = strtol(e, &end, 10);
+        if (*end || v < 0 || v > 64) {
+            snprintf(msg, len, "GPUK_DIST_GROUP = \"%s\": expected 0 to 64", e);
+            return GPUK_ERR_ENV;
+        }
+        d->group = (int)v;
+    }
     d->comm_priority = 1;
     if ((e = getenv("GPUK_DIST_COMM_PRIORITY")) && *e) {
         if (strcmp(e, "high") && strcmp(e, "normal")) {
@@ -455,9 +465,15 @@ gpuk_status gpuk_dist_open(gpuk_dist **out, MPI_Comm comm, const gpuk_dist_optio
         char ctas[32] = "NCCL's count of";
         if (d->nccl_ctas > 0)
             snprintf(ctas, sizeof ctas, "at most %d", d->nccl_ctas);
+        char group[48] = "matmul's panels in groups of about 4096 of k";
+        if (d->group == 0)
+            snprintf(group, sizeof group, "one matmul panel an op (GPUK_DIST_GROUP=0)");
+        else if (d->group > 0)
+            snprintf(group, sizeof group, "matmul's panels in groups of %d", d->group);
         snprintf(d->comm_desc, sizeof d->comm_desc, "nccl %d.%d.%d (NCCL_NVLS_ENABLE=0), "
-                 "%s-priority stream, %s blocks a broadcast, %d panel buffers", v / 10000,
-                 v / 100 % 100, v % 100, d->comm_priority ? "high" : "normal", ctas, d->depth);
+                 "%s-priority stream, %s blocks a broadcast, %d panel buffers, %s", v / 10000,
+                 v / 100 % 100, v % 100, d->comm_priority ? "high" : "normal", ctas, d->depth,
+                 group);
     }
 #endif
     if (!use_nccl)

@@ -100,6 +100,9 @@ struct gpuk_dist {
     struct gkd_helper *helper;  /* that thread, started at its first use; NULL until then */
     int depth;              /* NCCL: panel buffers of the overlapped SUMMA loop, 2 or 3
                                (GPUK_DIST_DEPTH; doc/distributed.md, "Overlap on GPUs") */
+    int group;              /* NCCL matmul: panels one local product takes at once, 1-64;
+                               0 = one a panel an op, as block columns (GPUK_DIST_GROUP;
+                               summa.c, doc/distributed.md, "Panel groups") */
     int comm_priority;      /* NCCL: 1 = the broadcasts' stream has the device's greatest
                                priority, 0 = the default (GPUK_DIST_COMM_PRIORITY) */
     int nccl_ctas;          /* NCCL: at most this many blocks a broadcast (ncclConfig_t
@@ -222,6 +225,8 @@ typedef struct gkd_step {
     int64_t a_count, b_count;
     int a_root, b_root;                 /* in row_comm / col_comm */
     void *a_buf, *b_buf;                /* the root's source, or the receive buffer */
+    void *a_copy, *b_copy;              /* NCCL only: where the root also writes its own
+                                           panel (a panel group's buffer), or NULL */
     /* filled by gkd_step_post */
     MPI_Request req[GKD_MAXREQ];
     int nreq;

@@ -23,6 +23,17 @@
  * broadcast is posted before step K's op (GPUK_DIST_OVERLAP), so
  * communication overlaps computation; bcast.c says how each transport
  * keeps a slot from being refilled while an op still reads it.
+ *
+ * Panel groups (matmul over NCCL; doc/distributed.md, "Panel groups"):
+ * cuBLAS's SGEMM on a panel's lr x kb x lc runs 6-11% under its rate on
+ * the whole product, and 2-3 points of that come back by holding a
+ * transposed and 3-6 more by a deeper k.  So there the rank packs a^T (lka x
+ * lr: each block column of a is then a dense block row), a step's panels
+ * land one after another in one buffer (the root's own through NCCL's
+ * copy to it), and one gpuk_gemm (a^T transposed) takes the whole group:
+ * the first step one panel, since nothing hides its broadcast, each later
+ * one S->group.  A grid dimension of 1 needs no buffer: the rank holds
+ * all of k in order there.
  */
 #include "dist_internal.h"
 
@@ -41,6 +52,9 @@ typedef struct summa {
     int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
     gpuk_tensor *apack;             /* local a, block column after block column, each dense */
     int nslots;                     /* panel buffers: 2, or d->depth for NCCL's overlap */
+    int at;                         /* panel groups: apack is a^T, each step one gemm */
+    int64_t group, nsteps;          /* panels a step takes after the first (1 without
+                                       groups), and the steps */
     gpuk_tensor *abuf[3], *bbuf[3]; /* received panels: lr x kb, kb x lc */
     char *ahost[2], *bhost[2];      /* staged: received panels on the host */
     char *apack_host, *b_host;      /* staged: what this rank sends, on the host */
@@ -130,16 +144,31 @@ static gpuk_status setup(summa *S)
         snprintf(S->msg, sizeof S->msg, "failure injected by GPUK_DIST_FAIL at setup");
         return S->st;
     }
-    if ((st = make(S, S->lr, S->lka, &S->apack)) || (st = make(S, S->lr, S->kb, &S->abuf[0])))
-        return st;
-    for (int i = 1; i < S->nslots && Q > 1; i++)
-        if ((st = make(S, S->lr, S->kb, &S->abuf[i])))
+    if (S->at) {
+        /* a^T, and buffers for a step's rows of it and of b */
+        int64_t rows = (S->group < S->nk ? S->group : S->nk) * S->kb;
+        if ((st = make(S, S->lka, S->lr, &S->apack)))
             return st;
-    for (int i = 0; i < S->nslots && P > 1; i++)
-        if ((st = make(S, S->kb, S->lc, &S->bbuf[i])))
+        for (int i = 0; i < S->nslots; i++)
+            if ((Q > 1 && (st = make(S, rows, S->lr, &S->abuf[i]))) ||
+                (P > 1 && (st = make(S, rows, S->lc, &S->bbuf[i]))))
+                return st;
+        if (S->lr > 0 && S->lka > 0 &&
+            (st = gpuk_transpose(d->ctx, S->a->local, S->apack, NULL)) != GPUK_OK)
+            return failed(S, st, "gpuk_transpose of a");
+    } else {
+        if ((st = make(S, S->lr, S->lka, &S->apack)) ||
+            (st = make(S, S->lr, S->kb, &S->abuf[0])))
             return st;
-    if ((st = pack_a(S)))
-        return st;
+        for (int i = 1; i < S->nslots && Q > 1; i++)
+            if ((st = make(S, S->lr, S->kb, &S->abuf[i])))
+                return st;
+        for (int i = 0; i < S->nslots && P > 1; i++)
+            if ((st = make(S, S->kb, S->lc, &S->bbuf[i])))
+                return st;
+        if ((st = pack_a(S)))
+            return st;
+    }
     S->apack_p = gkd_data(S->d, S->apack);
     S->b_p = gkd_data(S->d, S->b->local);
     for (int i = 0; i < S->nslots; i++)
@@ -194,8 +223,21 @@ static int64_t width(const summa *S, int64_t K)
     return S->k - K * S->kb < S->kb ? S->k - K * S->kb : S->kb;
 }
 
-/* Where step K's panels come from (roots) or land (the others). */
-static void fill(summa *S, gkd_step *s, int64_t K, int slot)
+/* Step g's panels, [*K0, *K1): one panel, or with groups the first step
+ * one and each later one S->group (the last what is left). */
+static void step_panels(const summa *S, int64_t g, int64_t *K0, int64_t *K1)
+{
+    if (S->group <= 1 || g == 0) {
+        *K0 = g, *K1 = g + 1;
+        return;
+    }
+    *K0 = 1 + (g - 1) * S->group;
+    *K1 = *K0 + S->group < S->nk ? *K0 + S->group : S->nk;
+}
+
+/* Where panel K, of a step whose first panel is K0, comes from (roots) or
+ * lands (the others; with groups, the roots too). */
+static void fill(summa *S, gkd_step *s, int64_t K, int slot, int64_t K0)
 {
     gpuk_dist *d = S->d;
     int64_t w = width(S, K);
@@ -204,22 +246,45 @@ static void fill(summa *S, gkd_step *s, int64_t K, int slot)
     s->b_root = (int)(K % d->prow);
     s->a_count = S->lr * w;
     s->b_count = w * S->lc;
-    /* byte offsets of the panel in the packed a and in b */
+    /* byte offsets of the panel in the packed a (block columns, or the
+     * block rows of a^T: the same count) and in b; with groups, of its
+     * place in the step's buffers */
     size_t aoff = (size_t)(S->lr * S->kb * (K / d->pcol)) * S->es;
     size_t boff = (size_t)(K / d->prow * S->kb * S->lc) * S->es;
-    s->a_buf = s->b_buf = NULL;
+    size_t apos = (size_t)((K - K0) * S->kb * S->lr) * S->es;
+    size_t bpos = (size_t)((K - K0) * S->kb * S->lc) * S->es;
+    s->a_buf = s->b_buf = s->a_copy = s->b_copy = NULL;
     if (d->pcol == 1)   /* nothing to send along a grid row of one */
         s->a_count = 0;
-    else if (d->mycol == s->a_root)
+    else if (d->mycol == s->a_root) {
         s->a_buf = (S->staged ? S->apack_host : S->apack_p) + aoff;
-    else
-        s->a_buf = S->staged ? S->ahost[slot] : S->abuf_p[slot];
+        if (S->at)
+            s->a_copy = S->abuf_p[slot] + apos;
+    } else
+        s->a_buf = S->staged ? S->ahost[slot] : S->abuf_p[slot] + apos;
     if (d->prow == 1)
         s->b_count = 0;
-    else if (d->myrow == s->b_root)
+    else if (d->myrow == s->b_root) {
         s->b_buf = (S->staged ? S->b_host : S->b_p) + boff;
-    else
-        s->b_buf = S->staged ? S->bhost[slot] : S->bbuf_p[slot];
+        if (S->at)
+            s->b_copy = S->bbuf_p[slot] + bpos;
+    } else
+        s->b_buf = S->staged ? S->bhost[slot] : S->bbuf_p[slot] + bpos;
+}
+
+/* Post step g's broadcasts into slot, after the op issued in slot `after`
+ * (NCCL; -1: none).  Only NCCL groups panels, so an MPI step stays one
+ * panel and s keeps its requests. */
+static gpuk_status post(summa *S, gkd_step *s, int64_t g, int slot, int after)
+{
+    int64_t K0, K1;
+    step_panels(S, g, &K0, &K1);
+    gpuk_status st = GPUK_OK;
+    for (int64_t K = K0; K < K1 && st == GPUK_OK; K++) {
+        fill(S, s, K, slot, K0);
+        st = gkd_step_post(S->d, s, slot, K == K0 ? after : -1);
+    }
+    return st;
 }
 
 /* Staged: copy the panels this rank received from host to tensors. */
@@ -245,9 +310,37 @@ static void stage_in(summa *S, const gkd_step *s, int slot, int64_t w)
     d->stats.stage_s += gkd_now() - t0;
 }
 
+/* With groups: step g's one gemm, c (+)= (a^T)^T b over the step's rows
+ * of a^T and b, where this rank holds all of k in order (a grid dimension
+ * of 1) or in the step's buffers. */
+static void compute_group(summa *S, int64_t g, int slot)
+{
+    gpuk_dist *d = S->d;
+    int64_t K0, K1;
+    step_panels(S, g, &K0, &K1);
+    int64_t r0 = K0 * S->kb, w = (K1 * S->kb < S->k ? K1 * S->kb : S->k) - r0;
+    gpuk_tensor *av = NULL, *bv = NULL;
+    if (view(S, d->pcol == 1 ? S->apack : S->abuf[slot], w, S->lr,
+             d->pcol == 1 ? r0 * S->lr : 0, &av) == GPUK_OK &&
+        view(S, d->prow == 1 ? S->b->local : S->bbuf[slot], w, S->lc,
+             d->prow == 1 ? r0 * S->lc : 0, &bv) == GPUK_OK) {
+        gpuk_status st = gpuk_gemm(d->ctx, GPUK_TRANS, GPUK_NO_TRANS, 1.0, av, bv,
+                                   K0 == 0 ? 0.0 : 1.0, S->c->local, S->variant);
+        if (st != GPUK_OK) {
+            char what[96];
+            snprintf(what, sizeof what, "panels %lld-%lld (k from %lld): gpuk_gemm",
+                     (long long)K0, (long long)K1 - 1, (long long)r0);
+            failed(S, st, what);
+        }
+    }
+    gpuk_tensor_destroy(d->ctx, av);
+    gpuk_tensor_destroy(d->ctx, bv);
+}
+
 /* Step K's op, in GPUK_DIST_SLICES row slabs when the backend runs it
  * before returning and a broadcast is in flight: MPI moves that one only
- * when called (1 by default: doc/distributed.md, "Overlap"). */
+ * when called (1 by default: doc/distributed.md, "Overlap").  With groups
+ * K is the step (compute_group). */
 static void compute(summa *S, int64_t K, int slot, gkd_step *inflight)
 {
     gpuk_dist *d = S->d;
@@ -262,6 +355,11 @@ static void compute(summa *S, int64_t K, int slot, gkd_step *inflight)
     if (S->lr == 0 || S->lc == 0)
         return;   /* no local c */
     double t0 = gkd_now();
+    if (S->at) {
+        compute_group(S, K, slot);
+        d->stats.local_s += gkd_now() - t0;
+        return;
+    }
     int64_t w = width(S, K);
     gpuk_tensor *abase = d->mycol == (int)(K % d->pcol) ? S->apack : S->abuf[slot];
     gpuk_tensor *bbase = d->myrow == (int)(K % d->prow) ? S->b->local : S->bbuf[slot];
@@ -320,17 +418,14 @@ static void loop_nccl(summa *S)
     int D = S->nslots;
     gkd_step step[3];
     memset(step, 0, sizeof step);
-    for (int64_t K = 0; K < D - 1 && K < S->nk; K++) {
-        fill(S, &step[K], K, (int)K);
-        if (!comm_ok(S, gkd_step_post(d, &step[K], (int)K, -1)))
+    for (int64_t K = 0; K < D - 1 && K < S->nsteps; K++)
+        if (!comm_ok(S, post(S, &step[K], K, (int)K, -1)))
             return;
-    }
-    for (int64_t K = 0; K < S->nk; K++) {
+    for (int64_t K = 0; K < S->nsteps; K++) {
         int slot = (int)(K % D);
-        if (K + D - 1 < S->nk) {
+        if (K + D - 1 < S->nsteps) {
             int ns = (int)((K + D - 1) % D);   /* the slot of step K - 1 */
-            fill(S, &step[ns], K + D - 1, ns);
-            if (!comm_ok(S, gkd_step_post(d, &step[ns], ns, K > 0 ? ns : -1)))
+            if (!comm_ok(S, post(S, &step[ns], K + D - 1, ns, K > 0 ? ns : -1)))
                 return;
         }
         if (!comm_ok(S, gkd_step_wait(d, &step[slot])))
@@ -355,26 +450,22 @@ static void loop(summa *S)
     int sync_before_post = d->comm_kind == GPUK_DIST_COMM_MPI && d->direct && !d->host_memory;
     gkd_step step[2];
     memset(step, 0, sizeof step);
-    if (talk) {
-        fill(S, &step[0], 0, 0);
-        if (!comm_ok(S, gkd_step_post(d, &step[0], 0, 0)))
-            return;
-    }
+    if (talk && !comm_ok(S, post(S, &step[0], 0, 0, 0)))
+        return;
     /* host memory with a helper thread (bcast.c): step K's panels were in
      * the helper's hands during step K - 1's op; wait for them, then hand
      * it step K + 1's before this op.  The wait comes first because until
      * it returns the helper may be in MPI, and this thread may not. */
     int helper = talk && sch == GPUK_DIST_OVERLAP && d->progress_thread && d->host_memory &&
                  !S->staged && d->comm_kind == GPUK_DIST_COMM_MPI;
-    for (int64_t K = 0; K < S->nk; K++) {
+    for (int64_t K = 0; K < S->nsteps; K++) {
         int slot = (int)(K & 1), next = slot ^ 1;
         gkd_step *ahead = NULL;
         if (helper) {
             if (!comm_ok(S, gkd_step_wait(d, &step[slot])))
                 return;
-            if (K + 1 < S->nk) {
-                fill(S, &step[next], K + 1, next);
-                if (!comm_ok(S, gkd_step_post(d, &step[next], next, next)))
+            if (K + 1 < S->nsteps) {
+                if (!comm_ok(S, post(S, &step[next], K + 1, next, next)))
                     return;
                 if (!gkd_step_handoff(d, &step[next]))
                     ahead = &step[next];   /* no thread after all: progress between slabs */
@@ -382,11 +473,10 @@ static void loop(summa *S)
             compute(S, K, slot, ahead);
             continue;
         }
-        if (talk && sch == GPUK_DIST_OVERLAP && K + 1 < S->nk) {
+        if (talk && sch == GPUK_DIST_OVERLAP && K + 1 < S->nsteps) {
             if (sync_before_post)
                 gpuk_sync(d->ctx);
-            fill(S, &step[next], K + 1, next);
-            if (!comm_ok(S, gkd_step_post(d, &step[next], next, next)))
+            if (!comm_ok(S, post(S, &step[next], K + 1, next, next)))
                 return;
             ahead = &step[next];
         }
@@ -398,11 +488,10 @@ static void loop(summa *S)
             compute(S, K, slot, ahead);
         if (!comm_ok(S, gkd_step_done(d, slot)))
             return;
-        if (talk && sch == GPUK_DIST_SERIAL && K + 1 < S->nk) {
+        if (talk && sch == GPUK_DIST_SERIAL && K + 1 < S->nsteps) {
             if (sync_before_post)
                 gpuk_sync(d->ctx);
-            fill(S, &step[next], K + 1, next);
-            if (!comm_ok(S, gkd_step_post(d, &step[next], next, slot)))
+            if (!comm_ok(S, post(S, &step[next], K + 1, next, slot)))
                 return;
         }
     }
@@ -502,6 +591,13 @@ static gpuk_status run(gpuk_dist *d, gkd_fn fn, const gpuk_dist_matrix *a,
     S.staged = d->comm_kind == GPUK_DIST_COMM_MPI && !d->direct;
     S.nslots = d->comm_kind == GPUK_DIST_COMM_NCCL && d->schedule == GPUK_DIST_OVERLAP
                    ? d->depth : 2;
+    /* panel groups: matmul over NCCL, about 4096 of k a step unless
+     * GPUK_DIST_GROUP says (0: off) */
+    S.at = fn == GKD_FN_MATMUL && d->comm_kind == GPUK_DIST_COMM_NCCL && d->group != 0;
+    S.group = !S.at ? 1 : d->group > 0 ? d->group : 4096 / S.kb > 64 ? 64 : 4096 / S.kb;
+    if (S.group < 1)
+        S.group = 1;
+    S.nsteps = S.group > 1 && S.nk > 0 ? 1 + (S.nk - 1 + S.group - 1) / S.group : S.nk;
     d->stats.flops = 2.0 * (double)S.lr * (double)S.lc * (double)S.k;
 
     if ((d->prow == 1 && d->pcol == 1) || S.nk == 0) {
