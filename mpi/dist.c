@@ -174,6 +174,14 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
         }
         d->depth = *e - '0';
     }
+    d->keep = 1;
+    if ((e = getenv("GPUK_DIST_KEEP")) && *e) {
+        if (strcmp(e, "0") && strcmp(e, "1")) {
+            snprintf(msg, len, "GPUK_DIST_KEEP = \"%s\": expected 0 or 1", e);
+            return GPUK_ERR_ENV;
+        }
+        d->keep = *e == '1';
+    }
     d->group = -1;   /* summa.c picks: about 4096 of k a local product */
     if ((e = getenv("GPUK_DIST_GROUP")) && *e) {
         char *end = NULL;
@@ -281,6 +289,8 @@ static gpuk_status open_context(gpuk_dist *d, const gpuk_dist_options *o, char *
 static void teardown(gpuk_dist *d)
 {
     gkd_helper_stop(d);
+    if (d->ctx)
+        gkd_bufs_free(d);
     while (d->matrices) {
         gpuk_dist_matrix *m = d->matrices;
         d->matrices = m->next;

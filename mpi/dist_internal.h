@@ -100,6 +100,11 @@ struct gpuk_dist {
     struct gkd_helper *helper;  /* that thread, started at its first use; NULL until then */
     int depth;              /* NCCL: panel buffers of the overlapped SUMMA loop, 2 or 3
                                (GPUK_DIST_DEPTH; doc/distributed.md, "Overlap on GPUs") */
+    int keep;               /* 1: summa.c keeps its buffers for the next call (GPUK_DIST_KEEP) */
+    struct gkd_bufs {       /* those buffers: tensors for a call whose key[] matches */
+        int64_t key[6];
+        gpuk_tensor *apack, *abuf[3], *bbuf[3];
+    } bufs;
     int group;              /* NCCL matmul: panels one local product takes at once, 1-64;
                                0 = one a panel an op, as block columns (GPUK_DIST_GROUP;
                                summa.c, doc/distributed.md, "Panel groups") */
@@ -265,6 +270,11 @@ gpuk_status gkd_slot_free(gpuk_dist *d, int slot);
 gpuk_status gkd_step_ready(gpuk_dist *d);
 /* NCCL: wait for the comm stream (end of the loop). */
 gpuk_status gkd_step_drain(gpuk_dist *d);
+
+/* ---------------------------------------------------------------- summa.c */
+
+/* Destroy the buffers matmul and min-plus kept (d->bufs). */
+void gkd_bufs_free(gpuk_dist *d);
 
 /* ---------------------------------------------------------------- nccl.c */
 

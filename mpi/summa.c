@@ -50,7 +50,9 @@ typedef struct summa {
     size_t es;                      /* its element size: every byte count below */
     int64_t lr, lc, lka, k, kb, nk;
     int staged;                     /* MPI through host buffers (a GPU, MPI not CUDA-aware) */
-    gpuk_tensor *apack;             /* local a, block column after block column, each dense */
+    int took;                       /* setup took d->bufs: release gives them back */
+    gpuk_tensor *apack;             /* local a, block column after block column, each dense
+                                       (with groups: a^T, lka x lr) */
     int nslots;                     /* panel buffers: 2, or d->depth for NCCL's overlap */
     int at;                         /* panel groups: apack is a^T, each step one gemm */
     int64_t group, nsteps;          /* panels a step takes after the first (1 without
@@ -125,11 +127,60 @@ static gpuk_status host_buf(summa *S, int64_t n, char **out)
     return st == GPUK_OK ? st : failed(S, st, "gpuk_host_alloc of a staging buffer");
 }
 
+/* A buffer in d->bufs: the kept one, or a new rows x cols tensor. */
 static gpuk_status make(summa *S, int64_t rows, int64_t cols, gpuk_tensor **t)
 {
+    if (*t)
+        return GPUK_OK;
     int64_t shape[2] = { rows, cols };
     gpuk_status st = gpuk_tensor_create(S->d->ctx, S->dt, 2, shape, t);
     return st == GPUK_OK ? st : failed(S, st, "gpuk_tensor_create of a panel buffer");
+}
+
+void gkd_bufs_free(gpuk_dist *d)
+{
+    struct gkd_bufs *k = &d->bufs;
+    gpuk_tensor_destroy(d->ctx, k->apack);
+    for (int i = 0; i < 3; i++) {
+        gpuk_tensor_destroy(d->ctx, k->abuf[i]);
+        gpuk_tensor_destroy(d->ctx, k->bbuf[i]);
+    }
+    memset(k, 0, sizeof *k);
+}
+
+/* Allocating and freeing ~1 GB of buffers cost 3-6 ms a call on an H100
+ * (doc/distributed.md, "Panel groups"), so the buffers outlive the call:
+ * the next call whose shapes (the key) match takes them as they are,
+ * another frees them first.  Slots are made as a schedule needs them. */
+static void take_bufs(summa *S, int64_t rows)
+{
+    gpuk_dist *d = S->d;
+    int64_t key[6] = { S->dt, S->at, S->lr, S->lka, S->lc, rows };
+    if (memcmp(key, d->bufs.key, sizeof key)) {
+        gkd_bufs_free(d);
+        memcpy(d->bufs.key, key, sizeof key);
+    }
+    S->apack = d->bufs.apack;
+    memcpy(S->abuf, d->bufs.abuf, sizeof S->abuf);
+    memcpy(S->bbuf, d->bufs.bbuf, sizeof S->bbuf);
+    S->took = 1;
+}
+
+/* What setup made goes back to d->bufs, to be kept or freed. */
+static void give_bufs(summa *S)
+{
+    gpuk_dist *d = S->d;
+    if (!S->took)
+        return;
+    S->took = 0;
+    d->bufs.apack = S->apack;
+    memcpy(d->bufs.abuf, S->abuf, sizeof S->abuf);
+    memcpy(d->bufs.bbuf, S->bbuf, sizeof S->bbuf);
+    if (!d->keep || S->st != GPUK_OK)
+        gkd_bufs_free(d);
+    S->apack = NULL;
+    memset(S->abuf, 0, sizeof S->abuf);
+    memset(S->bbuf, 0, sizeof S->bbuf);
 }
 
 /* Buffers, the packed a, and (staged) this rank's outgoing panels read
@@ -139,13 +190,14 @@ static gpuk_status setup(summa *S)
     gpuk_dist *d = S->d;
     int P = d->prow, Q = d->pcol;
     gpuk_status st = GPUK_OK;
+    /* a step's rows of a^T and of b with groups; a panel's otherwise */
+    take_bufs(S, S->at ? (S->group < S->nk ? S->group : S->nk) * S->kb : S->kb);
     if (gkd_injected(d, "setup")) {
         S->st = GPUK_ERR_INTERNAL;
         snprintf(S->msg, sizeof S->msg, "failure injected by GPUK_DIST_FAIL at setup");
         return S->st;
     }
     if (S->at) {
-        /* a^T, and buffers for a step's rows of it and of b */
         int64_t rows = (S->group < S->nk ? S->group : S->nk) * S->kb;
         if ((st = make(S, S->lka, S->lr, &S->apack)))
             return st;
@@ -205,11 +257,7 @@ static gpuk_status setup(summa *S)
 static void release(summa *S)
 {
     gpuk_context *ctx = S->d->ctx;
-    gpuk_tensor_destroy(ctx, S->apack);
-    for (int i = 0; i < 3; i++) {
-        gpuk_tensor_destroy(ctx, S->abuf[i]);
-        gpuk_tensor_destroy(ctx, S->bbuf[i]);
-    }
+    give_bufs(S);
     for (int i = 0; i < 2; i++) {
         gpuk_host_free(ctx, S->ahost[i]);
         gpuk_host_free(ctx, S->bhost[i]);
