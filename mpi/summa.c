@@ -536,7 +536,8 @@ static void loop(summa *S)
             compute(S, K, slot, ahead);
         if (!comm_ok(S, gkd_step_done(d, slot)))
             return;
-        if (talk && sch == GPUK_DIST_SERIAL && K + 1 < S->nsteps) {
+        /* serial, and the broadcasts alone: the next step's after this one's */
+        if (talk && sch != GPUK_DIST_OVERLAP && K + 1 < S->nsteps) {
             if (sync_before_post)
                 gpuk_sync(d->ctx);
             if (!comm_ok(S, post(S, &step[next], K + 1, next, slot)))

@@ -477,16 +477,34 @@ int main(int argc, char **argv)
 
     ops_on(d, "the default grid", 1);
 
-    /* the schedules that exist to measure overlap run, and do not hang */
+    /* the schedules that exist to measure overlap run, do not hang, and
+     * move every panel (comm only once broadcast the first step's alone):
+     * this rank's panel bytes as the overlapped loop's, none computing only */
+    static const char *SCHED[] = { "overlap", "serial", "comm only", "compute only" };
     gpuk_dist_matrix *A = NULL, *C = NULL;
     gpuk_status st = gpuk_dist_matrix_create(d, 40, 40, 5, 5, &A);
     if (st == GPUK_OK)
         st = gpuk_dist_matrix_create(d, 40, 40, 5, 5, &C);
-    for (int s = GPUK_DIST_COMM_ONLY; s <= GPUK_DIST_COMPUTE_ONLY && st == GPUK_OK; s++) {
-        gpuk_dist_set_schedule(d, (gpuk_dist_schedule)s);
-        gpuk_status s1 = gpuk_dist_minplus(d, A, A, C, NULL), s2 = gpuk_dist_matmul(d, A, A, C, NULL);
-        dtap_ok(s1 == GPUK_OK && s2 == GPUK_OK, "schedule %s: minplus and matmul run",
-                s == GPUK_DIST_COMM_ONLY ? "comm only" : "compute only");
+    for (int op = 0; op < 2; op++) {
+        double full = -1;
+        for (int s = GPUK_DIST_OVERLAP; s <= GPUK_DIST_COMPUTE_ONLY && st == GPUK_OK; s++) {
+            gpuk_dist_set_schedule(d, (gpuk_dist_schedule)s);
+            gpuk_status s1 = op ? gpuk_dist_matmul(d, A, A, C, NULL)
+                                : gpuk_dist_minplus(d, A, A, C, NULL);
+            gpuk_dist_stats ss;
+            gpuk_dist_get_stats(d, &ss);
+            if (s == GPUK_DIST_OVERLAP)
+                full = ss.bytes;
+            double want = s == GPUK_DIST_COMPUTE_ONLY ? 0 : full;
+            if (s1 == GPUK_OK && ss.bytes != want)
+                dtap_why("rank %d: %.0f panel bytes, the overlapped loop %.0f", rank, ss.bytes,
+                         full);
+            int mine = s1 == GPUK_OK && ss.bytes == want, all = 0;
+            MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            dtap_ok(all,
+                    "schedule %s: %s runs and moves %s", SCHED[s], op ? "matmul" : "minplus",
+                    s == GPUK_DIST_COMPUTE_ONLY ? "no panel" : "every panel");
+        }
     }
     gpuk_dist_set_schedule(d, GPUK_DIST_OVERLAP);
     gpuk_dist_matrix_destroy(d, A);
