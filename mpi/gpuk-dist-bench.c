@@ -39,7 +39,9 @@
  *               slowest rank; "-" without --local.  Against compute_ms it
  *               shows what the layer adds to its local work, against
  *               one_ms / ranks what the panels' shape costs the kernel
- *               (doc/distributed.md, "Overlap on GPUs")
+ *               (doc/distributed.md, "Overlap on GPUs").  matmul over NCCL
+ *               runs its panels in groups instead (doc/distributed.md,
+ *               "Panel groups"): there local_ms is the loop before them
  *
  * gpuk-dist-bench-combine puts runs on 1, 2, 4 ... ranks together, with
  * the efficiency and the speed-up against the 1-rank row.
