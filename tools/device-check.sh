@@ -220,6 +220,9 @@ do_dist() {
     fi
     go summa-new-$p 120 $mpx -n $p "$b" -n $sizes --block $blk --reps $reps --local ${DIST_ARGS:-}
     go summa-old-$p 100 $mpx $old -n $p "$b" -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
+    # matmul without panel groups and kept buffers (doc/distributed.md, "Panel groups")
+    go summa-nogroup-$p 100 $mpx -x GPUK_DIST_GROUP=0 -x GPUK_DIST_KEEP=0 -n $p "$b" --op matmul \
+      -n $sizes --block $blk --reps $reps ${DIST_ARGS:-}
   done
   for p in 1 2 4; do
     [ "$p" -le "$gpus" ] || continue
@@ -255,7 +258,9 @@ do_dist() {
   for f in summa-new-combined summa-old-combined apsp-combined apsp-cta4-combined; do
     echo "== $f"; cat "$d/$f.txt"
   done
-  for f in summa-new-2 summa-new-4 summa-old-2 summa-old-4 summa-one-depth3 summa-one-priority \
+  $comb "$d"/summa-new-1.txt "$d"/summa-nogroup-*.txt > "$d/summa-nogroup-combined.txt" 2>&1
+  for f in summa-new-2 summa-new-4 summa-old-2 summa-old-4 summa-nogroup-combined \
+      summa-one-depth3 summa-one-priority \
       summa-b2048-2 apsp-2 apsp-4 apsp-cta4-2 apsp-cta4-4 example-apsp-4; do
     [ -f "$d/$f.txt" ] && { echo "== $f"; cat "$d/$f.txt"; }
   done
