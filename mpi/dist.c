@@ -78,6 +78,40 @@ static int cuda_devices(void)
 
 /* Options, then the environment, then the defaults; a bad value is this
  * rank's local failure (msg), agreed on with the others before use. */
+/* The switches of gpuk_dist(3)'s ENVIRONMENT.  Unset or empty leaves *v
+ * as it is; anything else must be an integer lo..hi (env_int) or one of
+ * two words, no and yes, giving 0 and 1 (env_two).  0 with the message
+ * written when it is not. */
+static int env_int(const char *name, int lo, int hi, int *v, char *msg, size_t len)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return 1;
+    char *end = NULL;
+    long x = strtol(e, &end, 10);
+    if (*end || x < lo || x > hi) {
+        snprintf(msg, len, "%s = \"%s\": expected %d %s %d", name, e, lo,
+                 hi == lo + 1 ? "or" : "to", hi);
+        return 0;
+    }
+    *v = (int)x;
+    return 1;
+}
+
+static int env_two(const char *name, const char *no, const char *yes, int *v, char *msg,
+                   size_t len)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return 1;
+    if (strcmp(e, no) && strcmp(e, yes)) {
+        snprintf(msg, len, "%s = \"%s\": expected %s or %s", name, e, no, yes);
+        return 0;
+    }
+    *v = !strcmp(e, yes);
+    return 1;
+}
+
 static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, size_t len)
 {
     const char *e;
@@ -127,13 +161,9 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
         snprintf(msg, len, "opts->cuda_aware = %d: use -1, 0 or 1", o->cuda_aware);
         return GPUK_ERR_INVALID;
     }
-    if (d->cuda_aware == -1 && (e = getenv("GPUK_DIST_CUDA_AWARE")) && *e) {
-        if (strcmp(e, "0") && strcmp(e, "1")) {
-            snprintf(msg, len, "GPUK_DIST_CUDA_AWARE = \"%s\": expected 0 or 1", e);
-            return GPUK_ERR_ENV;
-        }
-        d->cuda_aware = *e == '1';
-    }
+    if (d->cuda_aware == -1 &&
+        !env_two("GPUK_DIST_CUDA_AWARE", "0", "1", &d->cuda_aware, msg, len))
+        return GPUK_ERR_ENV;
     if (d->cuda_aware == -1)
         d->cuda_aware = mpi_cuda_aware();
     if (o->device < -1) {
@@ -149,88 +179,33 @@ static gpuk_status resolve(gpuk_dist *d, const gpuk_dist_options *o, char *msg, 
         if (r == d->rank)
             snprintf(d->fail_where, sizeof d->fail_where, "%s", e + n);
     }
-    if ((e = getenv("GPUK_DIST_STAGED")) && *e) {   /* the GPU path, on any backend */
-        if (strcmp(e, "0") && strcmp(e, "1")) {
-            snprintf(msg, len, "GPUK_DIST_STAGED = \"%s\": expected 0 or 1", e);
-            return GPUK_ERR_ENV;
-        }
-        d->force_staged = *e == '1';
-    }
     d->progress_slices = 1;   /* see doc/distributed.md, "Overlap": slabs cost more than they hid here */
-    if ((e = getenv("GPUK_DIST_SLICES")) && *e) {
-        d->progress_slices = atoi(e);
-        if (d->progress_slices < 1 || d->progress_slices > 64) {
-            snprintf(msg, len, "GPUK_DIST_SLICES = \"%s\": expected 1 to 64", e);
-            return GPUK_ERR_ENV;
-        }
-    }
-    /* the GPU overlap (doc/distributed.md, "Overlap on GPUs"): both on by
-     * default, each with a switch to measure what it is worth */
+    /* the GPU overlap (doc/distributed.md, "Overlap on GPUs"): on by
+     * default, each part with a switch to measure what it is worth */
     d->depth = 3;
-    if ((e = getenv("GPUK_DIST_DEPTH")) && *e) {
-        if (strcmp(e, "2") && strcmp(e, "3")) {
-            snprintf(msg, len, "GPUK_DIST_DEPTH = \"%s\": expected 2 or 3", e);
-            return GPUK_ERR_ENV;
-        }
-        d->depth = *e - '0';
-    }
     d->keep = 1;
-    if ((e = getenv("GPUK_DIST_KEEP")) && *e) {
-        if (strcmp(e, "0") && strcmp(e, "1")) {
-            snprintf(msg, len, "GPUK_DIST_KEEP = \"%s\": expected 0 or 1", e);
-            return GPUK_ERR_ENV;
-        }
-        d->keep = *e == '1';
-    }
     d->group = -1;   /* summa.c picks: about 4096 of k a local product */
-    if ((e = getenv("GPUK_DIST_GROUP")) && *e) {
-        char *end = NULL;
-        long v = strtol(e, &end, 10);
-        if (*end || v < 0 || v > 64) {
-            snprintf(msg, len, "GPUK_DIST_GROUP = \"%s\": expected 0 to 64", e);
-            return GPUK_ERR_ENV;
-        }
-        d->group = (int)v;
-    }
     d->comm_priority = 1;
-    if ((e = getenv("GPUK_DIST_COMM_PRIORITY")) && *e) {
-        if (strcmp(e, "high") && strcmp(e, "normal")) {
-            snprintf(msg, len, "GPUK_DIST_COMM_PRIORITY = \"%s\": expected high or normal", e);
-            return GPUK_ERR_ENV;
-        }
-        d->comm_priority = !strcmp(e, "high");
-    }
     d->nccl_ctas = 0;   /* NCCL's own choice */
-    if ((e = getenv("GPUK_DIST_NCCL_CTAS")) && *e) {
-        char *end = NULL;
-        long v = strtol(e, &end, 10);
-        if (*end || v < 1 || v > 64) {
-            snprintf(msg, len, "GPUK_DIST_NCCL_CTAS = \"%s\": expected 1 to 64", e);
-            return GPUK_ERR_ENV;
-        }
-        d->nccl_ctas = (int)v;
-    }
     d->apsp_pieces = 4;
-    if ((e = getenv("GPUK_DIST_APSP_PIECES")) && *e) {
-        d->apsp_pieces = atoi(e);
-        if (d->apsp_pieces < 1 || d->apsp_pieces > 64) {
-            snprintf(msg, len, "GPUK_DIST_APSP_PIECES = \"%s\": expected 1 to 64", e);
-            return GPUK_ERR_ENV;
-        }
-    }
+    /* GPUK_DIST_STAGED: the GPU path, on any backend */
+    if (!env_two("GPUK_DIST_STAGED", "0", "1", &d->force_staged, msg, len) ||
+        !env_int("GPUK_DIST_SLICES", 1, 64, &d->progress_slices, msg, len) ||
+        !env_int("GPUK_DIST_DEPTH", 2, 3, &d->depth, msg, len) ||
+        !env_two("GPUK_DIST_KEEP", "0", "1", &d->keep, msg, len) ||
+        !env_int("GPUK_DIST_GROUP", 0, 64, &d->group, msg, len) ||
+        !env_two("GPUK_DIST_COMM_PRIORITY", "normal", "high", &d->comm_priority, msg, len) ||
+        !env_int("GPUK_DIST_NCCL_CTAS", 1, 64, &d->nccl_ctas, msg, len) ||
+        !env_int("GPUK_DIST_APSP_PIECES", 1, 64, &d->apsp_pieces, msg, len))
+        return GPUK_ERR_ENV;
     /* a helper thread may call MPI while this one computes: only where MPI
      * was started with at least MPI_THREAD_SERIALIZED (bcast.c) */
     int provided = MPI_THREAD_SINGLE;
     MPI_Query_thread(&provided);
-    d->progress_thread = provided >= MPI_THREAD_SERIALIZED;
-    if ((e = getenv("GPUK_DIST_PROGRESS")) && *e) {
-        if (strcmp(e, "0") && strcmp(e, "1")) {
-            snprintf(msg, len, "GPUK_DIST_PROGRESS = \"%s\": expected 0 or 1", e);
-            return GPUK_ERR_ENV;
-        }
-        if (*e == '0')
-            d->progress_thread = 0;
-    }
+    int progress = 1;
+    if (!env_two("GPUK_DIST_PROGRESS", "0", "1", &progress, msg, len))
+        return GPUK_ERR_ENV;
+    d->progress_thread = provided >= MPI_THREAD_SERIALIZED && progress;
     return GPUK_OK;
 }
 

@@ -142,18 +142,20 @@ int main(int argc, char **argv)
     expect("open on a grid with more places than ranks", NULL, st, GPUK_ERR_INVALID, "places",
            "rank 0");
     dtap_ok(d == NULL, "a failed open leaves *d NULL");
-    setenv("GPUK_DIST_GRID", "2by2", 1);
-    st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
-    unsetenv("GPUK_DIST_GRID");
-    expect("GPUK_DIST_GRID=2by2", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_GRID", "rank 0");
-    setenv("GPUK_DIST_PROGRESS", "yes", 1);
-    st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
-    unsetenv("GPUK_DIST_PROGRESS");
-    expect("GPUK_DIST_PROGRESS=yes", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_PROGRESS", "rank 0");
-    setenv("GPUK_DIST_NCCL_CTAS", "0", 1);
-    st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
-    unsetenv("GPUK_DIST_NCCL_CTAS");
-    expect("GPUK_DIST_NCCL_CTAS=0", NULL, st, GPUK_ERR_ENV, "GPUK_DIST_NCCL_CTAS", "rank 0");
+    /* a bad value of each kind of switch: the open fails naming it */
+    static const char *BAD[][2] = {
+        { "GPUK_DIST_GRID", "2by2" },   { "GPUK_DIST_PROGRESS", "yes" },
+        { "GPUK_DIST_NCCL_CTAS", "0" }, { "GPUK_DIST_GROUP", "65" },
+        { "GPUK_DIST_SLICES", "3x" },   { "GPUK_DIST_COMM_PRIORITY", "low" },
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s=%s", BAD[i][0], BAD[i][1]);
+        setenv(BAD[i][0], BAD[i][1], 1);
+        st = open_with(&d, 0, 0, GPUK_DIST_COMM_AUTO);
+        unsetenv(BAD[i][0]);
+        expect(what, NULL, st, GPUK_ERR_ENV, BAD[i][0], "rank 0");
+    }
     if (multi) {
         st = rank == 0 ? open_with(&d, 1, size, GPUK_DIST_COMM_AUTO)
                        : open_with(&d, size, 1, GPUK_DIST_COMM_AUTO);
