@@ -25,15 +25,15 @@
  * keeps a slot from being refilled while an op still reads it.
  *
  * Panel groups (matmul over NCCL; doc/distributed.md, "Panel groups"):
- * cuBLAS's SGEMM on a panel's lr x kb x lc runs 6-11% under its rate on
- * the whole product, and 2-3 points of that come back by holding a
- * transposed and 3-6 more by a deeper k.  So there the rank packs a^T (lka x
- * lr: each block column of a is then a dense block row), a step's panels
- * land one after another in one buffer (the root's own through NCCL's
- * copy to it), and one gpuk_gemm (a^T transposed) takes the whole group:
- * the first step one panel, since nothing hides its broadcast, each later
- * one S->group.  A grid dimension of 1 needs no buffer: the rank holds
- * all of k in order there.
+ * cuBLAS's SGEMM on a panel's lr x kb x lc runs 8-11% under its rate on
+ * one whole product, and 1.6-3 points of that come back by holding a
+ * transposed and 3.4-4.9 more by a deeper k.  So there the rank packs
+ * a^T (lka x lr: each block column of a is then a dense block row), a
+ * step's panels land one after another in one buffer (the root's own
+ * through NCCL's copy to it), and one gpuk_gemm (a^T transposed) takes
+ * the whole group: the first step one panel, since nothing hides its
+ * broadcast, each later one S->group.  A grid dimension of 1 needs no
+ * buffer: the rank holds all of k in order there.
  */
 #include "dist_internal.h"
 
@@ -148,8 +148,8 @@ void gkd_bufs_free(gpuk_dist *d)
     memset(k, 0, sizeof *k);
 }
 
-/* Allocating and freeing ~1 GB of buffers cost 3-6 ms a call on an H100
- * (doc/distributed.md, "Panel groups"), so the buffers outlive the call:
+/* Allocating and freeing ~1 GB of buffers cost 8 ms of a 52 ms call on
+ * four H100s (doc/distributed.md, "Panel groups"), so they outlive the call:
  * the next call whose shapes (the key) match takes them as they are,
  * another frees them first.  Slots are made as a schedule needs them. */
 static void take_bufs(summa *S, int64_t rows)
