@@ -191,14 +191,14 @@ static gpuk_status setup(summa *S)
     int P = d->prow, Q = d->pcol;
     gpuk_status st = GPUK_OK;
     /* a step's rows of a^T and of b with groups; a panel's otherwise */
-    take_bufs(S, S->at ? (S->group < S->nk ? S->group : S->nk) * S->kb : S->kb);
+    const int64_t rows = S->at ? (S->group < S->nk ? S->group : S->nk) * S->kb : S->kb;
+    take_bufs(S, rows);
     if (gkd_injected(d, "setup")) {
         S->st = GPUK_ERR_INTERNAL;
         snprintf(S->msg, sizeof S->msg, "failure injected by GPUK_DIST_FAIL at setup");
         return S->st;
     }
     if (S->at) {
-        int64_t rows = (S->group < S->nk ? S->group : S->nk) * S->kb;
         if ((st = make(S, S->lka, S->lr, &S->apack)))
             return st;
         for (int i = 0; i < S->nslots; i++)
@@ -210,13 +210,13 @@ static gpuk_status setup(summa *S)
             return failed(S, st, "gpuk_transpose of a");
     } else {
         if ((st = make(S, S->lr, S->lka, &S->apack)) ||
-            (st = make(S, S->lr, S->kb, &S->abuf[0])))
+            (st = make(S, S->lr, rows, &S->abuf[0])))
             return st;
         for (int i = 1; i < S->nslots && Q > 1; i++)
-            if ((st = make(S, S->lr, S->kb, &S->abuf[i])))
+            if ((st = make(S, S->lr, rows, &S->abuf[i])))
                 return st;
         for (int i = 0; i < S->nslots && P > 1; i++)
-            if ((st = make(S, S->kb, S->lc, &S->bbuf[i])))
+            if ((st = make(S, rows, S->lc, &S->bbuf[i])))
                 return st;
         if ((st = pack_a(S)))
             return st;
